@@ -1,0 +1,215 @@
+"""Census county and state geometry from plotly-geo, and a point -> county index.
+
+The boundaries are the Census Bureau's 2016 cartographic boundary files
+(`cb_2016_us_*_500k`) that the `plotly-geo` package ships. They are read with pyshp,
+simplified a little for storage (so a map can draw every county fast) and kept in the
+store as GeoJSON. Point-in-polygon runs on the stored (simplified) shapes, so every
+part of the service that places a point agrees with every other part.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import shapefile
+import shapely
+from shapely.geometry import Point, shape
+from shapely.geometry.base import BaseGeometry
+from shapely.prepared import prep
+
+COUNTY_FILE = "cb_2016_us_county_500k"
+STATE_FILE = "cb_2016_us_state_500k"
+GEOMETRY_SOURCE = "census_cb_2016_500k_via_plotly_geo"
+
+# Degrees. 0.001 deg is ~100 m: invisible on a state map, and it shrinks the text a lot.
+SIMPLIFY_TOLERANCE = 0.001
+# Stored coordinates are rounded to 1e-5 deg (~1 m).
+COORDINATE_GRID = 0.00001
+
+
+def package_data_dir() -> Path:
+    """Return the folder of plotly-geo that holds the Census shapefiles."""
+    return Path(str(resources.files("_plotly_geo").joinpath("package_data")))
+
+
+def _reader(name: str) -> shapefile.Reader:
+    return shapefile.Reader(str(package_data_dir() / name))
+
+
+@lru_cache(maxsize=1)
+def _state_table() -> dict[str, tuple[str, str]]:
+    """Abbreviation -> (state FIPS, state name) for every state in the Census file."""
+    with _reader(STATE_FILE) as reader:
+        return {rec["STUSPS"]: (rec["STATEFP"], rec["NAME"]) for rec in reader.iterRecords()}
+
+
+def state_fips(abbreviation: str) -> str:
+    """Return the two-digit FIPS code of a state abbreviation such as 'TX'."""
+    try:
+        return _state_table()[abbreviation.upper()][0]
+    except KeyError:
+        raise ValueError(f"unknown state abbreviation: {abbreviation!r}") from None
+
+
+def _storage_geometry(raw: dict[str, Any], tolerance: float) -> BaseGeometry:
+    geometry = shape(raw)
+    if not geometry.is_valid:
+        geometry = shapely.make_valid(geometry)
+    simplified = geometry.simplify(tolerance, preserve_topology=True)
+    return shapely.set_precision(simplified, COORDINATE_GRID)
+
+
+def _geometry_row_fields(geometry: BaseGeometry) -> dict[str, Any]:
+    min_lon, min_lat, max_lon, max_lat = geometry.bounds
+    return {
+        "min_lon": min_lon,
+        "min_lat": min_lat,
+        "max_lon": max_lon,
+        "max_lat": max_lat,
+        "geojson": shapely.to_geojson(geometry),
+    }
+
+
+def load_states(
+    abbreviations: Iterable[str], *, tolerance: float = SIMPLIFY_TOLERANCE
+) -> list[dict[str, Any]]:
+    """Return state rows (shaped for `writer.insert_states`) for the given abbreviations."""
+    wanted = {state_fips(a) for a in abbreviations}
+    rows = []
+    with _reader(STATE_FILE) as reader:
+        for item in reader.iterShapeRecords():
+            rec = item.record
+            if rec["STATEFP"] not in wanted:
+                continue
+            geometry = _storage_geometry(item.shape.__geo_interface__, tolerance)
+            rows.append(
+                {
+                    "state_fips": rec["STATEFP"],
+                    "state": rec["STUSPS"],
+                    "name": rec["NAME"],
+                    "geojson": shapely.to_geojson(geometry),
+                }
+            )
+    return sorted(rows, key=lambda r: r["state_fips"])
+
+
+def load_counties(
+    abbreviations: Iterable[str], *, tolerance: float = SIMPLIFY_TOLERANCE
+) -> list[dict[str, Any]]:
+    """Return county rows (shaped for `writer.insert_counties`) of the given states."""
+    by_fips = {state_fips(a): a.upper() for a in abbreviations}
+    rows = []
+    with _reader(COUNTY_FILE) as reader:
+        for index, rec in enumerate(reader.iterRecords()):
+            if rec["STATEFP"] not in by_fips:
+                continue
+            geometry = _storage_geometry(reader.shape(index).__geo_interface__, tolerance)
+            rows.append(
+                {
+                    "county_fips": rec["GEOID"],
+                    "state_fips": rec["STATEFP"],
+                    "state": by_fips[rec["STATEFP"]],
+                    "name": rec["NAME"],
+                    **_geometry_row_fields(geometry),
+                }
+            )
+    return sorted(rows, key=lambda r: r["county_fips"])
+
+
+def geometry_from_geojson(text: str) -> BaseGeometry:
+    """Return the shapely geometry of a stored GeoJSON text."""
+    return shape(json.loads(text))
+
+
+def random_point_in(
+    geometry: BaseGeometry, rng: random.Random, *, max_tries: int = 500
+) -> tuple[float, float]:
+    """Return a (latitude, longitude) inside `geometry`, drawn from `rng` (deterministic).
+
+    Rejection sampling in the bounding box; a geometry too thin to hit falls back to
+    its representative point, which is always inside.
+    """
+    prepared = prep(geometry)
+    min_lon, min_lat, max_lon, max_lat = geometry.bounds
+    for _ in range(max_tries):
+        lon = round(rng.uniform(min_lon, max_lon), 5)
+        lat = round(rng.uniform(min_lat, max_lat), 5)
+        if prepared.contains(Point(lon, lat)):
+            return lat, lon
+    point = geometry.representative_point()
+    return round(point.y, 5), round(point.x, 5)
+
+
+@dataclass(frozen=True)
+class County:
+    county_fips: str
+    name: str
+    state: str
+    state_fips: str
+    geometry: BaseGeometry
+
+    def as_dict(self) -> dict[str, str]:
+        return {
+            "county_fips": self.county_fips,
+            "name": self.name,
+            "state": self.state,
+            "state_fips": self.state_fips,
+        }
+
+
+class CountyIndex:
+    """Point -> county over the counties of one store (an STRtree of their shapes)."""
+
+    def __init__(self, counties: list[County]) -> None:
+        self._counties = sorted(counties, key=lambda c: c.county_fips)
+        self._by_fips = {c.county_fips: c for c in self._counties}
+        self._tree = shapely.STRtree([c.geometry for c in self._counties])
+
+    @classmethod
+    def from_conn(cls, conn: sqlite3.Connection) -> CountyIndex:
+        """Build the index over every county stored in `conn`."""
+        from gridservice.store import geography_reads
+
+        return cls(
+            [
+                County(
+                    county_fips=row["county_fips"],
+                    name=row["name"],
+                    state=row["state"],
+                    state_fips=row["state_fips"],
+                    geometry=geometry_from_geojson(row["geojson"]),
+                )
+                for row in geography_reads.county_rows(conn)
+            ]
+        )
+
+    def __len__(self) -> int:
+        return len(self._counties)
+
+    def county_at(self, latitude: float, longitude: float) -> dict[str, str] | None:
+        """Return the county holding the point, or None when no loaded county does.
+
+        A point on a shared border belongs to the county with the lowest FIPS code,
+        so the answer never depends on index order.
+        """
+        point = Point(longitude, latitude)
+        hits = self._tree.query(point, predicate="intersects")
+        if len(hits) == 0:
+            return None
+        return min((self._counties[i] for i in hits), key=lambda c: c.county_fips).as_dict()
+
+    def geometry(self, county_fips: str) -> BaseGeometry:
+        """Return the stored geometry of a county (KeyError when it is not loaded)."""
+        return self._by_fips[county_fips].geometry
+
+    def counties(self, state: str | None = None) -> list[dict[str, str]]:
+        """Return every loaded county (optionally of one state), by FIPS."""
+        return [c.as_dict() for c in self._counties if state is None or c.state == state.upper()]
