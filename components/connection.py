@@ -1,0 +1,184 @@
+"""The one place that builds the client, starts the embedded demo service and keys caches.
+
+Where the data comes from, in order:
+1. `GRID_API_BASE_URL` / `GRID_API_TOKEN` in the environment, else `grid_api_base_url` /
+   `grid_api_token` in `st.secrets`: a deployment, used as is.
+2. Neither: the reference service is started once per process in a background thread on
+   127.0.0.1 (port chosen by the system) on the demo database in a per-user data folder
+   (`GRIDSERVICE_DB` points it at another file), and the app talks to it over HTTP.
+
+Cache convention: every `st.cache_data` fetch takes a `ConnectionKey` as its first argument
+(from `connection_key()`), so cached data is keyed by deployment and tenant, and calls
+`client_for(key)` inside. Cached data is shared by every session of the process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from components import state
+from gridclient import GridDataClient
+
+DEMO_TOKENS: dict[str, str] = {"demo-alpha": "gds_demo_alpha", "demo-beta": "gds_demo_beta"}
+EMBEDDED_LABEL = "embedded demo service"
+
+
+@dataclass(frozen=True)
+class ConnectionKey:
+    """Which deployment and which credential: the key of the client and of every cache."""
+
+    base_url: str
+    token: str | None
+    tenant: str
+    embedded: bool = False
+
+    def __repr__(self) -> str:  # never print the token
+        return f"ConnectionKey({self.base_url!r}, tenant={self.tenant!r})"
+
+
+@dataclass(frozen=True)
+class ConnectionInfo:
+    """What the sidebar says about where the data comes from."""
+
+    source: str
+    base_url: str
+    tenant: str
+    embedded: bool
+    demo: bool
+
+
+def _setting(env_name: str, secret_name: str) -> str | None:
+    value = os.environ.get(env_name)
+    if value:
+        return value
+    try:
+        value = st.secrets.get(secret_name)
+    except Exception:  # no secrets.toml: the usual case on the demo
+        return None
+    return str(value) if value else None
+
+
+def data_folder() -> Path:
+    """Return the per-user data folder of the app (XDG on Linux, the usual places elsewhere)."""
+    if os.name == "nt":
+        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
+    elif os.uname().sysname == "Darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "grid-site-screener"
+
+
+def demo_db_path() -> Path:
+    """Return the demo database file the embedded service uses."""
+    override = os.environ.get("GRIDSERVICE_DB")
+    return Path(override) if override else data_folder() / "demo.db"
+
+
+@st.cache_resource(show_spinner="Starting the embedded demo service…")
+def _embedded_service(db_path: str):
+    from gridservice.server import start_in_thread
+
+    from gridservice.settings import Settings
+
+    return start_in_thread(Settings(db_path=Path(db_path), demo=True))
+
+
+def connection_key() -> ConnectionKey:
+    """Return the deployment and credential this session uses now (tenant switcher included)."""
+    base_url = _setting("GRID_API_BASE_URL", "grid_api_base_url")
+    token = _setting("GRID_API_TOKEN", "grid_api_token")
+    if base_url is None:
+        server = _embedded_service(str(demo_db_path()))
+        tenant = state.demo_tenant()
+        return ConnectionKey(server.base_url, DEMO_TOKENS[tenant], tenant, embedded=True)
+    if token in DEMO_TOKENS.values():
+        # a deployment of the demo database: the tenant switcher works there too
+        tenant = state.demo_tenant()
+        return ConnectionKey(base_url.rstrip("/"), DEMO_TOKENS[tenant], tenant)
+    return ConnectionKey(base_url.rstrip("/"), token, token_label(token))
+
+
+def token_label(token: str | None) -> str:
+    """Return a tenant label for a configured token that never reveals the token."""
+    if not token:
+        return "no token"
+    return "token " + hashlib.sha256(token.encode("utf-8")).hexdigest()[:8]
+
+
+@st.cache_resource(show_spinner=False)
+def client_for(key: ConnectionKey) -> GridDataClient:
+    """Return the process's client (one connection pool) for a deployment and credential."""
+    return GridDataClient(base_url=key.base_url, token=key.token)
+
+
+def get_client() -> GridDataClient:
+    """Return the client for this session's deployment and tenant."""
+    return client_for(connection_key())
+
+
+def current_tenant() -> str:
+    """Return the tenant label of this session (part of every cache key)."""
+    return connection_key().tenant
+
+
+def is_demo(key: ConnectionKey | None = None) -> bool:
+    """Return whether the session talks to a demo database (the tenant switcher shows)."""
+    key = key or connection_key()
+    return key.embedded or key.token in DEMO_TOKENS.values()
+
+
+def connection_info() -> ConnectionInfo:
+    """Return where the data comes from, for the sidebar."""
+    key = connection_key()
+    source = EMBEDDED_LABEL if key.embedded else key.base_url
+    return ConnectionInfo(
+        source=source,
+        base_url=key.base_url,
+        tenant=key.tenant,
+        embedded=key.embedded,
+        demo=is_demo(key),
+    )
+
+
+@st.cache_data(ttl=600, show_spinner=False)
+def fetch_release(key: ConnectionKey) -> dict:
+    """Return the release identity as the wire JSON (cached ten minutes per deployment)."""
+    release = client_for(key).release()
+    return _as_wire(release)
+
+
+@st.cache_data(ttl=600, show_spinner=False)
+def fetch_capabilities(key: ConnectionKey) -> dict[str, bool]:
+    """Return which extension operations the deployment offers, by name."""
+    capabilities = client_for(key).capabilities()
+    return _capability_flags(capabilities)
+
+
+def _capability_flags(capabilities) -> dict[str, bool]:
+    if isinstance(capabilities, dict):
+        return {str(k): bool(v) for k, v in capabilities.items()}
+    for attribute in ("operations", "extensions"):
+        value = getattr(capabilities, attribute, None)
+        if isinstance(value, dict):
+            return {str(k): bool(v) for k, v in value.items()}
+    if hasattr(capabilities, "model_dump"):
+        return {k: bool(v) for k, v in capabilities.model_dump().items() if isinstance(v, bool)}
+    return {}
+
+
+def has_extension(flags: dict[str, bool], *names: str) -> bool:
+    """Return whether any of the named extension operations is offered (missing = False)."""
+    return any(flags.get(name) for name in names)
+
+
+def _as_wire(model) -> dict:
+    """Return a model as its camelCase wire dict (the client's models alias the wire names)."""
+    if isinstance(model, dict):
+        return model
+    return model.model_dump(mode="json", by_alias=True)

@@ -1,0 +1,125 @@
+"""County outlines drawn offline from the Census cartographic boundaries in `plotly-geo`.
+
+The interface has no geometry endpoint, so the app draws the county outlines itself. The
+outlines are simplified once per process (`st.cache_resource`) and handed to pydeck as
+GeoJSON features whose properties carry the county's FIPS code, name and state.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cached_property
+
+import shapefile
+import streamlit as st
+from shapely.geometry import Point, mapping, shape
+
+# Texas and its neighbours: the region the demo data covers, drawn at one sensible zoom.
+REGION_STATE_FIPS: dict[str, str] = {
+    "48": "TX",
+    "35": "NM",
+    "40": "OK",
+    "05": "AR",
+    "22": "LA",
+}
+# About 500 m: outlines stay recognisable while the payload to the browser stays small.
+SIMPLIFY_TOLERANCE_DEGREES = 0.005
+
+
+@dataclass(frozen=True)
+class County:
+    """One county outline: its 5-digit FIPS code, name, state and simplified geometry."""
+
+    fips: str
+    name: str
+    state: str
+    geometry: dict
+
+    @cached_property
+    def shape(self):
+        return shape(self.geometry)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} County, {self.state}"
+
+    def feature(self, **extra_properties) -> dict:
+        """Return the county as a GeoJSON feature for a pydeck GeoJsonLayer."""
+        properties = {"fips": self.fips, "name": self.name, "state": self.state}
+        properties["label"] = self.label
+        properties.update(extra_properties)
+        return {"type": "Feature", "geometry": self.geometry, "properties": properties}
+
+
+def _county_shapefile() -> str:
+    import _plotly_geo
+
+    return os.path.join(
+        os.path.dirname(_plotly_geo.__file__), "package_data", "cb_2016_us_county_500k"
+    )
+
+
+def read_counties(
+    state_fips: dict[str, str] = REGION_STATE_FIPS,
+    tolerance: float = SIMPLIFY_TOLERANCE_DEGREES,
+) -> dict[str, County]:
+    """Return the counties of the given states keyed by FIPS, outlines simplified."""
+    counties: dict[str, County] = {}
+    with shapefile.Reader(_county_shapefile()) as reader:
+        for shape_record in reader.iterShapeRecords():
+            record = shape_record.record.as_dict()
+            state = state_fips.get(record["STATEFP"])
+            if state is None:
+                continue
+            geometry = shape(shape_record.shape.__geo_interface__)
+            simplified = geometry.simplify(tolerance, preserve_topology=True)
+            counties[record["GEOID"]] = County(
+                fips=record["GEOID"],
+                name=record["NAME"],
+                state=state,
+                geometry=_rounded(mapping(simplified)),
+            )
+    return counties
+
+
+def _rounded(geometry: dict, digits: int = 3) -> dict:
+    """Return GeoJSON geometry with coordinates rounded (about 100 m), lists not tuples."""
+
+    def walk(value):
+        if isinstance(value, list | tuple):
+            if value and isinstance(value[0], float | int):
+                return [round(float(v), digits) for v in value]
+            return [walk(v) for v in value]
+        return value
+
+    return {"type": geometry["type"], "coordinates": walk(geometry["coordinates"])}
+
+
+@st.cache_resource(show_spinner=False)
+def region_counties() -> dict[str, County]:
+    """Return the region's county outlines, read and simplified once per process."""
+    return read_counties()
+
+
+def county_at(counties: dict[str, County], latitude: float, longitude: float) -> County | None:
+    """Return the county whose outline contains the point, or None."""
+    point = Point(longitude, latitude)
+    for county in counties.values():
+        minx, miny, maxx, maxy = county.shape.bounds
+        if minx <= longitude <= maxx and miny <= latitude <= maxy and county.shape.covers(point):
+            return county
+    return None
+
+
+def counties_by_name(counties: dict[str, County], names: list[str]) -> list[County]:
+    """Return the counties named (case-insensitive; "Travis" or "Travis County" or a FIPS)."""
+    wanted = set()
+    for name in names:
+        text = str(name).strip().lower()
+        wanted.add(text.removesuffix(" county"))
+    found = []
+    for county in counties.values():
+        if county.fips in names or county.name.lower() in wanted:
+            found.append(county)
+    return found

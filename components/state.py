@@ -1,0 +1,94 @@
+"""Session state: every key the app keeps per browser session, initialised here, typed access.
+
+Shareable state (the open assessment, filters) lives in `st.query_params`, not here.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import streamlit as st
+
+DEMO_TENANTS: tuple[str, ...] = ("demo-alpha", "demo-beta")
+
+TENANT = "tenant"
+SITE_SUBMISSION_KEY = "site_submission_idempotency_key"
+LAST_SITE_RESULT = "last_site_result"
+
+_DEFAULTS = {
+    TENANT: DEMO_TENANTS[0],
+    SITE_SUBMISSION_KEY: None,
+    LAST_SITE_RESULT: None,
+}
+
+
+def init_state() -> None:
+    """Give every app-wide key its default once per session."""
+    for key, default in _DEFAULTS.items():
+        st.session_state.setdefault(key, default)
+
+
+def demo_tenant() -> str:
+    """Return the demo tenant chosen in the sidebar switcher."""
+    init_state()
+    tenant = st.session_state[TENANT]
+    return tenant if tenant in DEMO_TENANTS else DEMO_TENANTS[0]
+
+
+def set_demo_tenant(tenant: str) -> None:
+    if tenant not in DEMO_TENANTS:
+        raise ValueError(f"unknown demo tenant {tenant!r}")
+    st.session_state[TENANT] = tenant
+
+
+def site_submission_key() -> str:
+    """Return this form's Idempotency-Key, made when the form is first drawn.
+
+    The key is kept until a create succeeds, so a double click or a retried submit sends the
+    same key and the service makes one site.
+    """
+    init_state()
+    if not st.session_state[SITE_SUBMISSION_KEY]:
+        st.session_state[SITE_SUBMISSION_KEY] = f"site-{uuid.uuid4()}"
+    return st.session_state[SITE_SUBMISSION_KEY]
+
+
+def finish_site_submission() -> None:
+    """Forget the submission key after a successful create, so the next site gets a new one."""
+    st.session_state[SITE_SUBMISSION_KEY] = None
+
+
+# The point pickers (screening map, territory map): one set of keys per picker name.
+def latitude_key(picker: str) -> str:
+    return f"{picker}.latitude"
+
+
+def longitude_key(picker: str) -> str:
+    return f"{picker}.longitude"
+
+
+def county_key(picker: str) -> str:
+    return f"{picker}.county"
+
+
+def picked_point(picker: str) -> tuple[float, float] | None:
+    """Return the picker's point (latitude, longitude), or None while one is not set."""
+    latitude = st.session_state.get(latitude_key(picker))
+    longitude = st.session_state.get(longitude_key(picker))
+    if latitude is None or longitude is None:
+        return None
+    return float(latitude), float(longitude)
+
+
+def set_picked_point(picker: str, latitude: float, longitude: float) -> None:
+    """Set the picker's point (call before its number inputs are drawn in this run)."""
+    st.session_state[latitude_key(picker)] = round(float(latitude), 5)
+    st.session_state[longitude_key(picker)] = round(float(longitude), 5)
+
+
+def picked_county(picker: str) -> str | None:
+    return st.session_state.get(county_key(picker))
+
+
+def set_picked_county(picker: str, fips: str | None) -> None:
+    st.session_state[county_key(picker)] = fips

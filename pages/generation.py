@@ -1,0 +1,1 @@
+# placeholder: app helper B replaces this page
