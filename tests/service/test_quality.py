@@ -1,0 +1,134 @@
+"""Queue quality flags (the rules) and the /v1/quality report computed from a demo store."""
+
+from __future__ import annotations
+
+import pytest
+
+from gridservice import quality
+
+
+def clean_record(**changes):
+    record = {
+        "id": "q-1",
+        "recordKey": "25INR0001",
+        "market": "ERCOT",
+        "projectName": "Bluebonnet Solar (demo)",
+        "pointOfInterconnection": "Bluebonnet 345 kV",
+        "state": "TX",
+        "county": "Travis",
+        "proposedDate": "2027-06-01",
+        "status": "active",
+        "requestedCapacityMw": 200.0,
+        "qualityFlags": [],
+    }
+    record.update(changes)
+    return record
+
+
+def clean_details(**changes):
+    details = {
+        "recordId": "q-1",
+        "queueDate": "2024-03-01",
+        "onlineDate": "2027-06-01",
+        "withdrawnDate": None,
+        "interconnectionAgreementDate": "2025-01-15",
+        "developer": "Bluebonnet Renewables LLC (demo)",
+        "evidence": {"originalRecord": {"Project Name": "Bluebonnet Solar (demo)"}},
+        "qualityFlags": [],
+    }
+    details.update(changes)
+    return details
+
+
+def codes(record, details):
+    return [f["code"] for f in quality.queue_quality_flags(record, details)]
+
+
+def test_a_clean_record_has_no_flags():
+    assert quality.queue_quality_flags(clean_record(), clean_details()) == []
+
+
+@pytest.mark.parametrize(
+    ("record_changes", "details_changes", "expected"),
+    [
+        ({"county": None}, {}, ["missingCounty"]),
+        ({"county": "  "}, {}, ["missingCounty"]),
+        ({"proposedDate": None}, {}, ["missingProposedDate"]),
+        (
+            {"projectName": quality.synthesized_project_name("25INR0001")},
+            {},
+            ["synthesizedProjectName"],
+        ),
+        ({"projectName": "Confidential"}, {}, ["unresolvedProjectName"]),
+        ({"projectName": None}, {}, ["unresolvedProjectName"]),
+        ({"pointOfInterconnection": None}, {}, ["missingPointOfInterconnection"]),
+        ({"pointOfInterconnection": "TBD"}, {}, ["unresolvedPointOfInterconnection"]),
+        ({"pointOfInterconnection": "Unknown"}, {}, ["unknownPointOfInterconnection"]),
+        ({"state": None}, {}, ["missingState"]),
+        ({"state": "TX/OK"}, {}, ["unknownState"]),
+        ({"status": "on hold (see notes)"}, {}, ["unknownStatus"]),
+        ({"requestedCapacityMw": 0}, {}, ["zeroRequestedCapacity"]),
+        ({"requestedCapacityMw": -50.0}, {}, ["negativeRequestedCapacity"]),
+        (
+            {"projectName": "Pe\u00c3\u00b1asco Solar (demo)"},
+            {},
+            ["suspectedProjectNameEncodingDamage", "suspectedEncodingDamage"],
+        ),
+        (
+            {"pointOfInterconnection": "Do\u00c3\u00b1a Ana 115 kV"},
+            {},
+            ["suspectedPointOfInterconnectionEncodingDamage", "suspectedEncodingDamage"],
+        ),
+        ({}, {"developer": "\u00c3\u2030nergie Solaire (demo)"}, ["suspectedEncodingDamage"]),
+        ({}, {"withdrawnDate": "2025-02-01"}, ["activeWithWithdrawnDate"]),
+        ({"proposedDate": "2023-01-01"}, {}, ["proposedDateBeforeQueueDate"]),
+        ({}, {"onlineDate": "2023-01-01"}, ["onlineDateBeforeQueueDate"]),
+        (
+            {"status": "withdrawn"},
+            {"withdrawnDate": "2024-01-01"},
+            ["withdrawnDateBeforeQueueDate"],
+        ),
+        (
+            {},
+            {"interconnectionAgreementDate": "2023-12-31"},
+            ["interconnectionAgreementDateBeforeQueueDate"],
+        ),
+    ],
+)
+def test_each_dirty_case_raises_its_own_code(record_changes, details_changes, expected):
+    assert codes(clean_record(**record_changes), clean_details(**details_changes)) == expected
+
+
+def test_every_count_code_has_a_rule_that_can_fire():
+    # The parametrized cases above between them exercise every code of the report.
+    assert len(quality.QUEUE_COUNT_CODES) == 20
+    assert len(set(quality.QUEUE_COUNT_CODES)) == 20
+
+
+def test_flags_have_the_interface_shape():
+    flags = quality.queue_quality_flags(
+        clean_record(county=None, requestedCapacityMw=0), clean_details()
+    )
+    assert [set(f) for f in flags] == [{"code", "severity", "field", "message"}] * 2
+    assert {f["severity"] for f in flags} == {"info"}
+    assert [f["field"] for f in flags] == ["county", "requestedCapacityMw"]
+
+
+def test_accented_text_that_is_correct_is_not_encoding_damage():
+    record = clean_record(projectName="Peñasco Solar (demo)", pointOfInterconnection="Doña Ana")
+    assert codes(record, clean_details(developer="Énergie Solaire (demo)")) == []
+
+
+def test_unparseable_dates_are_not_compared():
+    assert codes(clean_record(proposedDate="2023-13-45"), clean_details()) == []
+
+
+@pytest.mark.parametrize(
+    ("forecast", "demand", "extreme"),
+    [(50000, 48000, False), (150000, 48000, True), (9000, 48000, True), (None, 48000, False)],
+)
+def test_extreme_forecast_rule(forecast, demand, extreme):
+    operation = {"demandForecastMw": forecast, "demandMw": demand}
+    flags = quality.ba_operation_quality_flags(operation)
+    assert bool(flags) is extreme
+    assert quality.is_extreme_forecast(forecast, demand) is extreme
