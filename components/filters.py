@@ -1,0 +1,129 @@
+"""Filter widgets whose values live in the URL (`st.query_params`), so a filtered view is shareable.
+
+Each widget reads its first value from the query string, keeps it in session state under
+`filter:<param>`, and writes it back to the query string on every run; an empty value
+removes the parameter so URLs stay short.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+import streamlit as st
+
+
+def parse_float(text: str | None) -> float | None:
+    """Return the number in `text`, or None when it is missing or not a number."""
+    if text is None or str(text).strip() == "":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if value == value and value not in (float("inf"), float("-inf")) else None
+
+
+def parse_date(text: str | None) -> dt.date | None:
+    """Return the ISO date in `text`, or None when it is missing or malformed."""
+    if not text:
+        return None
+    try:
+        return dt.date.fromisoformat(str(text)[:10])
+    except ValueError:
+        return None
+
+
+def kept_choices(values: Sequence[str], options: Sequence[str]) -> list[str]:
+    """Return the values that are still valid options, compared case-insensitively."""
+    by_folded = {str(option).casefold(): option for option in options}
+    kept = []
+    for value in values:
+        option = by_folded.get(str(value).casefold())
+        if option is not None and option not in kept:
+            kept.append(option)
+    return kept
+
+
+def _key(param: str) -> str:
+    return f"filter:{param}"
+
+
+def _write(param: str, value: Any) -> None:
+    empty = value is None or value == "" or value == [] or value is False
+    if empty:
+        if param in st.query_params:
+            del st.query_params[param]
+        return
+    if isinstance(value, list):
+        st.query_params[param] = [str(v) for v in value]
+    elif isinstance(value, dt.date):
+        st.query_params[param] = value.isoformat()
+    elif value is True:
+        st.query_params[param] = "1"
+    else:
+        st.query_params[param] = str(value)
+
+
+def multiselect(label: str, options: Sequence[str], param: str, **kwargs: Any) -> list[str]:
+    """A multiselect kept in the URL as repeated `param=` values."""
+    key = _key(param)
+    if key not in st.session_state:
+        st.session_state[key] = kept_choices(st.query_params.get_all(param), options)
+    else:
+        st.session_state[key] = kept_choices(st.session_state[key], options)
+    chosen = st.multiselect(label, list(options), key=key, **kwargs)
+    _write(param, chosen)
+    return chosen
+
+
+def selectbox(label: str, options: Sequence[str], param: str, **kwargs: Any) -> str | None:
+    """A selectbox kept in the URL; the first option when the URL names none that exists."""
+    key = _key(param)
+    if key not in st.session_state or st.session_state[key] not in options:
+        kept = kept_choices([st.query_params.get(param, "")], options)
+        st.session_state[key] = kept[0] if kept else (options[0] if options else None)
+    chosen = st.selectbox(label, list(options), key=key, **kwargs)
+    _write(param, chosen)
+    return chosen
+
+
+def text_input(label: str, param: str, **kwargs: Any) -> str:
+    """A text input kept in the URL."""
+    key = _key(param)
+    if key not in st.session_state:
+        st.session_state[key] = st.query_params.get(param, "")
+    value = st.text_input(label, key=key, **kwargs).strip()
+    _write(param, value)
+    return value
+
+
+def number_input(label: str, param: str, **kwargs: Any) -> float | None:
+    """An optional number input kept in the URL (empty means no bound)."""
+    key = _key(param)
+    if key not in st.session_state:
+        st.session_state[key] = parse_float(st.query_params.get(param))
+    value = st.number_input(label, key=key, value=None, **kwargs)
+    _write(param, value)
+    return value
+
+
+def date_input(label: str, param: str, **kwargs: Any) -> dt.date | None:
+    """An optional date input kept in the URL as YYYY-MM-DD."""
+    key = _key(param)
+    if key not in st.session_state:
+        st.session_state[key] = parse_date(st.query_params.get(param))
+    value = st.date_input(label, key=key, value=None, **kwargs)
+    _write(param, value)
+    return value
+
+
+def toggle(label: str, param: str, **kwargs: Any) -> bool:
+    """A toggle kept in the URL as `param=1`."""
+    key = _key(param)
+    if key not in st.session_state:
+        st.session_state[key] = st.query_params.get(param) == "1"
+    value = bool(st.toggle(label, key=key, **kwargs))
+    _write(param, value)
+    return value
