@@ -1,0 +1,70 @@
+"""Which extension operations a deployment serves, read from its OpenAPI document."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+OPENAPI_PATH = "/v1/openapi.json"
+
+# Extension operation -> (method, path template with parameters blanked).
+EXTENSIONS: dict[str, tuple[str, str]] = {
+    "list_sites": ("get", "/v1/sites"),
+    "create_assessment": ("post", "/v1/sites/{}/assessments"),
+    "list_assessments": ("get", "/v1/sites/{}/assessments"),
+    "create_export": ("post", "/v1/assessments/{}/exports"),
+}
+_HTTP_METHODS = {"get", "post", "put", "patch", "delete", "head", "options"}
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What the deployment says it can do.
+
+    ``openapi_available`` is False when the service serves no OpenAPI document (404);
+    then every extension flag is False and the app falls back to typing ids.
+    """
+
+    list_sites: bool = False
+    create_assessment: bool = False
+    list_assessments: bool = False
+    create_export: bool = False
+    openapi_available: bool = False
+    api_version: str | None = None
+    operations: frozenset[tuple[str, str]] = field(default_factory=frozenset)
+
+    def supports(self, method: str, path: str) -> bool:
+        """Whether the document lists ``method`` on ``path`` (parameters written ``{}``)."""
+        return (method.lower(), _blank_parameters(path)) in self.operations
+
+    @property
+    def extensions(self) -> dict[str, bool]:
+        """Each extension operation's name and whether it exists."""
+        return {name: getattr(self, name) for name in EXTENSIONS}
+
+
+def _blank_parameters(path: str) -> str:
+    return re.sub(r"\{[^}]*\}", "{}", path.rstrip("/") or "/")
+
+
+def capabilities_from_openapi(document: Any) -> Capabilities:
+    """Read the operations of an OpenAPI document (anything malformed counts as absent)."""
+    paths = document.get("paths") if isinstance(document, dict) else None
+    operations: set[tuple[str, str]] = set()
+    if isinstance(paths, dict):
+        for path, item in paths.items():
+            if not isinstance(path, str) or not isinstance(item, dict):
+                continue
+            for method in item:
+                if isinstance(method, str) and method.lower() in _HTTP_METHODS:
+                    operations.add((method.lower(), _blank_parameters(path)))
+    info = document.get("info") if isinstance(document, dict) else None
+    version = info.get("version") if isinstance(info, dict) else None
+    flags = {name: op in operations for name, op in EXTENSIONS.items()}
+    return Capabilities(
+        **flags,
+        openapi_available=True,
+        api_version=version if isinstance(version, str) else None,
+        operations=frozenset(operations),
+    )
