@@ -1,0 +1,132 @@
+"""What every harvester shares: the asset being read, the parsed result, the errors.
+
+A harvester is two steps. `parse(asset)` reads the publisher's file and returns a
+`Harvest` (counts, rejections and a `store` function) without touching the database, so a
+bad file fails before anything is written. The runner then calls `store(conn)` inside
+the run's one transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import sqlite3
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
+
+ASSERTION_OBSERVED = "observed"
+
+
+class HarvestError(Exception):
+    """A file that cannot be harvested as the source it was given for; the message names
+    the file and what was expected."""
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One file of a source: its path, its bytes' SHA-256 and when it was harvested."""
+
+    path: Path
+    sha256: str
+    harvested_at: str  # ISO date-time, UTC
+
+    @property
+    def file_name(self) -> str:
+        return self.path.name
+
+    @classmethod
+    def from_path(cls, path: str | Path, harvested_at: str | None = None) -> Asset:
+        path = Path(path)
+        if not path.is_file():
+            raise HarvestError(f"{path}: no such file")
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        return cls(path=path, sha256=digest, harvested_at=harvested_at or utc_now())
+
+
+@dataclass
+class Harvest:
+    """The parsed content of one asset, ready to be stored."""
+
+    source_id: str
+    input_records: int
+    accepted_records: int
+    rejections: list[dict[str, Any]]
+    store: Callable[[sqlite3.Connection], None]
+    observed_at: str | None = None
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def rejected_records(self) -> int:
+        return len(self.rejections)
+
+
+def rejection(source_locator: str, *reasons: str) -> dict[str, Any]:
+    return {"sourceLocator": source_locator, "reasons": list(reasons)}
+
+
+def utc_now() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def open_workbook(asset: Asset, expected: str) -> Workbook:
+    """Return the workbook read-only with cached values, or a HarvestError naming the file."""
+    try:
+        return openpyxl.load_workbook(asset.path, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+        raise HarvestError(
+            f"{asset.file_name}: not a readable .xlsx workbook (expected {expected}): {exc}"
+        ) from exc
+
+
+def worksheet(workbook: Workbook, name: str, asset: Asset, expected: str) -> Worksheet:
+    """Return the named worksheet, or a HarvestError listing the sheets that are there."""
+    if name not in workbook.sheetnames:
+        found = ", ".join(repr(s) for s in workbook.sheetnames)
+        raise HarvestError(
+            f"{asset.file_name}: no worksheet {name!r} (expected {expected}); "
+            f"the workbook has {found}"
+        )
+    return workbook[name]
+
+
+def require_columns(
+    header: list[str], required: list[str], asset: Asset, where: str
+) -> dict[str, int]:
+    """Return column name -> index for `required`, or a HarvestError naming the missing."""
+    index = {name: i for i, name in enumerate(header) if name}
+    missing = [name for name in required if name not in index]
+    if missing:
+        raise HarvestError(
+            f"{asset.file_name}: {where} has no column {', '.join(repr(m) for m in missing)} "
+            f"(expected columns: {', '.join(repr(r) for r in required)})"
+        )
+    return index
+
+
+def cell_text(value: Any) -> str:
+    """Return a cell as the publisher shows it: dates ISO, whole floats without '.0'."""
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        if value.time() == dt.time(0, 0):
+            return value.date().isoformat()
+        return value.isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def column_letter(index: int) -> str:
+    """Return the Excel column letter of a 0-based column index."""
+    from openpyxl.utils import get_column_letter
+
+    return get_column_letter(index + 1)

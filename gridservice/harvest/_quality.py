@@ -1,0 +1,12 @@
+"""Quality flags for harvested queue records, by the same code the rest of the service uses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def queue_flags(record: dict[str, Any], details: dict[str, Any]) -> list[dict[str, Any]]:
+    """Return the queue quality flags of `gridservice.quality` for one record."""
+    from gridservice.quality import queue_quality_flags
+
+    return queue_quality_flags(record, details)

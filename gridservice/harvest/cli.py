@@ -1,0 +1,107 @@
+"""The `harvest` and `build` subcommands of the `gridservice` command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from gridservice.harvest._base import HarvestError
+from gridservice.harvest.runner import SOURCES, HarvestResult, build_from_dir, run_harvest
+from gridservice.store import db
+
+
+def default_harvest_db() -> Path:
+    """Return `$GRIDSERVICE_DB`, or the per-user harvested database."""
+    if os.environ.get("GRIDSERVICE_DB"):
+        return Path(os.environ["GRIDSERVICE_DB"])
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "gridservice" / "harvest.db"
+
+
+def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
+    """Add `harvest SOURCE PATH` and `build --from DIR`; each sets `func(args) -> int`."""
+    harvest = subparsers.add_parser(
+        "harvest",
+        help="harvest one file of a public source into a database",
+        description="Sources: "
+        + "; ".join(f"{name}: {spec.description}" for name, spec in SOURCES.items()),
+    )
+    harvest.add_argument("source", choices=sorted(SOURCES))
+    harvest.add_argument("path", nargs="?", type=Path, help="the publisher's file")
+    harvest.add_argument("--db", type=Path, default=None, help="database (default $GRIDSERVICE_DB)")
+    harvest.add_argument(
+        "--download", action="store_true", help="fetch the publisher's current file first"
+    )
+    harvest.add_argument("--url", help="download from this address instead of the official one")
+    harvest.add_argument("--download-dir", type=Path, default=None, help="where downloads are kept")
+    harvest.set_defaults(func=_harvest_command)
+
+    build = subparsers.add_parser(
+        "build", help="harvest every recognised file of a folder into one database"
+    )
+    build.add_argument("--from", dest="directory", type=Path, required=True)
+    build.add_argument("--db", type=Path, default=None, help="database (default $GRIDSERVICE_DB)")
+    build.set_defaults(func=_build_command)
+
+
+def _open(path: Path | None):
+    conn = db.connect(path or default_harvest_db())
+    db.init_schema(conn)
+    return conn
+
+
+def _report(result: HarvestResult) -> None:
+    run = result.run
+    state = "unchanged" if run["unchangedAsset"] else "harvested"
+    print(
+        f"{state} {result.source} {result.path.name}: {run['inputRecords']} read, "
+        f"{run['acceptedRecords']} accepted, {run['rejectedRecords']} rejected "
+        f"(run {run['runId']})"
+    )
+    for item in run["rejections"][:20]:
+        print(f"  rejected {item['sourceLocator']}: {'; '.join(item['reasons'])}")
+    if run["rejectedRecords"] > 20:
+        print(f"  ... {run['rejectedRecords'] - 20} more rejections in the run record")
+
+
+def _harvest_command(args: argparse.Namespace) -> int:
+    try:
+        path = args.path
+        if args.download:
+            from gridservice.harvest.download import download
+
+            path = download(args.source, url=args.url, directory=args.download_dir)
+        elif path is None:
+            print("error: give the file's PATH, or --download", file=sys.stderr)
+            return 2
+        conn = _open(args.db)
+        try:
+            _report(run_harvest(conn, args.source, path))
+        finally:
+            conn.close()
+    except HarvestError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _build_command(args: argparse.Namespace) -> int:
+    try:
+        conn = _open(args.db)
+        try:
+            results = build_from_dir(conn, args.directory)
+        finally:
+            conn.close()
+    except HarvestError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    for result in results:
+        _report(result)
+    if not results:
+        print(f"error: no recognised source file under {args.directory}", file=sys.stderr)
+        return 1
+    print(json.dumps({"database": str(args.db or default_harvest_db()), "runs": len(results)}))
+    return 0

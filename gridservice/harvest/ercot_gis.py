@@ -1,0 +1,286 @@
+"""ERCOT Generator Interconnection Status (GIS) report: queue records from the raw workbook.
+
+Each row of the sheets "Project Details - Large Gen" and "Project Details - Small Gen"
+becomes a queue record (market ERCOT, state TX, status active: the report excludes
+inactive projects), its details and its spreadsheet-row evidence. The multi-row Excel
+header is joined into one name per column, and the source row is kept as published.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import sqlite3
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from gridservice.harvest._base import (
+    ASSERTION_OBSERVED,
+    Asset,
+    Harvest,
+    HarvestError,
+    cell_text,
+    column_letter,
+    open_workbook,
+    rejection,
+    require_columns,
+    worksheet,
+)
+from gridservice.harvest._quality import queue_flags
+from gridservice.store import harvest_store, writer
+
+SOURCE_ID = "ercot_gis_report"
+SOURCE_NAME = "ERCOT Generator Interconnection Status Report"
+SOURCE_URL = "https://www.ercot.com/mp/data-products/data-product-details?id=PG7-200-ER"
+AUTHORITY = "official_operator_dataset"
+# ERCOT publishes the report with a planning-purposes, no-warranty disclaimer and no
+# open-data licence, so redistribution of the rows waits for a terms review.
+TERMS = "public_report_no_license_stated"
+REDISTRIBUTION = "review_before_redistribution"
+EXPECTED = "an ERCOT GIS report workbook (GIS_Report_<Month><Year>.xlsx)"
+
+SHEETS = {
+    "Project Details - Large Gen": "large",
+    "Project Details - Small Gen": "small",
+}
+COMMON_COLUMNS = [
+    "INR", "Project Name", "Interconnecting Entity", "POI Location", "County",
+    "CDR Reporting Zone", "Projected COD", "Fuel", "Technology", "Capacity (MW)",
+]  # fmt: skip
+SHEET_COLUMNS = {
+    "large": [*COMMON_COLUMNS, "GIM Study Phase", "IA Signed"],
+    "small": [*COMMON_COLUMNS, "Model Ready Date", "IA Signed"],
+}
+# Per the report's notes, 1-1-1900 means "date not available".
+NOT_AVAILABLE = dt.date(1900, 1, 1)
+REPORT_RUN = re.compile(r"Time of Report Run:\s*(.+)$")
+REPORT_TZ = ZoneInfo("America/Chicago")
+
+
+def parse(asset: Asset) -> Harvest:
+    """Read the workbook and return its queue records (nothing is written yet)."""
+    workbook = open_workbook(asset, EXPECTED)
+    try:
+        sheets = {name: worksheet(workbook, name, asset, EXPECTED) for name in SHEETS}
+        observed_at = _report_run_time(workbook, asset)
+        rows: list[tuple[dict, dict, dict]] = []
+        rejections: list[dict[str, Any]] = []
+        seen: dict[str, str] = {}
+        input_records = 0
+        for name, sheet in sheets.items():
+            for row_number, published in _sheet_rows(sheet, name, SHEETS[name], asset):
+                input_records += 1
+                locator = f"{asset.file_name}#{name}!R{row_number}"
+                problems = _problems(published, seen)
+                if problems:
+                    rejections.append(rejection(locator, *problems))
+                    continue
+                seen[published["INR"]] = locator
+                rows.append(_records(asset, observed_at, name, SHEETS[name], row_number, published))
+    finally:
+        workbook.close()
+
+    def store(conn: sqlite3.Connection) -> None:
+        harvest_store.delete_queue_records(conn, SOURCE_ID)
+        fips = harvest_store.county_fips_by_name(conn, "TX")
+        for record, details, evidence in rows:
+            details["countyFips"] = fips.get((record["county"] or "").lower())
+            record["qualityFlags"] = queue_flags(record, details)
+            details["qualityFlags"] = record["qualityFlags"]
+            writer.insert_queue_record(conn, record, details, evidence)
+
+    return Harvest(
+        source_id=SOURCE_ID,
+        input_records=input_records,
+        accepted_records=len(rows),
+        rejections=rejections,
+        store=store,
+        observed_at=observed_at,
+    )
+
+
+def _report_run_time(workbook, asset: Asset) -> str:
+    """Return the report's "Time of Report Run" (Central time) as UTC ISO date-time."""
+    if "Contents" in workbook.sheetnames:
+        for row in workbook["Contents"].iter_rows(max_row=40, values_only=True):
+            for value in row:
+                match = REPORT_RUN.search(value) if isinstance(value, str) else None
+                if match:
+                    local = dt.datetime.strptime(match.group(1).strip(), "%b %d, %Y %I:%M:%S %p")
+                    utc = local.replace(tzinfo=REPORT_TZ).astimezone(dt.UTC)
+                    return utc.strftime("%Y-%m-%dT%H:%M:%SZ")
+    raise HarvestError(
+        f"{asset.file_name}: no 'Time of Report Run' on the 'Contents' sheet (expected {EXPECTED})"
+    )
+
+
+def _sheet_rows(sheet, name: str, kind: str, asset: Asset):
+    """Yield (Excel row number, {header: value}) for every non-blank data row."""
+    rows = list(enumerate(sheet.iter_rows(values_only=True), 1))
+    header_at = next(
+        (i for i, (_, row) in enumerate(rows) if row and _is_text(row[0], "INR")), None
+    )
+    if header_at is None:
+        raise HarvestError(
+            f"{asset.file_name}: worksheet {name!r} has no header row starting with 'INR' "
+            f"(expected {EXPECTED})"
+        )
+    # The header runs over several rows; the data starts at the first row with a key.
+    data_at = next(
+        (
+            i
+            for i in range(header_at + 1, len(rows))
+            if rows[i][1] and rows[i][1][0] not in (None, "")
+        ),
+        len(rows),
+    )
+    header = _joined_header([row for _, row in rows[header_at:data_at]])
+    index = require_columns(header, SHEET_COLUMNS[kind], asset, f"worksheet {name!r}")
+    for number, row in rows[data_at:]:
+        if row is None or all(v in (None, "") for v in row):
+            continue
+        yield number, {h: row[i] if i < len(row) else None for h, i in index.items()}
+
+
+def _is_text(value: Any, text: str) -> bool:
+    return isinstance(value, str) and value.strip() == text
+
+
+def _joined_header(header_rows: list[tuple]) -> list[str]:
+    """Join the multi-row header into one name per column (first row is the main name)."""
+    width = max(len(r) for r in header_rows)
+    names = []
+    for col in range(width):
+        parts = [
+            " ".join(str(r[col]).split())
+            for r in header_rows
+            if col < len(r) and r[col] not in (None, "") and str(r[col]).strip()
+        ]
+        names.append(" ".join(parts) if parts else f"column {column_letter(col)}")
+    return names
+
+
+def _problems(published: dict[str, Any], seen: dict[str, str]) -> list[str]:
+    inr = published.get("INR")
+    problems = []
+    if not isinstance(inr, str) or not inr.strip():
+        problems.append("missing INR (the queue record key)")
+    elif inr in seen:
+        problems.append(f"duplicate INR {inr} (first at {seen[inr]})")
+    capacity = published.get("Capacity (MW)")
+    if not isinstance(capacity, int | float) or isinstance(capacity, bool):
+        problems.append(f"Capacity (MW) is not a number: {cell_text(capacity)!r}")
+    return problems
+
+
+def _date(value: Any) -> str | None:
+    if isinstance(value, dt.datetime):
+        value = value.date()
+    if isinstance(value, dt.date) and value != NOT_AVAILABLE:
+        return value.isoformat()
+    return None
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    text = " ".join(str(value).split())
+    return text or None
+
+
+def _study_phase_normalized(phase: str | None, kind: str) -> str | None:
+    """A coarse stage from ERCOT's GIM study phase text (documented in HARVEST.md)."""
+    if kind == "small":
+        return "small_generator"
+    if not phase:
+        return None
+    if re.search(r"(^|,\s*)IA\b", phase):
+        return "interconnection_agreement"
+    if "FIS" in phase:
+        return "full_interconnection_study"
+    if "SS" in phase:
+        return "screening_study"
+    return None
+
+
+def _records(
+    asset: Asset,
+    observed_at: str,
+    sheet: str,
+    kind: str,
+    row_number: int,
+    published: dict[str, Any],
+) -> tuple[dict, dict, dict]:
+    inr = published["INR"].strip()
+    record_id = f"ercot-gis-{inr}"
+    locator = f"{asset.file_name}#{sheet}!R{row_number}"
+    source_row = {header: cell_text(value) for header, value in published.items()}
+    record = {
+        "id": record_id,
+        "sourceId": SOURCE_ID,
+        "assetHash": asset.sha256,
+        "recordKey": inr,
+        "market": "ERCOT",
+        "projectName": _text(published["Project Name"]),
+        "pointOfInterconnection": _text(published["POI Location"]),
+        "state": "TX",
+        "county": _text(published["County"]),
+        "proposedDate": _date(published["Projected COD"]),
+        "observedAt": observed_at,
+        "sourceLocator": locator,
+        "evidenceUrl": SOURCE_URL,
+        "status": "active",
+        "requestedCapacityMw": float(published["Capacity (MW)"]),
+        "qualityFlags": [],
+    }
+    phase = _text(published.get("GIM Study Phase"))
+    details = {
+        "recordId": record_id,
+        "queueDate": None,
+        "onlineDate": None,
+        "withdrawnDate": None,
+        "interconnectionAgreementDate": _date(published["IA Signed"]),
+        "studyPhaseOriginal": phase,
+        "studyPhaseNormalized": _study_phase_normalized(phase, kind),
+        "countyFips": None,
+        "regionOriginal": _text(published["CDR Reporting Zone"]),
+        "utilityName": None,
+        "transmissionEntity": None,
+        "developer": _text(published["Interconnecting Entity"]),
+        "cluster": None,
+        "serviceType": None,
+        "projectType": f"{kind}_generator",
+        "technology": _join_codes(published["Fuel"], published["Technology"]),
+        "capacityComponentsMw": [float(published["Capacity (MW)"])],
+        "evidence": {
+            "assertionType": ASSERTION_OBSERVED,
+            "authority": AUTHORITY,
+            "sourceLocator": locator,
+            "originalRecord": source_row,
+        },
+        "qualityFlags": [],
+    }
+    evidence = {
+        "recordId": record_id,
+        "sourceId": SOURCE_ID,
+        "assetHash": asset.sha256,
+        "sourceLocator": locator,
+        "sourceName": SOURCE_NAME,
+        "termsClassification": TERMS,
+        "sourceUrl": SOURCE_URL,
+        "locator": {
+            "type": "spreadsheet_row",
+            "fileName": asset.file_name,
+            "worksheet": sheet,
+            "row": row_number,
+        },
+        "sourceRow": source_row,
+        "redistributionPolicy": REDISTRIBUTION,
+    }
+    return record, details, evidence
+
+
+def _join_codes(fuel: Any, technology: Any) -> str | None:
+    """ERCOT's fuel and technology codes (see the report's Acronyms sheet), e.g. 'SOL/PV'."""
+    parts = [p for p in (_text(fuel), _text(technology)) if p]
+    return "/".join(parts) or None

@@ -1,0 +1,182 @@
+"""Running a harvest: hash the file, skip unchanged bytes, parse, store in one transaction.
+
+A run is recorded for every harvest, including one whose bytes are unchanged
+(`unchangedAsset: true`; its counts repeat those of the run that read those bytes and
+no data row changes). A file that cannot be read as its source raises `HarvestError`
+before the transaction starts, and any failure inside it rolls everything back.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gridservice.harvest import ercot_gis
+from gridservice.harvest._base import Asset, Harvest, HarvestError
+from gridservice.store import harvest_store, writer
+
+
+@dataclass(frozen=True)
+class Source:
+    """A harvestable source: how to parse it and which file names it recognises."""
+
+    name: str
+    source_id: str
+    parse: Callable[[Asset], Harvest]
+    file_patterns: tuple[str, ...]
+    description: str
+    order: int  # build order: geography first, then what looks counties up
+
+
+SOURCES: dict[str, Source] = {
+    "ercot-gis": Source(
+        "ercot-gis",
+        ercot_gis.SOURCE_ID,
+        ercot_gis.parse,
+        ("GIS_Report_*.xlsx",),
+        "ERCOT GIS report workbook: queue records, details, spreadsheet-row evidence",
+        50,
+    ),
+}
+
+
+@dataclass(frozen=True)
+class HarvestResult:
+    """What one run did; `run` is the run record as /v1/quality publishes it."""
+
+    source: str
+    path: Path
+    run: dict[str, Any]
+
+    @property
+    def unchanged(self) -> bool:
+        return bool(self.run["unchangedAsset"])
+
+
+def run_harvest(
+    conn: sqlite3.Connection, source: str, path: str | Path, *, harvested_at: str | None = None
+) -> HarvestResult:
+    """Harvest one file of `source` into the store and return the recorded run."""
+    spec = _source(source)
+    asset = Asset.from_path(path, harvested_at)
+    previous = harvest_store.latest_run(conn, spec.source_id)
+    if previous is not None and previous["assetHash"] == asset.sha256:
+        run = _run_record(conn, spec, asset, previous, unchanged=True)
+        with _transaction(conn):
+            writer.insert_harvest_run(conn, run)
+        return HarvestResult(source, asset.path, run)
+    harvest = spec.parse(asset)
+    counts = {
+        "inputRecords": harvest.input_records,
+        "acceptedRecords": harvest.accepted_records,
+        "rejectedRecords": harvest.rejected_records,
+        "rejections": harvest.rejections,
+    }
+    run = _run_record(conn, spec, asset, counts, unchanged=False)
+    with _transaction(conn):
+        harvest.store(conn)
+        writer.insert_harvest_run(conn, run)
+        writer.set_meta(conn, "data_kind", "harvest")
+        writer.set_meta(conn, "built_at", asset.harvested_at)
+    return HarvestResult(source, asset.path, run)
+
+
+def recognise(path: Path) -> str | None:
+    """Return the source name whose file pattern matches `path`'s name, or None."""
+    for spec in sorted(SOURCES.values(), key=lambda s: s.order):
+        if any(path.match(pattern) for pattern in spec.file_patterns):
+            return spec.name
+    return None
+
+
+def build_from_dir(conn: sqlite3.Connection, directory: str | Path) -> list[HarvestResult]:
+    """Harvest every recognised file under `directory` (geography first, then by name)."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise HarvestError(f"{directory}: not a folder")
+    found = [(recognise(p), p) for p in sorted(directory.rglob("*")) if p.is_file()]
+    plan = sorted(
+        ((SOURCES[name].order, str(p), name, p) for name, p in found if name),
+        key=lambda item: (item[0], _release_key(item[3]), item[1]),
+    )
+    return [run_harvest(conn, name, p) for _, _, name, p in plan]
+
+
+MONTHS = {
+    m: i
+    for i, m in enumerate(
+        [
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ],
+        1,
+    )  # fmt: skip
+}
+
+
+def _release_key(path: Path) -> tuple[int, int]:
+    """Year and month named in a file name ('..._November2025...'), so older reports load
+    first and the newest is the one that stays current."""
+    import re
+
+    match = re.search(r"([A-Za-z]+)(\d{4})", path.stem)
+    if match and match.group(1).lower() in MONTHS:
+        return int(match.group(2)), MONTHS[match.group(1).lower()]
+    return 0, 0
+
+
+def _source(name: str) -> Source:
+    try:
+        return SOURCES[name]
+    except KeyError:
+        known = ", ".join(sorted(SOURCES))
+        raise HarvestError(f"unknown source {name!r}; known sources: {known}") from None
+
+
+def _run_record(
+    conn: sqlite3.Connection, spec: Source, asset: Asset, counts: dict, *, unchanged: bool
+) -> dict[str, Any]:
+    number = harvest_store.run_count(conn, spec.source_id) + 1
+    return {
+        "runId": f"{spec.source_id}-{number:04d}-{asset.sha256[:12]}",
+        "sourceId": spec.source_id,
+        "assetHash": asset.sha256,
+        "observedAt": asset.harvested_at,
+        "inputRecords": counts["inputRecords"],
+        "acceptedRecords": counts["acceptedRecords"],
+        "rejectedRecords": counts["rejectedRecords"],
+        "unchangedAsset": unchanged,
+        "rejections": counts["rejections"],
+    }
+
+
+class _transaction:
+    """One explicit transaction: commit on success, roll back on any exception."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        if self.conn.in_transaction:
+            self.conn.commit()
+        self.conn.execute("BEGIN IMMEDIATE")
+        return self.conn
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.conn.commit()
+        else:
+            self.conn.rollback()
