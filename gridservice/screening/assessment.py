@@ -1,0 +1,289 @@
+"""screen_site: a non-capacity screening-friction assessment of a site's point."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from shapely.geometry.base import BaseGeometry
+
+from gridservice.screening import factors
+from gridservice.screening.factors import Context, Outcome, county_label, mw
+from gridservice.screening.narrative import next_actions, risks
+from gridservice.screening.territory import county_at, county_index, territory_candidates
+from gridservice.store import screening_reads
+
+RELEVANT_QUEUE_LIMIT = 25
+MARKET_SIGNAL_LIMIT = 25
+DISCLAIMER = (
+    "This is a non-capacity screening of friction for a site, computed from the loaded "
+    "records. It is not a load-flow, interconnection, facility or capacity study, and it "
+    "does not say whether capacity is available at the site. Confidence values are "
+    "heuristics, not measured accuracy. Confirm every finding with the serving utility."
+)
+STATE_REGULATORS = {
+    "TX": ("PUCT", "Public Utility Commission of Texas"),
+    "OK": ("OCC", "Oklahoma Corporation Commission"),
+    "NM": ("NMPRC", "New Mexico Public Regulation Commission"),
+    "LA": ("LPSC", "Louisiana Public Service Commission"),
+    "AR": ("APSC", "Arkansas Public Service Commission"),
+    "KS": ("KCC", "Kansas Corporation Commission"),
+}
+BASE_LIMITATIONS = (
+    "Non-capacity screening: no load-flow, short-circuit, stability or deliverability "
+    "analysis was run.",
+    "Service territories are resolved at county level; a boundary inside a county is not "
+    "modelled, so the serving utility must be confirmed.",
+    "Queue records are interconnection requests; they show activity near the site, not "
+    "available or committed capacity.",
+    "Transmission projects are matched by the county names they list; a project near but "
+    "outside the county is not counted.",
+    "Confidence values are heuristics, not a measured accuracy or probability.",
+)
+
+
+def _neighbour_counties(conn: sqlite3.Connection, county: dict) -> list[dict]:
+    """Counties whose shapes touch the site's county (any state), by FIPS."""
+    index = county_index(conn)
+    shape: BaseGeometry = index.geometry(county["fips"])
+    neighbours = []
+    for row in screening_reads.counties_overlapping_bbox(conn, shape.bounds):
+        if row["county_fips"] != county["fips"] and index.geometry(row["county_fips"]).intersects(
+            shape
+        ):
+            neighbours.append(row)
+    return neighbours
+
+
+def _gather_queue(conn: sqlite3.Connection, county: dict | None) -> tuple[list[dict], list[dict]]:
+    """Return (records in the county, nearby records: neighbours then same state), by id."""
+    if county is None:
+        return [], []
+    in_county = screening_reads.queue_records_in_counties(conn, county["state"], [county["name"]])
+    if len(in_county) >= RELEVANT_QUEUE_LIMIT:
+        return in_county, []
+    neighbours = _neighbour_counties(conn, county)
+    nearby: list[dict] = []
+    for state in sorted({n["state"] for n in neighbours}):
+        names = [n["name"] for n in neighbours if n["state"] == state]
+        nearby += screening_reads.queue_records_in_counties(conn, state, names)
+    nearby.sort(key=lambda e: e["record"]["id"])
+    missing = RELEVANT_QUEUE_LIMIT - len(in_county) - len(nearby)
+    if missing > 0:
+        same_state_names = [county["name"]] + [
+            n["name"] for n in neighbours if n["state"] == county["state"]
+        ]
+        nearby += screening_reads.queue_records_in_state(
+            conn, county["state"], exclude_counties=same_state_names, limit=missing
+        )
+    return in_county, nearby
+
+
+def _markets(conn: sqlite3.Connection, county: dict | None, candidates: list[dict]) -> list[str]:
+    # A territory spanning two markets names both, e.g. "ERCOT/SPP".
+    markets = sorted(
+        {m.strip() for c in candidates for m in str(c.get("isoRto") or "").split("/") if m.strip()}
+    )
+    if markets or county is None:
+        return markets
+    counts = screening_reads.queue_market_counts(conn, county["state"])
+    return [counts[0][0]] if counts else []
+
+
+def _jurisdictions(conn: sqlite3.Connection, county: dict | None, markets: list[str]) -> list[dict]:
+    if county is None:
+        return []
+    state = county["state"]
+    state_name = screening_reads.state_name(conn, state) or state
+    regulator_id, regulator = STATE_REGULATORS.get(
+        state, (f"{state}-regulator", f"{state_name} state utility regulator")
+    )
+    return [
+        {"level": "state", "id": state, "name": state_name},
+        {"level": "county", "id": county["fips"], "name": f"{county['name']} County"},
+        *({"level": "iso_rto", "id": m, "name": m} for m in markets),
+        {"level": "regulator", "id": regulator_id, "name": regulator},
+    ]
+
+
+def _utility_candidates(candidates: list[dict], county: dict | None) -> list[dict]:
+    by_utility: dict[str, list[dict]] = {}
+    for c in candidates:
+        by_utility.setdefault(str(c["utilityId"]), []).append(c)
+    overlap = f"; {len(candidates)} territories overlap there." if len(candidates) > 1 else "."
+    basis = f"Its service territory covers {county_label(county)}{overlap}" if county else ""
+    utilities = []
+    for group in by_utility.values():
+        first = group[0]
+        utilities.append(
+            {
+                "utilityId": first["utilityId"],
+                "utility": first["utility"],
+                "companyType": first["companyType"],
+                "confidence": round(min(1.0, sum(c["confidence"] for c in group)), 3),
+                "confidenceBasis": first["confidenceBasis"],
+                "basis": basis,
+            }
+        )
+    return sorted(utilities, key=lambda u: (-u["confidence"], str(u["utilityId"])))
+
+
+def _tariff_candidates(utilities: list[dict], site: dict) -> list[dict]:
+    peak = factors._num(site.get("requestedPeakLoadMw")) or 0.0
+    voltage = factors._num(site.get("serviceVoltageKv"))
+    transmission_level = peak > 10 or (voltage is not None and voltage >= 60)
+    slug, service = (
+        ("large-load-transmission", "Large-load transmission-voltage service")
+        if transmission_level
+        else ("general-service-primary", "General service at primary voltage")
+    )
+    applicability = f"Requested peak {mw(peak)}" + (f" at {voltage:g} kV" if voltage else "")
+    return [
+        {
+            "utilityId": u["utilityId"],
+            "tariffId": f"{u['utilityId']}:candidate:{slug}",
+            "name": f"{service} (candidate to confirm with {u['utility']})",
+            "applicability": applicability + "; the schedule that applies must be confirmed.",
+            "basis": "Derived from the utility candidate and the site's size and voltage; no "
+            "approved tariff schedule is matched in the data.",
+        }
+        for u in utilities
+    ]
+
+
+def _market_signals(facts: list[dict]) -> list[dict]:
+    """Full fact records, at most MARKET_SIGNAL_LIMIT per kind, kind then id."""
+    signals: list[dict] = []
+    for kind in ("load_forecast", "resource_adequacy"):
+        of_kind = [f for f in facts if f["_kind"] == kind][:MARKET_SIGNAL_LIMIT]
+        signals += [{k: v for k, v in f.items() if k != "_kind"} for f in of_kind]
+    return signals
+
+
+def _relevant_queue(in_county: list[dict], nearby: list[dict]) -> list[dict]:
+    """Entries by relevance - active in the county, others in the county, nearby - then id."""
+    active = [e for e in in_county if factors.is_active(e)]
+    inactive = [e for e in in_county if not factors.is_active(e)]
+    return (active + inactive + nearby)[:RELEVANT_QUEUE_LIMIT]
+
+
+def _queue_wire(entries: list[dict]) -> list[dict]:
+    return [
+        {**e["record"], "expandedDetails": e["details"], "expandedEvidence": e["evidence"]}
+        for e in entries
+    ]
+
+
+def _readiness(outcomes: list[Outcome], county: dict | None, limitations: list[str]) -> dict:
+    findings = [o for o in outcomes if not o.abstained]
+    abstentions = [o for o in outcomes if o.abstained]
+    if county is None or len(findings) < 3:
+        level = "insufficient_data"
+    else:
+        worst = max(factors.SEVERITY_ORDER[o.severity] for o in findings)
+        level = ("low_friction", "moderate_friction", "high_friction")[worst]
+    by_severity = {
+        s: [o.factor for o in findings if o.severity == s] for s in ("high", "medium", "low")
+    }
+    parts = [f"{len(v)} {s} ({', '.join(v)})" for s, v in by_severity.items() if v]
+    summary = (
+        f"{level.replace('_', ' ').capitalize()}: findings on {len(findings)} of "
+        f"{len(outcomes)} factors"
+        + (f" - {'; '.join(parts)}" if parts else "")
+        + (f"; abstained on {', '.join(o.factor for o in abstentions)}" if abstentions else "")
+        + ". Non-capacity screening."
+    )
+    return {
+        "level": level,
+        "summary": summary,
+        "findings": [
+            {
+                "factor": o.factor,
+                "severity": o.severity,
+                "finding": o.finding,
+                "citations": o.citations,
+            }
+            for o in findings
+        ],
+        "abstentions": [{"factor": o.factor, "reason": o.reason} for o in abstentions],
+        "limitations": limitations,
+    }
+
+
+def _confidence(outcomes: list[Outcome], candidates: list[dict]) -> dict:
+    coverage = sum(not o.abstained for o in outcomes) / len(outcomes)
+    territory = max((c["confidence"] for c in candidates), default=0.0)
+    score = round(min(1.0, 0.15 + 0.55 * coverage + 0.30 * territory), 2)
+    label = "low" if score < 0.45 else "medium" if score < 0.7 else "high"
+    return {
+        "score": score,
+        "label": label,
+        "isHeuristic": True,
+        "basis": "heuristic_not_accuracy",
+        "note": (
+            f"Heuristic: 0.15 + 0.55 x share of factors with a finding ({coverage:.2f}) + 0.30 x "
+            f"the strongest territory candidate's confidence ({territory:.2f}). It says how much "
+            "of the screening rests on loaded data, not how likely it is to be right."
+        ),
+    }
+
+
+def _limitations(
+    conn: sqlite3.Connection, relevant_queue: list[dict], as_of: str | None
+) -> list[str]:
+    limitations = list(BASE_LIMITATIONS)
+    if as_of:
+        limitations.append(f"Timelines are measured from the data's as-of date {as_of}, not today.")
+    flagged = sum(1 for r in relevant_queue if r.get("qualityFlags"))
+    if flagged:
+        limitations.append(
+            f"{flagged} of the {len(relevant_queue)} relevant queue records carry quality flags."
+        )
+    if screening_reads.meta_value(conn, "data_kind") == "demo":
+        limitations.append(
+            "The loaded data is fictional demo data; no finding describes a real utility or project."
+        )
+    return limitations
+
+
+def screen_site(
+    conn: sqlite3.Connection, site: dict, *, assessment_id: str, tenant_id: str, created_at: str
+) -> dict:
+    """Return the assessment of a site: every field of the interface's Assessment."""
+    location = site.get("location") or {}
+    county = county_at(conn, float(location["latitude"]), float(location["longitude"]))
+    candidates = territory_candidates(conn, county)
+    markets = _markets(conn, county, candidates)
+    in_county, nearby = _gather_queue(conn, county)
+    projects = (
+        screening_reads.transmission_projects_for_county(conn, county["name"], county["state"])
+        if county
+        else []
+    )
+    facts = screening_reads.current_facts(conn, markets)
+    as_of = screening_reads.data_as_of(conn)
+    relevant = _relevant_queue(in_county, nearby)
+    ctx = Context(
+        site, county, candidates, markets, facts, in_county, nearby, relevant, projects, as_of
+    )
+    outcomes = factors.evaluate(ctx)
+    utilities = _utility_candidates(candidates, county)
+    relevant_queue = _queue_wire(relevant)
+    return {
+        "id": assessment_id,
+        "siteId": site.get("id"),
+        "tenantId": tenant_id,
+        "createdAt": created_at,
+        "disclaimer": DISCLAIMER,
+        "county": county,
+        "jurisdictions": _jurisdictions(conn, county, markets),
+        "utilityCandidates": utilities,
+        "tariffCandidates": _tariff_candidates(utilities, site),
+        "serviceTerritoryCandidates": candidates,
+        "marketSignals": _market_signals(facts),
+        "relevantQueueRecords": relevant_queue,
+        "relevantTransmissionProjects": projects,
+        "risks": risks(ctx, outcomes),
+        "nextActions": next_actions(ctx, outcomes, utilities),
+        "readiness": _readiness(outcomes, county, _limitations(conn, relevant_queue, as_of)),
+        "confidence": _confidence(outcomes, candidates),
+    }

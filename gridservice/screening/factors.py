@@ -1,0 +1,436 @@
+"""The six friction factors: each gives a finding (with citations) or an abstention.
+
+Every rule here is a screening heuristic, written down in docs/SCREENING.md. None of them
+estimates capacity: they say what the loaded records show and what could slow a site down.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+SEVERITY_ORDER = {"low": 0, "medium": 1, "high": 2}
+FACTORS = (
+    "service_territory",
+    "queue_congestion",
+    "transmission",
+    "market_adequacy",
+    "load_scale",
+    "timeline",
+)
+MAX_CITATIONS = 25
+
+# Active queued MW in the site's county at which queue congestion becomes medium / high.
+QUEUE_MEDIUM_MW = 1_000.0
+QUEUE_HIGH_MW = 5_000.0
+# Peak load at which a load usually gets a separate large-load review (ERCOT uses 75 MW).
+LARGE_LOAD_MW = 75.0
+VERY_LARGE_LOAD_MW = 300.0
+# Reserve margin below which market adequacy is medium (below zero: high).
+RESERVE_MARGIN_MEDIUM = 0.15
+LOAD_GROWTH_MEDIUM = 0.15
+DONE_WORDS = ("complete", "in service", "in-service", "energized", "operational")
+CANCELLED_WORDS = ("cancel", "withdrawn", "terminated")
+
+
+@dataclass
+class Context:
+    """Everything the factors read, gathered once per screening."""
+
+    site: dict[str, Any]
+    county: dict | None
+    candidates: list[dict]
+    markets: list[str]
+    facts: list[dict]
+    county_queue: list[dict]
+    nearby_queue: list[dict]
+    relevant_queue: list[dict]
+    projects: list[dict]
+    as_of: str | None
+
+
+@dataclass
+class Outcome:
+    factor: str
+    severity: str | None = None
+    finding: str | None = None
+    citations: list[str] = field(default_factory=list)
+    reason: str | None = None
+
+    @property
+    def abstained(self) -> bool:
+        return self.severity is None
+
+
+def _abstain(factor: str, reason: str) -> Outcome:
+    return Outcome(factor=factor, reason=reason)
+
+
+def _num(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value)
+
+
+def mw(value: float) -> str:
+    return f"{value:,.0f} MW" if value >= 10 else f"{value:,.1f} MW"
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """'1 queue request', '3 queue requests'."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def kv(value: float) -> str:
+    return f"{value:g} kV"
+
+
+def county_label(county: dict) -> str:
+    return f"{county['name']} County, {county['state']}"
+
+
+def _parse_date(value: Any) -> date | None:
+    if not isinstance(value, str) or len(value) < 10:
+        return None
+    try:
+        return date.fromisoformat(value[:10])
+    except ValueError:
+        return None
+
+
+def _months_between(start: date, end: date) -> int:
+    return (end.year - start.year) * 12 + (end.month - start.month)
+
+
+# --- service territory -------------------------------------------------------------------
+
+
+def service_territory(ctx: Context) -> Outcome:
+    factor = "service_territory"
+    if ctx.county is None:
+        return _abstain(
+            factor, "The point lies in no loaded county, so no territory can be resolved."
+        )
+    if not ctx.candidates:
+        return _abstain(
+            factor,
+            f"No loaded service territory covers {county_label(ctx.county)}; the serving "
+            "utility is unknown from this data.",
+        )
+    ids = [c["evidence"]["territoryId"] for c in ctx.candidates]
+    names = [f"{c['utility']} ({c['confidence']:.2f})" for c in ctx.candidates]
+    if len(ctx.candidates) == 1:
+        return Outcome(
+            factor,
+            "low",
+            f"One utility territory covers {county_label(ctx.county)}: {names[0]}.",
+            ids,
+        )
+    return Outcome(
+        factor,
+        "medium",
+        f"{len(ctx.candidates)} utility territories overlap in {county_label(ctx.county)} "
+        f"(dual certification): {', '.join(names)}. Which one serves the site must be confirmed.",
+        ids,
+    )
+
+
+# --- queue congestion --------------------------------------------------------------------
+
+
+def is_active(entry: dict) -> bool:
+    return str(entry["record"].get("status") or "").lower() == "active"
+
+
+def queue_summary(entries: list[dict]) -> dict[str, Any]:
+    """Count active records and their positive requested MW (dirty values left out)."""
+    active = [e["record"] for e in entries if is_active(e)]
+    capacities = [_num(r.get("requestedCapacityMw")) for r in active]
+    positive = [c for c in capacities if c is not None and c > 0]
+    return {
+        "total": len(entries),
+        "active": len(active),
+        "activeMw": sum(positive),
+        "activeWithoutCapacity": len(active) - len(positive),
+        "activeIds": [r["id"] for r in active],
+    }
+
+
+def queue_congestion(ctx: Context) -> Outcome:
+    factor = "queue_congestion"
+    if ctx.county is None:
+        return _abstain(
+            factor, "The point lies in no loaded county, so no queue records can be matched."
+        )
+    if not ctx.county_queue:
+        context = (
+            f" {len(ctx.nearby_queue)} records from neighbouring or same-state counties are listed "
+            "for context only."
+            if ctx.nearby_queue
+            else ""
+        )
+        return _abstain(
+            factor,
+            f"No interconnection queue records are loaded for {county_label(ctx.county)}.{context}",
+        )
+    summary = queue_summary(ctx.county_queue)
+    active_mw = summary["activeMw"]
+    severity = (
+        "high"
+        if active_mw >= QUEUE_HIGH_MW
+        else "medium"
+        if active_mw >= QUEUE_MEDIUM_MW
+        else "low"
+    )
+    text = (
+        f"{count(summary['active'], 'active queue request')} totalling {mw(active_mw)} in "
+        f"{county_label(ctx.county)} ({count(summary['total'], 'queue record')} in the county in all)."
+    )
+    if summary["activeWithoutCapacity"]:
+        missing = count(summary["activeWithoutCapacity"], "active record")
+        text += f" {missing} with no positive requested capacity left out of the total."
+    cited = summary["activeIds"] or [e["record"]["id"] for e in ctx.county_queue]
+    if len(cited) > MAX_CITATIONS:
+        text += f" The first {MAX_CITATIONS} are cited."
+    return Outcome(factor, severity, text, cited[:MAX_CITATIONS])
+
+
+# --- transmission ------------------------------------------------------------------------
+
+
+def _project_state(project: dict) -> str:
+    status = str(project.get("status") or "").lower()
+    if any(w in status for w in CANCELLED_WORDS):
+        return "cancelled"
+    if project.get("actualInServiceDate") or any(w in status for w in DONE_WORDS):
+        return "done"
+    return "planned"
+
+
+def transmission(ctx: Context) -> Outcome:
+    factor = "transmission"
+    if ctx.county is None:
+        return _abstain(
+            factor,
+            "The point lies in no loaded county, so no transmission projects can be matched.",
+        )
+    live = [p for p in ctx.projects if _project_state(p) != "cancelled"]
+    if not live:
+        return _abstain(
+            factor,
+            f"No transmission projects in the data list {county_label(ctx.county)}; that says "
+            "nothing either way about existing lines.",
+        )
+    voltages = [v for v in (_num(p.get("serviceLevelKv")) for p in live) if v is not None]
+    planned = [p for p in live if _project_state(p) == "planned"]
+    target = _parse_date(ctx.site.get("targetInServiceDate"))
+    late = [
+        p
+        for p in planned
+        if target is not None
+        and (d := _parse_date(p.get("projectedInServiceDate"))) is not None
+        and d > target
+    ]
+    peak = _num(ctx.site.get("requestedPeakLoadMw")) or 0.0
+    max_kv = max(voltages) if voltages else None
+    text = (
+        f"The data lists {count(len(live), 'transmission project')} in {county_label(ctx.county)} "
+        f"({len(planned)} not yet in service)"
+        + (f", up to {kv(max_kv)}." if max_kv is not None else ".")
+    )
+    severity = "low"
+    if late:
+        severity = "medium"
+        text += (
+            f" {count(len(late), 'planned project is', 'planned projects are')} projected in service after the site's target date "
+            f"{ctx.site['targetInServiceDate']}."
+        )
+    if peak > 50 and max_kv is not None and max_kv < 100:
+        severity = "high" if severity == "medium" else "medium"
+        text += f" None listed is at 100 kV or above, which a {mw(peak)} load usually needs."
+    return Outcome(factor, severity, text, [p["id"] for p in live][:MAX_CITATIONS])
+
+
+# --- market adequacy ---------------------------------------------------------------------
+
+
+def _series(facts: list[dict], prefer: tuple[str, ...]) -> list[dict]:
+    """The longest (predicate, scenario) series, preferring predicates with a given word."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for f in facts:
+        if _num(f.get("value")) is None or not f.get("period"):
+            continue
+        groups.setdefault((str(f.get("predicate")), str(f.get("scenario"))), []).append(f)
+    if not groups:
+        return []
+
+    def rank(key: tuple[str, str]) -> tuple[int, int, tuple[str, str]]:
+        preferred = any(word in key[0].lower() for word in prefer)
+        return (0 if preferred else 1, -len(groups[key]), key)
+
+    best = min(groups, key=rank)
+    return sorted(groups[best], key=lambda f: (f["period"], f["id"]))
+
+
+def market_adequacy(ctx: Context) -> Outcome:
+    factor = "market_adequacy"
+    if not ctx.markets:
+        return _abstain(
+            factor, "The point's market is unknown (no territory or queue data names one)."
+        )
+    market = "/".join(ctx.markets)
+    loads = _series([f for f in ctx.facts if f["_kind"] == "load_forecast"], ("peak",))
+    supply = _series(
+        [f for f in ctx.facts if f["_kind"] == "resource_adequacy"],
+        ("reserve", "capacity", "resource"),
+    )
+    if not loads and not supply:
+        return _abstain(
+            factor, f"No current load-forecast or resource-adequacy facts for {market}."
+        )
+    if not loads:
+        return _abstain(
+            factor,
+            f"{market} has resource-adequacy facts but no load forecast to compare them with.",
+        )
+    peak_by_period = {f["period"]: f for f in loads}
+    margins = []
+    for s in supply:
+        load = peak_by_period.get(s["period"])
+        if load is None or _num(load["value"]) in (None, 0.0):
+            continue
+        peak = float(load["value"])
+        value = float(s["value"])
+        is_margin = "margin" in str(s.get("predicate")).lower()
+        margins.append(((value if is_margin else value - peak) / peak, s, load))
+    first, last = loads[0], loads[-1]
+    growth = (
+        (float(last["value"]) - float(first["value"])) / float(first["value"])
+        if float(first["value"])
+        else 0.0
+    )
+    text = (
+        f"{market} {first['predicate']} goes from {mw(float(first['value']))} ({first['period']}) "
+        f"to {mw(float(last['value']))} ({last['period']}), {growth:+.0%}."
+    )
+    cited = [first["id"], last["id"]]
+    if margins:
+        tightest, s, load = min(margins, key=lambda m: (m[0], m[1]["period"]))
+        severity = (
+            "high" if tightest < 0 else "medium" if tightest < RESERVE_MARGIN_MEDIUM else "low"
+        )
+        text += (
+            f" The tightest reserve margin is {tightest:.1%} in {s['period']} "
+            f"({s['predicate']} {mw(float(s['value']))} against {mw(float(load['value']))} peak)."
+        )
+        cited += [s["id"], load["id"]]
+    else:
+        severity = "medium" if growth >= LOAD_GROWTH_MEDIUM else "low"
+        text += " No resource-adequacy fact shares a period with the forecast, so no margin is computed."
+    return Outcome(factor, severity, text, sorted(set(cited)))
+
+
+# --- load scale --------------------------------------------------------------------------
+
+
+def _voltage_class(kv_value: float) -> int:
+    """0 distribution, 1 sub-transmission (60-99 kV), 2 transmission (100-199), 3 EHV."""
+    return 0 if kv_value < 60 else 1 if kv_value < 100 else 2 if kv_value < 200 else 3
+
+
+def _needed_class(peak: float) -> int:
+    return 0 if peak <= 10 else 1 if peak <= 50 else 2 if peak <= VERY_LARGE_LOAD_MW else 3
+
+
+CLASS_NAMES = ("distribution (below 60 kV)", "69 kV class", "138 kV class", "230 kV and above")
+
+
+def load_scale(ctx: Context) -> Outcome:
+    factor = "load_scale"
+    peak = _num(ctx.site.get("requestedPeakLoadMw"))
+    if peak is None:
+        return _abstain(factor, "The site gives no requested peak load.")
+    severity = "low" if peak < LARGE_LOAD_MW else "medium" if peak < VERY_LARGE_LOAD_MW else "high"
+    text = f"Requested peak load {mw(peak)}"
+    voltage = _num(ctx.site.get("serviceVoltageKv"))
+    needed = _needed_class(peak)
+    if voltage is None:
+        text += f"; no service voltage given (a load this size is usually served at {CLASS_NAMES[needed]})."
+    else:
+        gap = needed - _voltage_class(voltage)
+        text += f" at {kv(voltage)}"
+        if gap >= 2:
+            severity = "high"
+            text += f": a red flag, a load this size is usually served at {CLASS_NAMES[needed]}."
+        elif gap == 1:
+            severity = max(severity, "medium", key=SEVERITY_ORDER.__getitem__)
+            text += f": below the {CLASS_NAMES[needed]} a load this size is usually served at."
+        else:
+            text += ", a voltage class consistent with the load."
+    if peak >= LARGE_LOAD_MW:
+        text += f" At {mw(LARGE_LOAD_MW)} or more a separate large-load review is common."
+    curtailable = _num(ctx.site.get("curtailableMw"))
+    if curtailable:
+        text += f" {mw(curtailable)} is declared curtailable, which can ease a utility's review."
+    return Outcome(factor, severity, text, [])
+
+
+# --- timeline ----------------------------------------------------------------------------
+
+
+def _typical_months(peak: float) -> int:
+    return 12 if peak < 20 else 24 if peak < LARGE_LOAD_MW else 36
+
+
+def _queue_durations(entries: list[dict]) -> list[tuple[int, str]]:
+    durations = []
+    for e in entries:
+        details = e.get("details") or {}
+        start = _parse_date(details.get("queueDate"))
+        end = _parse_date(details.get("onlineDate"))
+        if start and end and end >= start:
+            durations.append((_months_between(start, end), e["record"]["id"]))
+    return durations
+
+
+def timeline(ctx: Context) -> Outcome:
+    factor = "timeline"
+    target = _parse_date(ctx.site.get("targetInServiceDate"))
+    if target is None:
+        return _abstain(factor, "The site gives no target in-service date.")
+    as_of = _parse_date(ctx.as_of)
+    if as_of is None:
+        return _abstain(factor, "The data carries no as-of date to measure the timeline from.")
+    peak = _num(ctx.site.get("requestedPeakLoadMw")) or 0.0
+    typical = _typical_months(peak)
+    months = _months_between(as_of, target)
+    if months < 0:
+        severity = "high"
+        text = f"The target in-service date {target} is before the data's as-of date {as_of}."
+    else:
+        severity = "high" if months < typical / 2 else "medium" if months < typical else "low"
+        text = (
+            f"{months} months from the data's as-of date {as_of} to the target {target}; "
+            f"utility studies and construction for a {mw(peak)} load typically take about "
+            f"{typical} months."
+        )
+    durations = _queue_durations(ctx.relevant_queue)
+    cited: list[str] = []
+    if durations:
+        median = statistics.median(d for d, _ in durations)
+        text += (
+            f" {count(len(durations), 'listed queue request')} that reached online took a median of "
+            f"{median:.0f} months from their queue date."
+        )
+        cited = sorted(i for _, i in durations)[:MAX_CITATIONS]
+    return Outcome(factor, severity, text, cited)
+
+
+RULES = (service_territory, queue_congestion, transmission, market_adequacy, load_scale, timeline)
+
+
+def evaluate(ctx: Context) -> list[Outcome]:
+    """Return one outcome per factor, in the order of FACTORS."""
+    return [rule(ctx) for rule in RULES]

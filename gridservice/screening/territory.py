@@ -1,0 +1,120 @@
+"""Point -> county -> service-territory candidates.
+
+Territories are unions of counties, so a point resolves to the territories covering its
+county. Where several overlap (dual certification), each candidate's heuristic confidence
+is its source-authority confidence divided by the number of candidates: the point is
+served by one of them and the data cannot say which, so none may look surer than 1/n of
+what its source alone would support.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from gridservice.geo import GEOMETRY_SOURCE, CountyIndex
+from gridservice.store import screening_reads
+
+CONFIDENCE_BASIS = "source_authority_heuristic_not_benchmark_accuracy"
+DEFAULT_RESOLUTION_METHOD = "regulator_polygon"
+# Used when a territory template carries no confidence of its own.
+DEFAULT_SOURCE_CONFIDENCE = 0.6
+COUNTY_METHOD = "census_point_in_polygon"
+
+_CACHE_SIZE = 8
+_index_cache: OrderedDict[tuple[Any, ...], CountyIndex] = OrderedDict()
+_index_lock = threading.Lock()
+
+
+def county_index(conn: sqlite3.Connection) -> CountyIndex:
+    """Return the county index of this store, built once per database and geography."""
+    path = screening_reads.database_path(conn)
+    # An in-memory database has no path; its connection is then its identity.
+    key = (path or f"memory:{id(conn)}", *screening_reads.geography_signature(conn))
+    with _index_lock:
+        index = _index_cache.get(key)
+        if index is not None:
+            _index_cache.move_to_end(key)
+            return index
+    index = CountyIndex.from_conn(conn)
+    with _index_lock:
+        _index_cache[key] = index
+        while len(_index_cache) > _CACHE_SIZE:
+            _index_cache.popitem(last=False)
+    return index
+
+
+def county_at(conn: sqlite3.Connection, latitude: float, longitude: float) -> dict | None:
+    """Return the assessment's `county` object for a point, or None outside every county."""
+    found = county_index(conn).county_at(latitude, longitude)
+    if found is None:
+        return None
+    source = screening_reads.meta_value(conn, "geometry_source") or GEOMETRY_SOURCE
+    return {
+        "fips": found["county_fips"],
+        "name": found["name"],
+        "state": found["state"],
+        "stateFips": found["state_fips"],
+        "method": COUNTY_METHOD,
+        "source": source,
+    }
+
+
+def _number(value: Any, default: float) -> float:
+    return (
+        float(value) if isinstance(value, int | float) and not isinstance(value, bool) else default
+    )
+
+
+def territory_candidates(conn: sqlite3.Connection, county: dict | None) -> list[dict]:
+    """Return the service-territory candidates of a county (empty when none or no county)."""
+    if county is None:
+        return []
+    territories = screening_reads.territories_for_county(conn, county["fips"])
+    count = len(territories)
+    candidates = []
+    for territory in territories:
+        template = territory["candidate"]
+        source_confidence = _number(template.get("confidence"), DEFAULT_SOURCE_CONFIDENCE)
+        source_confidence = min(max(source_confidence, 0.0), 1.0)
+        evidence = dict(template.get("evidence") or {})
+        evidence.update(
+            {
+                "territoryId": territory["territoryId"],
+                "matchedCountyFips": county["fips"],
+                "matchedCounty": f"{county['name']}, {county['state']}",
+                "territoryCountyCount": territory["countyCount"],
+                "overlappingCandidates": count,
+                "sourceAuthorityConfidence": source_confidence,
+                "confidenceRule": "source-authority confidence divided by the number of "
+                "overlapping candidates",
+            }
+        )
+        candidates.append(
+            {
+                "utilityId": template.get("utilityId"),
+                "utility": template.get("utility"),
+                "companyType": template.get("companyType"),
+                "ccnNumber": template.get("ccnNumber"),
+                "isoRto": template.get("isoRto"),
+                "confidence": round(source_confidence / count, 3),
+                "confidenceBasis": CONFIDENCE_BASIS,
+                "resolutionMethod": template.get("resolutionMethod") or DEFAULT_RESOLUTION_METHOD,
+                "evidence": evidence,
+            }
+        )
+    candidates.sort(
+        key=lambda c: (-c["confidence"], str(c["utilityId"]), c["evidence"]["territoryId"])
+    )
+    return candidates
+
+
+def resolve_service_territory(conn: sqlite3.Connection, latitude: float, longitude: float) -> dict:
+    """Return `{location, candidates}` for a point: its county and the territories covering it."""
+    county = county_at(conn, latitude, longitude)
+    return {
+        "location": {"type": "Point", "coordinates": [longitude, latitude], "county": county},
+        "candidates": territory_candidates(conn, county),
+    }

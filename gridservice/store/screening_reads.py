@@ -1,0 +1,181 @@
+"""Reads the screening logic needs: territories, queue records, projects, facts, geography.
+
+Every function returns wire records (dicts decoded from `body`) in a deterministic order,
+so the same data always gives the same assessment.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+Record = dict[str, Any]
+
+
+def _county_name_variants(names: Iterable[str]) -> list[str]:
+    """Both spellings a source may use: 'Travis' and 'Travis County' (matched NOCASE)."""
+    variants: list[str] = []
+    for name in names:
+        base = name.removesuffix(" County").removesuffix(" county")
+        variants.extend([base, f"{base} County"])
+    return sorted(set(variants))
+
+
+def _placeholders(values: Sequence[Any]) -> str:
+    return ",".join("?" for _ in values)
+
+
+def database_path(conn: sqlite3.Connection) -> str:
+    """Return the file of the main database ('' for an in-memory one)."""
+    row = conn.execute("PRAGMA database_list").fetchone()
+    return row[2] or ""
+
+
+def geography_signature(conn: sqlite3.Connection) -> tuple[int, int]:
+    """Return (county count, total GeoJSON length): changes whenever the counties change."""
+    row = conn.execute(
+        "SELECT count(*), coalesce(sum(length(geojson)), 0) FROM counties"
+    ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+def meta_value(conn: sqlite3.Connection, key: str) -> str | None:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else row[0]
+
+
+def state_name(conn: sqlite3.Connection, state: str) -> str | None:
+    """Return the full name of a state abbreviation, if its geometry is loaded."""
+    row = conn.execute("SELECT name FROM states WHERE state = ?", (state,)).fetchone()
+    return None if row is None else row[0]
+
+
+def counties_overlapping_bbox(
+    conn: sqlite3.Connection, bbox: tuple[float, float, float, float]
+) -> list[Record]:
+    """Return counties (county_fips, name, state) whose bounding box meets `bbox`, by FIPS."""
+    min_lon, min_lat, max_lon, max_lat = bbox
+    rows = conn.execute(
+        "SELECT county_fips, name, state FROM counties WHERE max_lon >= ? AND min_lon <= ? "
+        "AND max_lat >= ? AND min_lat <= ? ORDER BY county_fips",
+        (min_lon, max_lon, min_lat, max_lat),
+    ).fetchall()
+    return [{"county_fips": r[0], "name": r[1], "state": r[2]} for r in rows]
+
+
+def territories_for_county(conn: sqlite3.Connection, county_fips: str) -> list[Record]:
+    """Return the territories covering a county: territoryId, countyCount, candidate template."""
+    rows = conn.execute(
+        "SELECT st.territory_id, st.body, "
+        "(SELECT count(*) FROM territory_counties tc2 WHERE tc2.territory_id = st.territory_id) "
+        "FROM territory_counties tc JOIN service_territories st "
+        "ON st.territory_id = tc.territory_id WHERE tc.county_fips = ? "
+        "ORDER BY st.utility_id, st.territory_id",
+        (county_fips,),
+    ).fetchall()
+    return [
+        {"territoryId": r[0], "countyCount": int(r[2]), "candidate": json.loads(r[1])} for r in rows
+    ]
+
+
+def _queue_rows(
+    conn: sqlite3.Connection, where: str, params: Sequence[Any], limit: int | None = None
+) -> list[Record]:
+    limit_sql = "" if limit is None else f" LIMIT {int(limit)}"
+    rows = conn.execute(
+        "SELECT q.body, d.body, e.body FROM queue_records q "
+        "LEFT JOIN queue_record_details d ON d.record_id = q.id "
+        "LEFT JOIN queue_record_evidence e ON e.record_id = q.id "
+        f"WHERE {where} ORDER BY q.id{limit_sql}",
+        params,
+    ).fetchall()
+    return [
+        {
+            "record": json.loads(r[0]),
+            "details": None if r[1] is None else json.loads(r[1]),
+            "evidence": None if r[2] is None else json.loads(r[2]),
+        }
+        for r in rows
+    ]
+
+
+def queue_records_in_counties(
+    conn: sqlite3.Connection, state: str, county_names: Iterable[str]
+) -> list[Record]:
+    """Return queue records (with details and evidence) located in the named counties."""
+    names = _county_name_variants(county_names)
+    if not names:
+        return []
+    return _queue_rows(
+        conn, f"q.state = ? AND q.county IN ({_placeholders(names)})", [state, *names]
+    )
+
+
+def queue_records_in_state(
+    conn: sqlite3.Connection, state: str, *, exclude_counties: Iterable[str], limit: int
+) -> list[Record]:
+    """Return up to `limit` queue records of a state outside the excluded counties, by id."""
+    names = _county_name_variants(exclude_counties)
+    where = "q.state = ? AND q.county IS NOT NULL"
+    if names:
+        where += f" AND q.county NOT IN ({_placeholders(names)})"
+    return _queue_rows(conn, where, [state, *names], limit)
+
+
+def queue_market_counts(conn: sqlite3.Connection, state: str) -> list[tuple[str, int]]:
+    """Return (market, record count) of a state's queue records, most records first."""
+    rows = conn.execute(
+        "SELECT market, count(*) FROM queue_records WHERE state = ? AND market IS NOT NULL "
+        "GROUP BY market COLLATE NOCASE ORDER BY count(*) DESC, market",
+        (state,),
+    ).fetchall()
+    return [(r[0], int(r[1])) for r in rows]
+
+
+def transmission_projects_for_county(
+    conn: sqlite3.Connection, county_name: str, state: str
+) -> list[Record]:
+    """Return transmission projects whose `counties` list names the county, by id."""
+    names = _county_name_variants([county_name])
+    rows = conn.execute(
+        "SELECT DISTINCT p.id, p.body FROM transmission_project_counties c "
+        "JOIN transmission_projects p ON p.id = c.project_id "
+        f"WHERE c.county IN ({_placeholders(names)}) AND (c.state IS NULL OR c.state = ?) "
+        "ORDER BY p.id",
+        [*names, state],
+    ).fetchall()
+    return [json.loads(r[1]) for r in rows]
+
+
+def current_facts(conn: sqlite3.Connection, markets: Iterable[str]) -> list[Record]:
+    """Return the current version (knownTo null) of every fact of the markets.
+
+    Each record carries its kind under the key `_kind` ('load_forecast' or
+    'resource_adequacy'); callers strip it before the record leaves the service.
+    """
+    wanted = sorted(set(markets))
+    if not wanted:
+        return []
+    rows = conn.execute(
+        "SELECT kind, body FROM facts WHERE known_to IS NULL "
+        f"AND market IN ({_placeholders(wanted)}) ORDER BY kind, id",
+        wanted,
+    ).fetchall()
+    return [{"_kind": r[0], **json.loads(r[1])} for r in rows]
+
+
+def data_as_of(conn: sqlite3.Connection) -> str | None:
+    """Return the newest knowledge date in the store (YYYY-MM-DD), or None when empty.
+
+    The screening measures timelines from this date rather than the wall clock, so the
+    same site and data always give the same assessment.
+    """
+    candidates = [
+        meta_value(conn, "data_as_of"),
+        conn.execute("SELECT max(known_from) FROM facts").fetchone()[0],
+        conn.execute("SELECT max(observed_at) FROM harvest_runs").fetchone()[0],
+    ]
+    dates = [c[:10] for c in candidates if c]
+    return max(dates) if dates else None
