@@ -63,21 +63,14 @@ def _setting(env_name: str, secret_name: str) -> str | None:
     return str(value) if value else None
 
 
-def data_folder() -> Path:
-    """Return the per-user data folder of the app (XDG on Linux, the usual places elsewhere)."""
-    if os.name == "nt":
-        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
-    elif os.uname().sysname == "Darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "grid-site-screener"
-
-
 def demo_db_path() -> Path:
-    """Return the demo database file the embedded service uses."""
+    """Return the demo database file the embedded service uses (the service's per-user file)."""
     override = os.environ.get("GRIDSERVICE_DB")
-    return Path(override) if override else data_folder() / "demo.db"
+    if override:
+        return Path(override)
+    from gridservice.settings import default_db_path
+
+    return default_db_path()
 
 
 @st.cache_resource(show_spinner="Starting the embedded demo service…")

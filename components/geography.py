@@ -113,13 +113,15 @@ def county_at(counties: dict[str, County], latitude: float, longitude: float) ->
 
 
 def counties_by_name(counties: dict[str, County], names: list[str]) -> list[County]:
-    """Return the counties named (case-insensitive; "Travis" or "Travis County" or a FIPS)."""
-    wanted = set()
+    """Return the counties named: a FIPS code, "Travis", "Travis County" or "Travis, TX"."""
+    wanted: set[tuple[str, str | None]] = set()
     for name in names:
-        text = str(name).strip().lower()
-        wanted.add(text.removesuffix(" county"))
+        text, _, state = str(name).partition(",")
+        text = text.strip().lower().removesuffix(" county")
+        wanted.add((text, state.strip().upper() or None))
     found = []
     for county in counties.values():
-        if county.fips in names or county.name.lower() in wanted:
+        name = county.name.lower()
+        if county.fips in names or (name, county.state) in wanted or (name, None) in wanted:
             found.append(county)
     return found

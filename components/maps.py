@@ -30,7 +30,7 @@ HIGHLIGHT_FILL = [255, 140, 0, 90]
 CANDIDATE_FILL = [30, 136, 229, 70]
 PIN_COLOUR = [214, 39, 40, 230]
 # Keep the cell grid fine but light enough for the browser: at most this many cells.
-MAX_CELLS = 2500
+MAX_CELLS = 3000
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,7 @@ def county_layer(
     highlight: Iterable[str] = (),
     candidates: Iterable[str] = (),
     pickable: bool = True,
+    layer_id: str = COUNTY_LAYER_ID,
 ) -> pdk.Layer:
     """Return the county outlines; `highlight` and `candidates` are FIPS codes to fill."""
     highlight, candidates = set(highlight), set(candidates)
@@ -77,7 +78,7 @@ def county_layer(
         features.append(county.feature(fill=fill))
     return pdk.Layer(
         "GeoJsonLayer",
-        id=COUNTY_LAYER_ID,
+        id=layer_id,
         data={"type": "FeatureCollection", "features": features},
         pickable=pickable,
         stroked=True,
@@ -91,12 +92,12 @@ def county_layer(
 
 
 def cell_resolution(county: County, max_cells: int = MAX_CELLS) -> int:
-    """Return the finest H3 resolution (7 to 9) that keeps the county under `max_cells`."""
+    """Return the finest H3 resolution (6 to 9) that keeps the county under `max_cells`."""
     area_km2 = county.shape.area * 111.0 * 96.0  # degrees² to km², near 30° N
     for resolution in (9, 8, 7):
         if area_km2 / h3.average_hexagon_area(resolution, unit="km^2") <= max_cells:
             return resolution
-    return 7
+    return 6
 
 
 def county_cells(county: County, resolution: int | None = None) -> list[dict[str, Any]]:
@@ -212,3 +213,84 @@ def _get(value: Any, key: str) -> Any:
     if isinstance(value, Mapping):
         return value.get(key)
     return getattr(value, key, None)
+
+
+@st.cache_resource(show_spinner=False)
+def cached_county_cells(fips: str) -> list[dict[str, Any]]:
+    """Return the clickable H3 cells of a region county (computed once per process)."""
+    from components.geography import region_counties
+
+    return county_cells(region_counties()[fips])
+
+
+def point_picker(
+    picker: str, *, extra_layers: Iterable[pdk.Layer] = (), height: int = 460
+) -> tuple[float, float] | None:
+    """Draw the two-step clickable map and return the picker's point, if one is set.
+
+    A click on a county shows its H3 cells; a click on a cell sets the point to the cell's
+    centre. The point lives in the session state of `picker` (the same keys the latitude and
+    longitude inputs use), so draw this before `point_inputs(picker)`.
+    """
+    from components import state
+    from components.geography import county_at, region_counties
+
+    counties = region_counties()
+    point = state.picked_point(picker)
+    fips = state.picked_county(picker)
+    if fips is None and point is not None:
+        found = county_at(counties, *point)
+        fips = found.fips if found else None
+    county = counties.get(fips) if fips else None
+    layers = [county_layer(counties.values(), highlight=[fips] if fips else [])]
+    if state.picked_county(picker):
+        layers.append(cell_layer(cached_county_cells(fips)))
+    layers.extend(extra_layers)
+    if point is not None:
+        layers.append(pin_layer(*point))
+    event = st.pydeck_chart(
+        deck(layers, county_view(county) if county else None),
+        on_select="rerun",
+        selection_mode="single-object",
+        key=f"{picker}.map.{state.picked_county(picker) or 'region'}",
+        height=height,
+    )
+    pick = read_pick(event)
+    last_key = f"{picker}.last_pick"
+    if pick is not None and pick != st.session_state.get(last_key):
+        st.session_state[last_key] = pick
+        if pick.is_point:
+            state.set_picked_point(picker, pick.latitude, pick.longitude)
+        else:
+            state.set_picked_county(picker, pick.county_fips)
+        st.rerun()
+    return point
+
+
+def point_inputs(picker: str) -> tuple[float, float] | None:
+    """Draw latitude and longitude inputs bound to the picker; return the point if complete."""
+    from components import state
+
+    left, right, reset = st.columns([2, 2, 1], vertical_alignment="bottom")
+    left.number_input(
+        "Latitude",
+        min_value=-90.0,
+        max_value=90.0,
+        value=None,
+        step=0.01,
+        format="%.5f",
+        key=state.latitude_key(picker),
+    )
+    right.number_input(
+        "Longitude",
+        min_value=-180.0,
+        max_value=180.0,
+        value=None,
+        step=0.01,
+        format="%.5f",
+        key=state.longitude_key(picker),
+    )
+    if state.picked_county(picker) and reset.button("Whole region", key=f"{picker}.reset"):
+        state.set_picked_county(picker, None)
+        st.rerun()
+    return state.picked_point(picker)

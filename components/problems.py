@@ -58,10 +58,18 @@ def _field_errors(errors) -> list[str]:
     return messages
 
 
+def _request_origin(exc: BaseException) -> str | None:
+    request = getattr(exc, "request", None)
+    url = getattr(request, "url", None)
+    if url is None:
+        return None
+    return f"{url.scheme}://{url.netloc.decode()}" if hasattr(url, "netloc") else str(url)
+
+
 def describe_problem(exc: BaseException, base_url: str | None = None) -> Problem:
     """Return the readable form of a client (or any) exception."""
     names = _names(exc)
-    where = base_url or getattr(exc, "base_url", None) or "the configured URL"
+    where = base_url or _request_origin(exc) or "the configured URL"
     if "APITimeoutError" in names:
         return Problem(
             "The service took too long to answer",

@@ -1,0 +1,66 @@
+"""The two downloads of an assessment, byte for byte what the service sent.
+
+- Expert-review packet: `<caseId>.json`, the response body of
+  `GET /v1/assessments/{id}/expert-review.json` unchanged (never re-serialised).
+- CSV export: the export's `content` encoded as UTF-8, unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+import streamlit as st
+
+from components.connection import ConnectionKey, client_for
+
+PACKET_MIME = "application/json"
+CSV_MIME = "text/csv"
+
+
+@dataclass(frozen=True)
+class Download:
+    """A file ready for st.download_button."""
+
+    file_name: str
+    data: bytes
+    mime: str
+
+
+def _safe_name(text: str) -> str:
+    """Return text usable as a file name (letters, digits, dot, dash, underscore)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "download"
+
+
+def packet_download(raw_body: bytes) -> Download:
+    """Return the packet download: named by its caseId, the service's bytes unchanged."""
+    body = json.loads(raw_body)
+    data = body.get("data", body) if isinstance(body, dict) else {}
+    case_id = data.get("caseId") if isinstance(data, dict) else None
+    return Download(f"{_safe_name(case_id or 'expert-review')}.json", raw_body, PACKET_MIME)
+
+
+def csv_download(export: dict) -> Download:
+    """Return the CSV download of an export (wire dict): its content as UTF-8, unchanged."""
+    content = export.get("content") or ""
+    name = _safe_name(f"assessment-{export.get('assessmentId') or export.get('id')}")
+    return Download(f"{name}.csv", content.encode("utf-8"), CSV_MIME)
+
+
+@st.cache_data(ttl=300, show_spinner=False)
+def fetch_packet_bytes(key: ConnectionKey, assessment_id: str) -> bytes:
+    """Return the expert-review packet response body exactly as served."""
+    packet = client_for(key).assessments.expert_review(assessment_id)
+    return packet.raw_bytes
+
+
+@st.cache_data(ttl=300, show_spinner=False)
+def fetch_export(key: ConnectionKey, export_id: str) -> dict:
+    """Return an assessment export as its wire dict."""
+    return client_for(key).exports.get(export_id).to_wire()
+
+
+def create_export(key: ConnectionKey, assessment_id: str) -> dict:
+    """Create a CSV export through the extension; return it as its wire dict."""
+    return client_for(key).exports.create(assessment_id, format="csv").to_wire()

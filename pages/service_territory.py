@@ -1,0 +1,63 @@
+"""Service territory: which utilities' territories a point falls in, and how sure that is."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components import connection, state, territory_view
+from components.geography import region_counties
+from components.maps import county_layer, point_inputs, point_picker
+from components.problems import problem_boundary
+
+PICKER = "territory"
+
+st.title("Service territory")
+st.caption(
+    "Click a county, then a cell inside it — or type a point — to see the utilities whose "
+    f"service territories cover it. Confidence is a {territory_view.HEURISTIC_LABEL}."
+)
+
+
+@st.cache_data(ttl=600, show_spinner=False)
+def resolve(key: connection.ConnectionKey, latitude: float, longitude: float) -> dict:
+    """Return the resolution (`location`, `candidates`) as wire dicts."""
+    resolution = connection.client_for(key).service_territories.resolve(
+        latitude=latitude, longitude=longitude
+    )
+    return resolution.to_wire()
+
+
+with problem_boundary():
+    key = connection.connection_key()
+    point = state.picked_point(PICKER)  # typed values and map clicks are in state already
+    resolution = resolve(key, *point) if point else {}
+    candidates = resolution.get("candidates") or []
+    county = territory_view.point_county(resolution.get("location"))
+    counties = region_counties()
+    point_fips = county.get("fips") if county else None
+    territory = [
+        counties[fips]
+        for fips in territory_view.territory_county_fips(candidates)
+        if fips in counties and fips != point_fips
+    ]
+    map_column, result_column = st.columns([3, 2])
+    with map_column:
+        shading = county_layer(
+            territory,
+            candidates=[c.fips for c in territory],
+            pickable=False,
+            layer_id="territory_counties",
+        )
+        point_picker(PICKER, extra_layers=[shading])
+        point_inputs(PICKER)
+        st.caption("Orange: the point's county. Blue: other counties of the candidate territories.")
+    with result_column:
+        if point is None:
+            st.info("No point yet: click the map or type latitude and longitude.")
+        else:
+            st.markdown(f"**Point:** {point[0]:.5f}, {point[1]:.5f}")
+            if county:
+                st.text(f"County: {county.get('name')}, {county.get('state')} (FIPS {point_fips})")
+            else:
+                st.text("The point is in no county the service has loaded.")
+            territory_view.draw_candidates(candidates)

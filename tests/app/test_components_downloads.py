@@ -1,0 +1,29 @@
+"""The two downloads hand over the service's bytes unchanged, under the right file names."""
+
+from __future__ import annotations
+
+import json
+
+from components.downloads import csv_download, packet_download
+
+
+def test_packet_keeps_the_served_bytes_and_is_named_by_case_id():
+    # Odd spacing and key order: re-serialising would change these bytes.
+    raw = b'{"data": {"caseId": "case-7f3a", "reviewStatus":"unreviewed"},\n "meta": {}}'
+    download = packet_download(raw)
+    assert download.data is raw
+    assert download.file_name == "case-7f3a.json"
+    assert download.mime == "application/json"
+
+
+def test_packet_name_is_made_safe_for_a_file_system():
+    raw = json.dumps({"data": {"caseId": "../etc/pass wd"}}).encode()
+    assert packet_download(raw).file_name == "etc_pass_wd.json"
+
+
+def test_csv_is_the_content_encoded_utf8_unchanged():
+    content = "field,value\r\nutility,Énergie du Sud\r\nnote,'=SUM(A1)\r\n"
+    download = csv_download({"id": "exp_1", "assessmentId": "asm_9", "content": content})
+    assert download.data == content.encode("utf-8")
+    assert download.file_name == "assessment-asm_9.csv"
+    assert download.mime == "text/csv"

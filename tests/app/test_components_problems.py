@@ -1,0 +1,79 @@
+"""Every client failure reads as a message a user can act on (never a traceback)."""
+
+from __future__ import annotations
+
+import httpx
+
+from components.problems import describe_problem
+from gridclient import (
+    APIConnectionError,
+    APITimeoutError,
+    AuthenticationError,
+    InvalidArgumentError,
+    NotFoundError,
+    ResponseValidationError,
+    UnprocessableEntityError,
+)
+from gridclient._errors import status_error_from_response
+
+
+def test_wrong_token_says_it_was_refused_and_how_to_fix_it():
+    exc = AuthenticationError(
+        status=401, title="Unauthorized", detail="Unknown bearer token.", request_id="req-1"
+    )
+    problem = describe_problem(exc)
+    assert problem.title == "Unauthorized"
+    assert "Unknown bearer token." in problem.text()
+    assert "The token was refused — set GRID_API_TOKEN" in problem.text()
+    assert "req-1" in problem.text()
+
+
+def test_unreachable_service_names_the_url():
+    request = httpx.Request("GET", "http://127.0.0.1:9/v1/release")
+    problem = describe_problem(APIConnectionError("refused", request=request))
+    assert "The service at http://127.0.0.1:9 is unreachable" in problem.text()
+    assert "GRID_API_BASE_URL" in problem.text()
+    timeout = describe_problem(APITimeoutError("slow"), base_url="http://svc")
+    assert "http://svc" in timeout.text() and "too long" in timeout.title
+
+
+def test_validation_problem_lists_each_field():
+    exc = UnprocessableEntityError(
+        status=422,
+        title="Validation failed",
+        detail="The site definition is invalid.",
+        errors=[{"field": "requestedPeakLoadMw", "message": "must be at most 5000"}],
+        request_id="req-9",
+    )
+    text = describe_problem(exc).text()
+    assert "requestedPeakLoadMw: must be at most 5000" in text
+    assert "Request id: `req-9`" in text
+
+
+def test_not_found_explains_tenant_isolation():
+    exc = NotFoundError(status=404, title="Not found", detail="No assessment asm_x.")
+    assert "another tenant" in describe_problem(exc).text()
+
+
+def test_proxy_html_page_still_reads_as_a_message():
+    response = httpx.Response(
+        502,
+        headers={"content-type": "text/html"},
+        content=b"<html><body><h1>Bad gateway</h1></body></html>",
+        request=httpx.Request("GET", "http://proxy/v1/quality"),
+    )
+    problem = describe_problem(status_error_from_response(response))
+    assert "Bad gateway" in problem.text()
+    assert "try again later" in problem.text()
+    assert "<h1>" not in problem.text()
+
+
+def test_argument_and_shape_errors_are_readable():
+    assert "latitude" in describe_problem(InvalidArgumentError("latitude", "out of range")).text()
+    shape = describe_problem(ResponseValidationError("data.value", "not a number"))
+    assert "data.value" in shape.text() and "does not understand" in shape.title
+
+
+def test_an_unexpected_bug_is_named_without_a_traceback():
+    text = describe_problem(KeyError("x")).text()
+    assert "KeyError" in text and "Traceback" not in text
