@@ -1,0 +1,253 @@
+"""Paging: records across every page without a cursor in user code."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from client_fakes import page
+
+import gridclient as gc
+
+CURSOR_1 = "eyJwIjpbImIiXX0.c2lnbmF0dXJl+/="  # opaque, with characters that need escaping
+CURSOR_2 = "cursor-two"
+
+
+def _ids(records):
+    return [r.id for r in records]
+
+
+def test_iteration_yields_every_record_in_order_and_stops_when_has_more_is_false(service):
+    service.script(
+        [
+            page([{"id": "a"}, {"id": "b"}], has_more=True, cursor=CURSOR_1),
+            page([{"id": "c"}, {"id": "d"}], has_more=True, cursor=CURSOR_2),
+            page([{"id": "e"}], has_more=False, cursor=None),
+        ]
+    )
+    records = list(service.client().generators.list(state="TX"))
+    assert _ids(records) == ["a", "b", "c", "d", "e"]
+    assert all(isinstance(r, gc.Generator) for r in records)
+    assert len(service.requests) == 3
+
+
+def test_the_cursor_goes_back_unchanged_with_the_same_filters(service):
+    service.script(
+        [
+            page([{"id": "a"}], has_more=True, cursor=CURSOR_1),
+            page([{"id": "b"}], has_more=True, cursor=CURSOR_2),
+            page([{"id": "c"}], has_more=False, cursor=None),
+        ]
+    )
+    pager = service.client().generators.list(
+        state="TX", plant_id=7, min_capacity_mw=10, max_capacity_mw=250.5, limit=2
+    )
+    list(pager)
+    sent = [dict(r.url.params) for r in service.requests]
+    filters = {
+        "state": "TX",
+        "plant_id": "7",
+        "min_capacity_mw": "10",
+        "max_capacity_mw": "250.5",
+        "limit": "2",
+    }
+    assert sent[0] == filters
+    assert sent[1] == {**filters, "cursor": CURSOR_1}
+    assert sent[2] == {**filters, "cursor": CURSOR_2}
+    assert all(r.url.path == "/v1/generators" for r in service.requests)
+
+
+def test_an_empty_last_page_ends_the_traversal_cleanly(service):
+    service.script(
+        [
+            page([{"id": "a"}, {"id": "b"}], has_more=True, cursor=CURSOR_1),
+            page([], has_more=False, cursor=None),
+        ]
+    )
+    assert _ids(service.client().queue_records.list()) == ["a", "b"]
+
+
+def test_an_empty_collection_yields_nothing(service):
+    service.script([page([], has_more=False, cursor=None)])
+    assert list(service.client().transmission_projects.list(county="Travis")) == []
+
+
+def test_has_more_without_a_next_cursor_is_an_error_not_an_endless_loop(service):
+    service.handle(lambda request: page([{"id": "a"}], has_more=True, cursor=None))
+    with pytest.raises(gc.ResponseValidationError) as caught:
+        list(service.client().generators.list())
+    assert caught.value.field == "meta.nextCursor"
+    assert len(service.requests) == 1
+
+
+def test_a_cursor_sent_back_unchanged_by_the_service_stops_the_traversal(service):
+    service.handle(lambda request: page([{"id": "a"}], has_more=True, cursor=CURSOR_1))
+    with pytest.raises(gc.ResponseValidationError):
+        list(service.client().generators.list())
+    assert len(service.requests) == 2
+
+
+def test_constructing_a_pager_sends_nothing(service):
+    client = service.client()
+    client.generators.list(state="TX")
+    client.evidence.search("interconnection")
+    client.dockets.filings("ER24-1234")
+    assert service.requests == []
+
+
+def test_max_items_bounds_the_traversal_and_the_requests(service):
+    service.handle(
+        lambda request: page(
+            [{"id": "a"}, {"id": "b"}],
+            has_more=True,
+            cursor=CURSOR_1 + request.url.params.get("cursor", ""),
+        )
+    )
+    records = list(service.client().generators.list(limit=2, max_items=3))
+    assert len(records) == 3
+    assert len(service.requests) == 2
+
+
+def test_max_items_without_limit_asks_for_a_page_that_size(service):
+    service.script([page([{"id": "a"}, {"id": "b"}], has_more=True, cursor=CURSOR_1)])
+    records = list(service.client().generators.list(max_items=2))
+    assert _ids(records) == ["a", "b"]
+    assert service.requests[0].url.params["limit"] == "2"
+
+
+def test_max_items_zero_sends_nothing(service):
+    assert list(service.client().generators.list(max_items=0)) == []
+    assert service.requests == []
+
+
+def test_on_progress_reports_records_and_pages_so_far(service):
+    service.script(
+        [
+            page([{"id": "a"}, {"id": "b"}], has_more=True, cursor=CURSOR_1),
+            page([{"id": "c"}], has_more=True, cursor=CURSOR_2),
+            page([], has_more=False, cursor=None),
+        ]
+    )
+    progress = []
+    list(service.client().load_forecasts.list(on_progress=lambda n, p: progress.append((n, p))))
+    assert progress == [(2, 1), (3, 2), (3, 3)]
+
+
+def test_pages_yields_pages_with_their_meta(service):
+    service.script(
+        [
+            page([{"id": "a"}, {"id": "b"}], has_more=True, cursor=CURSOR_1),
+            page([{"id": "c"}], has_more=False, cursor=None),
+        ]
+    )
+    pages = list(service.client().generation_plants.list().pages())
+    assert [len(p) for p in pages] == [2, 1]
+    assert pages[0].meta.has_more is True
+    assert pages[0].next_cursor == CURSOR_1
+    assert pages[0].meta.order == "id_asc"
+    assert pages[1].has_more is False
+    assert pages[0].raw.json()["meta"]["nextCursor"] == CURSOR_1
+
+
+def test_iterating_again_starts_from_the_first_page(service):
+    service.handle(lambda request: page([{"id": "a"}], has_more=False, cursor=None))
+    pager = service.client().generators.list()
+    assert _ids(pager) == ["a"]
+    assert _ids(pager) == ["a"]
+    assert "cursor" not in service.requests[1].url.params
+
+
+def test_first_reads_one_page_at_most(service):
+    service.handle(lambda request: page([{"id": "a"}, {"id": "b"}], has_more=True, cursor=CURSOR_1))
+    assert service.client().generators.list().first().id == "a"
+    assert len(service.requests) == 1
+
+
+def test_evidence_search_sends_q_and_its_filters(service):
+    service.script(
+        [
+            page(
+                [{"chunkId": "c1", "rank": 2.5, "sectionPath": ["1", "1.2"]}],
+                has_more=False,
+                cursor=None,
+            )
+        ]
+    )
+    chunks = list(
+        service.client().evidence.search(
+            "queue withdrawal", kind="table", page=3, authority="official_filing", limit=100
+        )
+    )
+    assert chunks[0].chunk_id == "c1" and chunks[0].section_path == ["1", "1.2"]
+    params = dict(service.requests[0].url.params)
+    assert params == {
+        "q": "queue withdrawal",
+        "kind": "table",
+        "page": "3",
+        "authority": "official_filing",
+        "limit": "100",
+    }
+
+
+def test_to_pandas_flattens_evidence_and_keeps_quality_flags(service):
+    generator = {
+        "id": "g1",
+        "plantName": "Lone Star",
+        "nameplateCapacityMw": 120.5,
+        "evidence": {
+            "sourceId": "eia860",
+            "assetHash": "h1",
+            "sourceLocator": "row 4",
+            "observedAt": "2026-01-01",
+        },
+        "qualityFlags": [
+            {
+                "code": "preliminary_data",
+                "severity": "info",
+                "field": "status",
+                "message": "early release",
+            }
+        ],
+        "futureField": "kept",
+    }
+    service.script(
+        [page([generator, {"id": "g2", "qualityFlags": []}], has_more=False, cursor=None)]
+    )
+    frame = service.client().generators.list().to_pandas()
+    assert list(frame["id"]) == ["g1", "g2"]
+    assert frame.loc[0, "evidence.sourceId"] == "eia860"
+    assert frame.loc[0, "evidence.sourceLocator"] == "row 4"
+    assert frame.loc[0, "qualityFlagsText"] == "preliminary_data (status): early release"
+    assert frame.loc[1, "qualityFlagsText"] == ""
+    assert frame.loc[0, "qualityFlags"][0]["code"] == "preliminary_data"
+    assert frame.loc[0, "futureField"] == "kept"
+
+
+def test_to_pandas_of_an_empty_collection_still_has_the_columns(service):
+    service.script([page([], has_more=False, cursor=None)])
+    frame = service.client().queue_records.list().to_pandas()
+    assert len(frame) == 0
+    assert {"id", "projectName", "qualityFlags", "qualityFlagsText"} <= set(frame.columns)
+
+
+def test_pager_is_typed_by_resource(service):
+    service.handle(lambda request: page([{"id": "x"}], has_more=False, cursor=None))
+    client = service.client()
+    assert isinstance(next(iter(client.load_forecasts.list())), gc.Fact)
+    assert isinstance(next(iter(client.dockets.filings("ER1"))), gc.DocketFiling)
+    assert isinstance(next(iter(client.sites.list())), gc.Site)
+    assert isinstance(next(iter(client.assessments.list("s1"))), gc.Assessment)
+    paths = [r.url.path for r in service.requests]
+    assert paths == [
+        "/v1/load-forecasts",
+        "/v1/dockets/ER1/filings",
+        "/v1/sites",
+        "/v1/sites/s1/assessments",
+    ]
+
+
+def test_a_limit_of_500_is_allowed_for_collections(service):
+    service.handle(
+        lambda request: httpx.Response(200, json={"data": [], "meta": {"hasMore": False}})
+    )
+    list(service.client().generators.list(limit=500))
+    assert service.requests[0].url.params["limit"] == "500"
