@@ -1,0 +1,129 @@
+"""`create_app(settings)`: the FastAPI application of the reference Grid Data Service."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import secrets
+from typing import Any
+
+from fastapi import Depends, FastAPI
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import JSONResponse
+
+from gridservice.auth import RateLimiter, current_tenant
+from gridservice.errors import install_error_handlers
+from gridservice.middleware import RequestContextMiddleware
+from gridservice.paging import CursorCodec
+from gridservice.release import release_identity
+from gridservice.routers import (
+    assessments,
+    evidence,
+    facts,
+    generation,
+    grid,
+    queue,
+    sites,
+    system,
+    territory,
+)
+from gridservice.routers.models import Problem
+from gridservice.settings import Settings
+from gridservice.store import meta_reads
+from gridservice.store.connections import ConnectionPerThread
+from gridservice.store.db import init_schema
+from gridservice.versioning import NEWEST_VERSION
+
+DESCRIPTION = """\
+Reference implementation of the Grid Data Service v1: evidence-linked data about electric grid
+siting and interconnection. Authenticate with `Authorization: Bearer <token>` (the demo
+database has `gds_demo_alpha` and `gds_demo_beta`). Errors are `application/problem+json`.
+Operations tagged **extensions** (`x-extension: true`) are this project's additions.
+"""
+_OPEN_PATHS = {"/v1/release", "/v1/health"}
+
+
+def _secret_key(settings: Settings, conn) -> bytes:
+    if settings.secret_key is not None:
+        return settings.secret_key
+    stored = meta_reads.set_meta_if_absent(conn, "service_secret_key", secrets.token_hex(32))
+    return bytes.fromhex(stored)
+
+
+def _ensure_data(settings: Settings, conn) -> None:
+    if settings.demo and not meta_reads.has_public_data(conn):
+        from gridservice.demo import build_demo_database
+
+        build_demo_database(conn, scale=settings.demo_scale)
+        conn.commit()
+
+
+def _openapi(app: FastAPI) -> dict[str, Any]:
+    if app.openapi_schema:
+        return app.openapi_schema
+    schema = get_openapi(
+        title=app.title,
+        version=app.version,
+        description=app.description,
+        routes=app.routes,
+        tags=[
+            {"name": "extensions", "description": "Project additions to the published interface."}
+        ],
+    )
+    components = schema.setdefault("components", {})
+    components.setdefault("schemas", {})["Problem"] = Problem.model_json_schema(
+        ref_template="#/components/schemas/{model}"
+    )
+    for path, operations in schema.get("paths", {}).items():
+        for operation in operations.values():
+            if path in _OPEN_PATHS:
+                operation.pop("security", None)
+            operation.setdefault("responses", {})
+    schema["x-service-version"] = NEWEST_VERSION
+    app.openapi_schema = schema
+    return schema
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """Build the service over the store at `settings.db_path` (demo data built if asked)."""
+    connections = ConnectionPerThread(settings.db_path)
+    conn = connections.get()
+    init_schema(conn)
+    _ensure_data(settings, conn)
+
+    app = FastAPI(
+        title="Grid Data Service (reference)",
+        version="1.0.0",
+        description=DESCRIPTION,
+        openapi_url="/v1/openapi.json",
+        docs_url="/v1/docs",
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.connections = connections
+    app.state.secret_key = _secret_key(settings, conn)
+    app.state.cursor_codec = CursorCodec(app.state.secret_key, settings.cursor_ttl_seconds)
+    app.state.rate_limiter = RateLimiter(settings.rate_limit_per_second, settings.rate_limit_burst)
+    install_error_handlers(app)
+    app.add_middleware(RequestContextMiddleware)
+    authenticated = [Depends(current_tenant)]
+    for module in (facts, generation, grid, queue, evidence, territory, sites, assessments):
+        app.include_router(module.router, dependencies=authenticated)
+    app.include_router(system.router)
+    app.openapi = lambda: _openapi(app)
+
+    openapi_bytes = JSONResponse(app.openapi()).body
+    deployment_id = meta_reads.set_meta_if_absent(
+        conn, "deployment_id", "dep_" + secrets.token_hex(8)
+    )
+    app.state.release = release_identity(
+        conn,
+        openapi_bytes=openapi_bytes,
+        deployment_id=deployment_id,
+        started_at=dt.datetime.now(dt.UTC),
+    )
+    app.state.release_bytes = json.dumps(
+        {"data": app.state.release}, separators=(",", ":")
+    ).encode()
+
+    return app

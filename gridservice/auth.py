@@ -1,0 +1,68 @@
+"""Bearer tokens to tenants, and a token-bucket rate limit per token."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import threading
+import time
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from gridservice.errors import ApiError
+from gridservice.store.tenancy import tenant_for_token
+
+bearer_scheme = HTTPBearer(
+    auto_error=False, description="A token issued by `gridservice tokens create`."
+)
+
+
+class RateLimiter:
+    """A token bucket per key: `burst` requests at once, refilled at `rate` per second."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def retry_after(self, key: str) -> int:
+        """Take one request from the bucket; return 0 if allowed, else seconds to wait."""
+        now = time.monotonic()
+        with self._lock:
+            tokens, stamp = self._buckets.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - stamp) * self.rate)
+            if tokens >= 1.0:
+                self._buckets[key] = (tokens - 1.0, now)
+                return 0
+            self._buckets[key] = (tokens, now)
+            return max(1, math.ceil((1.0 - tokens) / self.rate))
+
+
+def current_tenant(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
+) -> str:
+    """Return the tenant of the bearer token, or raise 401 / 429."""
+    if credentials is None or credentials.scheme.lower() != "bearer" or not credentials.credentials:
+        raise ApiError(401, "missing_token", "Send `Authorization: Bearer <token>`.")
+    token = credentials.credentials
+    tenant = tenant_for_token(request.app.state.connections.get(), token)
+    if tenant is None:
+        raise ApiError(401, "invalid_token", "The bearer token is not known to this service.")
+    limiter: RateLimiter = request.app.state.rate_limiter
+    wait = limiter.retry_after(hashlib.sha256(token.encode()).hexdigest())
+    if wait:
+        raise ApiError(
+            429,
+            "rate_limited",
+            f"Too many requests for this token; retry after {wait} s.",
+            headers={"Retry-After": str(wait)},
+        )
+    request.state.tenant_id = tenant
+    return tenant
+
+
+Tenant = Annotated[str, Depends(current_tenant)]

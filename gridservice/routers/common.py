@@ -1,0 +1,186 @@
+"""What every router shares: strict query parameters, paging, documented error responses."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from fastapi import Depends, Query, Request
+from starlette.responses import Response
+
+from gridservice.errors import ApiError
+from gridservice.paging import ORDER_ID_ASC, CursorCodec, envelope_bytes, json_bytes_response
+from gridservice.routers.models import Problem
+from gridservice.store import collections
+
+MAX_ID = 2147483647
+
+Limit = Annotated[int, Query(ge=1, le=500, description="Page size, 1 to 500.")]
+Cursor = Annotated[
+    str | None,
+    Query(max_length=4096, description="`meta.nextCursor` of the previous page, unchanged."),
+]
+FilterText = Annotated[str | None, Query(max_length=200)]
+PlantId = Annotated[int | None, Query(ge=1, le=MAX_ID)]
+
+_PROBLEM_TEXT = {
+    400: "Malformed request: bad parameter, unknown parameter, bad cursor or header.",
+    401: "Missing or unknown bearer token.",
+    403: "The token may not do this.",
+    404: "No such resource for this tenant.",
+    406: "The Accept header excludes JSON.",
+    409: "The same Idempotency-Key is still being processed.",
+    415: "The request body is not JSON.",
+    422: "The body fails validation, or an Idempotency-Key is reused with another body.",
+    429: "Rate limited; see Retry-After.",
+    500: "Unexpected failure.",
+    503: "The store is unavailable.",
+}
+GET_ERRORS = (400, 401, 403, 404, 406, 422, 429, 500, 503)
+POST_ERRORS = (400, 401, 403, 404, 406, 409, 415, 422, 429, 500, 503)
+
+
+def problem_responses(statuses: tuple[int, ...] = GET_ERRORS) -> dict[int | str, dict[str, Any]]:
+    """Return FastAPI `responses=` entries for error statuses, as problem+json."""
+    schema = {"$ref": "#/components/schemas/Problem"}
+    out: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        headers = {}
+        if status == 429:
+            headers["Retry-After"] = {"schema": {"type": "integer"}, "description": "Seconds."}
+        if status == 401:
+            headers["WWW-Authenticate"] = {"schema": {"type": "string"}}
+        out[status] = {
+            "model": Problem,
+            "description": _PROBLEM_TEXT[status],
+            "content": {"application/problem+json": {"schema": schema}},
+            **({"headers": headers} if headers else {}),
+        }
+    return out
+
+
+def _declared_query_names(route: Any) -> frozenset[str]:
+    cached = getattr(route, "_gds_query_names", None)
+    if cached is None:
+        names: set[str] = set()
+        pending = [route.dependant]
+        while pending:
+            dependant = pending.pop()
+            names.update(p.alias for p in dependant.query_params)
+            pending.extend(dependant.dependencies)
+        cached = frozenset(names)
+        route._gds_query_names = cached
+    return cached
+
+
+def refuse_unknown_query(request: Request) -> None:
+    """Refuse query parameters the operation does not declare, or a repeated one (400)."""
+    route = request.scope.get("route")
+    if route is None or not hasattr(route, "dependant"):
+        return
+    known = _declared_query_names(route)
+    keys = [k for k, _ in request.query_params.multi_items()]
+    unknown = sorted({k for k in keys if k not in known})
+    if unknown:
+        allowed = ", ".join(sorted(known)) or "none"
+        raise ApiError(
+            400,
+            "unknown_parameter",
+            f"Unknown query parameter(s): {', '.join(unknown)}. This operation accepts: {allowed}.",
+            errors=[{"field": k, "message": "unknown query parameter"} for k in unknown],
+        )
+    repeated = sorted({k for k in keys if keys.count(k) > 1})
+    if repeated:
+        raise ApiError(
+            400,
+            "repeated_parameter",
+            f"Query parameter(s) sent more than once: {', '.join(repeated)}.",
+            errors=[{"field": k, "message": "sent more than once"} for k in repeated],
+        )
+
+
+StrictQuery = Depends(refuse_unknown_query)
+
+
+def codec(request: Request) -> CursorCodec:
+    return request.app.state.cursor_codec
+
+
+def conn_for(request: Request):
+    """Return this thread's store connection."""
+    return request.app.state.connections.get()
+
+
+def page_response(
+    request: Request,
+    collection: str,
+    filters: Mapping[str, Any],
+    cursor: str | None,
+    limit: int,
+) -> Response:
+    """Return one keyset page of a collection as the envelope, spliced from stored JSON."""
+    endpoint = request.scope["route"].path
+    cursors = codec(request)
+    after = None
+    if cursor is not None:
+        position = cursors.decode(cursor, endpoint, filters)
+        if len(position) != 1 or not isinstance(position[0], str):
+            raise ApiError(400, "malformed_cursor", "The cursor cannot be read.")
+        after = position[0]
+    rows = collections.page(conn_for(request), collection, filters, after, limit + 1)
+    has_more = len(rows) > limit
+    rows = rows[:limit]
+    next_cursor = cursors.encode(endpoint, filters, [rows[-1][0]]) if has_more else None
+    content = envelope_bytes(
+        [r[1] for r in rows],
+        limit=limit,
+        has_more=has_more,
+        next_cursor=next_cursor,
+        order=ORDER_ID_ASC,
+    )
+    return json_bytes_response(content)
+
+
+_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_DATETIME = re.compile(
+    r"^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$"
+)
+
+
+def utc_instant(value: str | None, name: str) -> str | None:
+    """Return an ISO date or date-time as the store's `YYYY-MM-DDTHH:MM:SSZ`, or raise 400."""
+    if value is None:
+        return None
+    text = value.strip()
+    try:
+        if _DATE.match(text):
+            return dt.date.fromisoformat(text).isoformat() + "T00:00:00Z"
+        match = _DATETIME.match(text)
+        if not match:
+            raise ValueError(text)
+        day, hour, minute, second, _fraction, zone = match.groups()
+        second = min(int(second or 0), 59)  # RFC 3339 leap second: count it as :59
+        stamp = dt.datetime.fromisoformat(f"{day}T{hour}:{minute}:{second:02d}")
+        if zone and zone.upper() != "Z":
+            sign = 1 if zone[0] == "+" else -1
+            digits = zone[1:].replace(":", "")
+            offset = dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
+            stamp = stamp - sign * offset
+        return stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
+    except (ValueError, OverflowError):
+        raise ApiError(
+            400,
+            "invalid_parameter",
+            f"{name} must be an ISO 8601 date or date-time (e.g. 2025-01-31T00:00:00Z).",
+            errors=[{"field": name, "message": "not an ISO 8601 date or date-time"}],
+        ) from None
+
+
+def as_date(value: str | None, name: str) -> str | None:
+    """Return the calendar day (YYYY-MM-DD, as written) of a valid date or date-time."""
+    if value is None:
+        return None
+    utc_instant(value, name)
+    return value.strip()[:10]

@@ -1,0 +1,477 @@
+"""Response and request models: the OpenAPI document's schemas for every resource.
+
+Every documented field is required and nullable (present always, null when unknown), so
+clients never guess whether a key exists. Objects the interface calls opaque stay open.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Opaque = dict[str, Any]
+T = TypeVar("T")
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem document."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    instance: str
+    code: str
+    requestId: str
+    errors: list[dict[str, str]] | None = None
+
+
+class QualityFlag(BaseModel):
+    code: str | None
+    severity: str | None
+    field: str | None
+    message: str | None
+
+
+class SourceEvidence(BaseModel):
+    sourceId: str | None
+    assetHash: str | None
+    sourceLocator: str | None
+    observedAt: str | None
+
+
+class FactEvidence(BaseModel):
+    chunkId: str | None
+    tableId: str | None
+    quote: str | None
+    sourceLocator: str | None
+    blockId: str | None
+    sourceText: str | None
+    page: int | None = Field(ge=1)
+    boundingBox: list[float] | None = Field(min_length=4, max_length=4)
+    pageWidth: float | None
+    pageHeight: float | None
+    readingOrder: float | None
+    parserConfidence: float | None
+    parserConfidenceIsCalibrated: bool | None
+    calibratedErrorProbability: float | None
+    calibrationStatus: str | None
+    route: str | None
+
+
+class Fact(BaseModel):
+    id: str
+    factKey: str | None
+    factVersion: str | None
+    sourceId: str | None
+    assetHash: str | None
+    subjectId: str | None
+    market: str | None
+    predicate: str | None
+    period: str | None
+    scenario: str | None
+    value: float | None
+    unit: str | None
+    assertionType: str | None
+    validFrom: str | None
+    validTo: str | None
+    knownFrom: str | None
+    knownTo: str | None
+    evidence: FactEvidence | None
+    qualityFlags: list[QualityFlag]
+
+
+class Generator(BaseModel):
+    id: str
+    generatorId: str | None
+    plantName: str | None
+    utilityName: str | None
+    state: str | None
+    county: str | None
+    balancingAuthorityCode: str | None
+    status: str | None
+    technology: str | None
+    energySourceCode: str | None
+    primeMoverCode: str | None
+    agencyPlantId: int | None
+    utilityId: int | None
+    nameplateCapacityMw: float | None
+    summerCapacityMw: float | None
+    winterCapacityMw: float | None
+    operatingDate: str | None
+    plannedOperationDate: str | None
+    retirementDate: str | None
+    preliminary: bool | None
+    evidence: SourceEvidence | None
+    qualityFlags: list[QualityFlag]
+
+
+class GenerationPlant(BaseModel):
+    id: str
+    plantName: str | None
+    utilityName: str | None
+    state: str | None
+    county: str | None
+    balancingAuthorityCode: str | None
+    nercRegion: str | None
+    sectorName: str | None
+    agencyPlantId: int | None
+    utilityId: int | None
+    latitude: float | None
+    longitude: float | None
+    preliminary: bool | None
+    evidence: SourceEvidence | None
+    qualityFlags: list[QualityFlag]
+
+
+class GeneratorOperation(BaseModel):
+    id: str
+    generatorId: str | None
+    primeMoverCode: str | None
+    balancingAuthorityCode: str | None
+    state: str | None
+    agencyPlantId: int | None
+    period: str | None
+    netGenerationMwh: float | None
+    preliminary: bool | None
+    evidence: SourceEvidence | None
+    qualityFlags: list[QualityFlag]
+
+
+class BalancingAuthorityOperation(BaseModel):
+    id: str
+    balancingAuthorityCode: str | None
+    utcTime: str | None
+    localTime: str | None
+    region: str | None
+    demandForecastMw: float | None
+    demandMw: float | None
+    demandAdjustedMw: float | None
+    netGenerationMw: float | None
+    netGenerationAdjustedMw: float | None
+    totalInterchangeMw: float | None
+    totalInterchangeAdjustedMw: float | None
+    generationByFuelMw: dict[str, float | None] | None
+    evidence: SourceEvidence | None
+    qualityFlags: list[QualityFlag]
+
+
+class TransmissionEvidence(BaseModel):
+    assertionType: str | None
+    authority: str | None
+    sourceUrl: str | None
+    sourceLocator: str | None
+
+
+class TransmissionProject(BaseModel):
+    id: str
+    sourceId: str | None
+    assetHash: str | None
+    projectNumber: str | None
+    title: str | None
+    description: str | None
+    status: str | None
+    transmissionOwner: str | None
+    projectedInServiceDate: str | None
+    actualInServiceDate: str | None
+    fromLocation: str | None
+    toLocation: str | None
+    serviceLevelKv: float | None
+    counties: list[str] | None
+    qualityFlags: list[QualityFlag]
+    observedAt: str | None
+    evidence: TransmissionEvidence | None
+
+
+class QueueRecord(BaseModel):
+    id: str
+    sourceId: str | None
+    assetHash: str | None
+    recordKey: str | None
+    market: str | None
+    projectName: str | None
+    pointOfInterconnection: str | None
+    state: str | None
+    county: str | None
+    proposedDate: str | None
+    observedAt: str | None
+    sourceLocator: str | None
+    evidenceUrl: str | None
+    status: str | None
+    requestedCapacityMw: float | None
+    qualityFlags: list[QualityFlag]
+
+
+class QueueDetailsEvidence(BaseModel):
+    assertionType: str | None
+    authority: str | None
+    sourceLocator: str | None
+    originalRecord: dict[str, str | None] | None
+
+
+class QueueRecordDetails(BaseModel):
+    recordId: str
+    queueDate: str | None
+    onlineDate: str | None
+    withdrawnDate: str | None
+    interconnectionAgreementDate: str | None
+    studyPhaseOriginal: str | None
+    studyPhaseNormalized: str | None
+    countyFips: str | None
+    regionOriginal: str | None
+    utilityName: str | None
+    transmissionEntity: str | None
+    developer: str | None
+    cluster: str | None
+    serviceType: str | None
+    projectType: str | None
+    technology: str | None
+    capacityComponentsMw: list[float] | None
+    evidence: QueueDetailsEvidence | None
+    qualityFlags: list[QualityFlag]
+
+
+class SpreadsheetLocator(BaseModel):
+    type: str | None
+    fileName: str | None
+    worksheet: str | None
+    row: int | None = Field(ge=1)
+
+
+class QueueRecordEvidence(BaseModel):
+    recordId: str
+    sourceId: str | None
+    assetHash: str | None
+    sourceLocator: str | None
+    sourceName: str | None
+    termsClassification: str | None
+    sourceUrl: str | None
+    locator: SpreadsheetLocator | None
+    sourceRow: dict[str, str | None] | None
+    redistributionPolicy: str | None
+
+
+class ExpandedQueueRecord(QueueRecord):
+    expandedDetails: QueueRecordDetails | None
+    expandedEvidence: QueueRecordEvidence | None
+
+
+class EvidenceChunk(BaseModel):
+    chunkId: str
+    sourceId: str | None
+    assetHash: str | None
+    tableId: str | None
+    content: str | None
+    sourceLocator: str | None
+    kind: Literal["prose", "table", "figure"]
+    page: int | None
+    sectionPath: list[str] | None
+    rank: float
+
+
+class DocketEvidence(BaseModel):
+    assertionType: str | None
+    authority: str | None
+    sourceLocator: str | None
+
+
+class DocketFiling(BaseModel):
+    id: str
+    sourceId: str | None
+    assetHash: str | None
+    controlNumber: str | None
+    filingParty: str | None
+    description: str | None
+    sourceLocator: str | None
+    observedAt: str | None
+    itemNumber: int | None
+    filedAt: str | None
+    documentUrl: str | None
+    evidence: DocketEvidence | None
+    qualityFlags: list[QualityFlag]
+
+
+class Location(BaseModel):
+    latitude: float
+    longitude: float
+
+
+class Address(BaseModel):
+    addressLine1: str | None
+    addressLine2: str | None
+    locality: str | None
+    region: str | None
+    postalCode: str | None
+    countryCode: str | None
+
+
+class Site(BaseModel):
+    id: str
+    tenantId: str
+    customerReference: str | None
+    createdAt: str
+    metadata: dict[str, str] | None
+    requestedPeakLoadMw: float
+    averageLoadMw: float | None
+    serviceVoltageKv: float | None
+    curtailableMw: float | None
+    targetInServiceDate: str | None
+    loadProfile: str | None
+    redundancy: str | None
+    rampProfile: list[Opaque] | None
+    onSiteGeneration: list[Opaque] | None
+    energyStorage: Opaque | None
+    location: Location
+    address: Address | None
+
+
+class Assessment(BaseModel):
+    id: str
+    siteId: str
+    tenantId: str
+    disclaimer: str | None
+    createdAt: str
+    county: Opaque | None
+    readiness: Opaque | None
+    confidence: Opaque | None
+    jurisdictions: list[Opaque] | None
+    utilityCandidates: list[Opaque] | None
+    tariffCandidates: list[Opaque] | None
+    serviceTerritoryCandidates: list[Opaque] | None
+    marketSignals: list[Fact] | None
+    relevantQueueRecords: list[ExpandedQueueRecord] | None
+    relevantTransmissionProjects: list[TransmissionProject] | None
+    risks: list[str] | None
+    nextActions: list[str] | None
+
+
+class BlindedAssessment(BaseModel):
+    """The assessment as a reviewer sees it: identifying members are removed or blinded."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ExpertReviewPacket(BaseModel):
+    protocolVersion: str | None
+    reviewKind: str | None
+    submissionId: str | None
+    submittedAt: str | None
+    caseId: str | None
+    instructions: str | None
+    reviewStatus: str | None
+    site: Opaque | None
+    serviceAssessment: Opaque | None
+    rubric: list[Opaque] | None
+    researchCompression: Opaque | None
+    outcome: Opaque | None
+    reviewer: Opaque | None
+    attestation: Opaque | None
+
+
+class AssessmentExport(BaseModel):
+    id: str
+    tenantId: str
+    assessmentId: str
+    format: str
+    contentType: str
+    content: str
+    createdAt: str
+
+
+class TerritoryCandidate(BaseModel):
+    utilityId: str | None
+    utility: str | None
+    companyType: str | None
+    ccnNumber: str | None
+    isoRto: str | None
+    confidence: float | None
+    confidenceBasis: str | None
+    resolutionMethod: str | None
+    evidence: Opaque | None
+
+
+class TerritoryResolution(BaseModel):
+    location: Opaque
+    candidates: list[TerritoryCandidate]
+
+
+class ReleaseIdentity(BaseModel):
+    releaseId: str
+    dataSnapshotSha256: str
+    releaseReportSha256: str
+    buildReference: str
+    buildArtifactSha256: str
+    migrationHead: str
+    openApiSha256: str
+    policySha256: str
+    contentFingerprint: str
+    productionRevision: int
+    validUntil: str
+    deploymentId: str
+
+
+class HarvestRejection(BaseModel):
+    sourceLocator: str | None
+    reasons: list[str]
+
+
+class HarvestRun(BaseModel):
+    runId: str
+    sourceId: str | None
+    assetHash: str | None
+    observedAt: str | None
+    inputRecords: int | None
+    acceptedRecords: int | None
+    rejectedRecords: int | None
+    unchangedAsset: bool | None
+    rejections: list[HarvestRejection] | None
+
+
+class QualitySummary(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    generatedAt: str | None
+    scope: str | None
+    policy: str | None
+    queue: dict[str, int] | None
+    balancingAuthorityOperations: dict[str, int] | None
+    joins: dict[str, int] | None
+
+
+class Methodology(BaseModel):
+    unit: str
+    acceptanceRateDefinition: str
+    note: str
+
+
+class QualityReport(BaseModel):
+    data: list[HarvestRun]
+    quality: QualitySummary
+    scope: str
+    release: ReleaseIdentity
+    methodology: Methodology
+
+
+class CollectionMeta(BaseModel):
+    hasMore: bool
+    limit: int
+    nextCursor: str | None
+    order: Literal["id_asc", "rank_desc_id_asc"]
+
+
+class Page(BaseModel, Generic[T]):
+    data: list[T]
+    meta: CollectionMeta
+
+
+class One(BaseModel, Generic[T]):
+    data: T
+
+
+class OneWithMeta(BaseModel, Generic[T]):
+    data: T
+    meta: Opaque
+
+
+class Health(BaseModel):
+    status: Literal["ok"]

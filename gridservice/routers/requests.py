@@ -1,0 +1,130 @@
+"""Request bodies: the site definition, the territory request and the export request."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
+
+_FORBID = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+Text200 = Annotated[str, StringConstraints(max_length=200)]
+_DATE_PATTERN = r"^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
+
+
+class SiteLocation(BaseModel):
+    model_config = _FORBID
+    latitude: float = Field(ge=-90, le=90)
+    longitude: float = Field(ge=-180, le=180)
+
+
+class SiteAddress(BaseModel):
+    model_config = _FORBID
+    addressLine1: Text200 | None = None
+    addressLine2: Text200 | None = None
+    locality: Text200 | None = None
+    region: Text200 | None = None
+    postalCode: Text200 | None = None
+    countryCode: Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")] | None = None
+
+
+MetadataKey = Annotated[str, StringConstraints(max_length=64)]
+MetadataValue = Annotated[str, StringConstraints(max_length=500)]
+
+
+class SiteDefinition(BaseModel):
+    """What a client sends to create a site; bounds as docs/ARCHITECTURE.md lists them."""
+
+    model_config = _FORBID
+    requestedPeakLoadMw: float = Field(gt=0, le=5000)
+    location: SiteLocation
+    averageLoadMw: float | None = Field(default=None, ge=0, le=5000)
+    curtailableMw: float | None = Field(default=None, ge=0, le=5000)
+    serviceVoltageKv: float | None = Field(default=None, gt=0, le=1000)
+    targetInServiceDate: (
+        Annotated[
+            str,
+            StringConstraints(pattern=_DATE_PATTERN),
+            Field(json_schema_extra={"format": "date"}),
+        ]
+        | None
+    ) = None
+    loadProfile: Literal["flat", "diurnal", "seasonal", "variable"] | None = None
+    redundancy: Literal["none", "n_plus_1", "2n"] | None = None
+    rampProfile: list[dict[str, Any]] | None = Field(default=None, max_length=100)
+    onSiteGeneration: list[dict[str, Any]] | None = Field(default=None, max_length=50)
+    energyStorage: dict[str, Any] | None = None
+    address: SiteAddress | None = None
+    customerReference: Text200 | None = None
+    metadata: dict[MetadataKey, MetadataValue] | None = Field(default=None, max_length=50)
+
+    @field_validator("targetInServiceDate")
+    @classmethod
+    def _real_date(cls, value: str | None) -> str | None:
+        if value is not None:
+            dt.date.fromisoformat(value)  # ValueError names an impossible day such as 02-30
+        return value
+
+    @model_validator(mode="after")
+    def _within_peak(self) -> SiteDefinition:
+        for name in ("averageLoadMw", "curtailableMw"):
+            value = getattr(self, name)
+            if value is not None and value > self.requestedPeakLoadMw:
+                raise ValueError(f"{name} ({value}) must not exceed requestedPeakLoadMw")
+        return self
+
+
+def _swapped_hint(value: Any) -> str | None:
+    if not (isinstance(value, list | tuple) and len(value) == 2):
+        return None
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in value):
+        return None
+    lon, lat = value
+    if -180 <= lon <= 180 and -90 <= lat <= 90:
+        return None
+    if -90 <= lon <= 90 and -180 <= lat <= 180:
+        return (
+            f"coordinates {list(value)} are out of range as [longitude, latitude] but valid "
+            f"swapped: GeoJSON order is [longitude, latitude], did you mean [{lat}, {lon}]?"
+        )
+    return (
+        f"coordinates {list(value)} are out of range: longitude must be within -180..180 "
+        "and latitude within -90..90, in GeoJSON order [longitude, latitude]"
+    )
+
+
+Longitude = Annotated[float, Field(ge=-180, le=180, strict=True)]
+Latitude = Annotated[float, Field(ge=-90, le=90, strict=True)]
+
+
+class Point(BaseModel):
+    model_config = _FORBID
+    type: Literal["Point"]
+    coordinates: tuple[Longitude, Latitude] = Field(
+        description="GeoJSON order: [longitude, latitude].", strict=False
+    )
+
+    @field_validator("coordinates", mode="before")
+    @classmethod
+    def _in_range(cls, value: Any) -> Any:
+        hint = _swapped_hint(value)
+        if hint:
+            raise ValueError(hint)
+        return value
+
+
+class TerritoryRequest(BaseModel):
+    model_config = _FORBID
+    location: Point
+
+
+class ExportRequest(BaseModel):
+    model_config = _FORBID
+    format: Literal["csv"]

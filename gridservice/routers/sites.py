@@ -1,0 +1,126 @@
+"""Tenant-scoped sites: create (idempotent), read, and list the tenant's sites."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Request
+from starlette.responses import Response
+
+from gridservice.auth import Tenant
+from gridservice.errors import ApiError
+from gridservice.paging import data_response
+from gridservice.routers.common import (
+    POST_ERRORS,
+    Cursor,
+    Limit,
+    StrictQuery,
+    conn_for,
+    page_response,
+    problem_responses,
+)
+from gridservice.routers.idempotency import (
+    IdempotencyKey,
+    dumps,
+    require_json,
+    run_idempotent,
+    utc_now,
+)
+from gridservice.routers.models import One, Page, Site
+from gridservice.routers.requests import SiteDefinition
+from gridservice.store import tenancy
+
+router = APIRouter(tags=["sites"], dependencies=[StrictQuery], responses=problem_responses())
+EXTENSION = {"x-extension": True}
+
+SiteId = Annotated[str, Path(alias="siteId", max_length=200)]
+
+
+def site_record(
+    definition: SiteDefinition, *, site_id: str, tenant_id: str, created_at: str
+) -> dict[str, Any]:
+    """Return the wire site: every documented field present, null when not given."""
+    d = definition.model_dump()
+    return {
+        "id": site_id,
+        "tenantId": tenant_id,
+        "customerReference": d["customerReference"],
+        "createdAt": created_at,
+        "metadata": d["metadata"],
+        "requestedPeakLoadMw": d["requestedPeakLoadMw"],
+        "averageLoadMw": d["averageLoadMw"],
+        "serviceVoltageKv": d["serviceVoltageKv"],
+        "curtailableMw": d["curtailableMw"],
+        "targetInServiceDate": d["targetInServiceDate"],
+        "loadProfile": d["loadProfile"],
+        "redundancy": d["redundancy"],
+        "rampProfile": d["rampProfile"],
+        "onSiteGeneration": d["onSiteGeneration"],
+        "energyStorage": d["energyStorage"],
+        "location": d["location"],
+        "address": d["address"],
+    }
+
+
+def tenant_site(request: Request, site_id: str, tenant_id: str) -> str:
+    """Return the stored JSON of a tenant's site, or 404 (also for another tenant's site)."""
+    body = tenancy.tenant_record(conn_for(request), "site", site_id, tenant_id)
+    if body is None:
+        raise ApiError(404, "site_not_found", f"No site {site_id!r} for this tenant.")
+    return body
+
+
+@router.post(
+    "/v1/sites",
+    status_code=201,
+    response_model=One[Site],
+    summary="Create a site",
+    responses=problem_responses(POST_ERRORS),
+    dependencies=[Depends(require_json)],
+)
+def create_site(
+    request: Request,
+    tenant: Tenant,
+    definition: SiteDefinition,
+    idempotency_key: IdempotencyKey,
+) -> Response:
+    raw = definition.model_dump(exclude_unset=True)
+
+    def work(conn) -> str:
+        site = site_record(
+            definition,
+            site_id="site_" + secrets.token_hex(10),
+            tenant_id=tenant,
+            created_at=utc_now(),
+        )
+        text = dumps(site)
+        tenancy.insert_site(conn, site["id"], tenant, site["createdAt"], text)
+        return '{"data":' + text + "}"
+
+    return run_idempotent(
+        request,
+        tenant_id=tenant,
+        operation="POST /v1/sites",
+        key=idempotency_key,
+        body=raw,
+        work=work,
+    )
+
+
+@router.get(
+    "/v1/sites",
+    response_model=Page[Site],
+    summary="List the tenant's sites",
+    tags=["extensions"],
+    openapi_extra=EXTENSION,
+)
+def list_sites(
+    request: Request, tenant: Tenant, cursor: Cursor = None, limit: Limit = 100
+) -> Response:
+    return page_response(request, "sites", {"tenant_id": tenant}, cursor, limit)
+
+
+@router.get("/v1/sites/{siteId}", response_model=One[Site], summary="Read a site")
+def read_site(request: Request, tenant: Tenant, site_id: SiteId) -> Response:
+    return data_response(tenant_site(request, site_id, tenant))

@@ -1,0 +1,76 @@
+"""Release identity, the harvest-quality report and the health probe."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from gridservice.auth import Tenant
+from gridservice.paging import json_bytes_response
+from gridservice.quality import compute_quality
+from gridservice.routers.common import StrictQuery, conn_for, problem_responses
+from gridservice.routers.models import Health, One, QualityReport, ReleaseIdentity
+from gridservice.store import meta_reads
+
+router = APIRouter(tags=["release and quality"], dependencies=[StrictQuery])
+
+METHODOLOGY = {
+    "unit": "source record (one spreadsheet row, table row or API record)",
+    "acceptanceRateDefinition": "acceptedRecords / inputRecords of a harvest run: rows that "
+    "parsed into a stored record, whether or not they carry quality flags.",
+    "note": "This report counts what the loaders accepted, rejected and flagged. It is not "
+    "independent field-accuracy validation: a clean record is not thereby a correct one.",
+}
+_quality_lock = threading.Lock()
+
+
+@router.get(
+    "/v1/release",
+    response_model=One[ReleaseIdentity],
+    summary="Identity of the running build, schema and data release",
+    responses=problem_responses((400, 404, 406, 422, 429, 500, 503)),
+)
+def read_release(request: Request) -> Response:
+    return json_bytes_response(request.app.state.release_bytes)
+
+
+@router.get(
+    "/v1/quality",
+    response_model=QualityReport,
+    summary="Harvest quality report",
+    responses=problem_responses(),
+)
+def read_quality(request: Request, tenant: Tenant) -> Response:
+    state = request.app.state
+    with _quality_lock:
+        quality = getattr(state, "quality_cache", None)
+        if quality is None:
+            quality = compute_quality(conn_for(request))
+            state.quality_cache = quality
+    runs = meta_reads.harvest_run_bodies(conn_for(request))
+    tail = json.dumps(
+        {
+            "quality": quality,
+            "scope": quality.get("scope") or "commercial-core",
+            "release": state.release,
+            "methodology": METHODOLOGY,
+        },
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    content = '{"data":[' + ",".join(runs) + "]," + tail[1:]
+    return json_bytes_response(content.encode("utf-8"))
+
+
+@router.get(
+    "/v1/health",
+    response_model=Health,
+    summary="Liveness probe (no authentication)",
+    responses=problem_responses((400, 406, 500, 503)),
+)
+def health(request: Request) -> Response:
+    conn_for(request).execute("SELECT 1").fetchone()
+    return json_bytes_response(b'{"status":"ok"}')

@@ -1,0 +1,215 @@
+"""SQL for the read-only resource collections: keyset pages, single records, evidence search.
+
+Each collection names its table, the condition every row must meet, and one SQL fragment per
+filter. Routes hand in filter values already validated and normalised (upper-case-insensitive
+columns are declared COLLATE NOCASE in the schema, so `=` is case-insensitive there).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+Fragment = tuple[str, tuple[Any, ...]]
+
+
+def _eq(column: str) -> Callable[[Any], Fragment]:
+    return lambda value: (f"{column} = ?", (value,))
+
+
+def _known_at(value: str | None) -> Fragment:
+    if value is None:
+        return "known_to IS NULL", ()
+    return "known_from <= ? AND (known_to IS NULL OR known_to > ?)", (value, value)
+
+
+_FACT_FILTERS: dict[str, Callable[[Any], Fragment]] = {
+    "market": _eq("market"),
+    "period": _eq("period"),
+    "valid_at": lambda d: ("valid_from <= ? AND valid_to >= ?", (d, d)),
+}
+
+
+@dataclass(frozen=True)
+class Collection:
+    table: str
+    where: str = "1"
+    filters: Mapping[str, Callable[[Any], Fragment]] = field(default_factory=dict)
+    # Filters applied even when absent (called with None), e.g. "current knowledge".
+    always: Mapping[str, Callable[[Any], Fragment]] = field(default_factory=dict)
+    id_column: str = "id"
+
+
+COLLECTIONS: dict[str, Collection] = {
+    "load-forecasts": Collection(
+        "facts", "kind = 'load_forecast'", _FACT_FILTERS, {"known_at": _known_at}
+    ),
+    "resource-adequacy": Collection(
+        "facts", "kind = 'resource_adequacy'", _FACT_FILTERS, {"known_at": _known_at}
+    ),
+    "generators": Collection(
+        "generators",
+        filters={
+            "state": _eq("state"),
+            "status": _eq("status"),
+            "ba_code": _eq("ba_code"),
+            "technology": _eq("technology"),
+            "plant_id": _eq("plant_id"),
+            "min_capacity_mw": lambda v: ("capacity_mw >= ?", (v,)),
+            "max_capacity_mw": lambda v: ("capacity_mw <= ?", (v,)),
+        },
+        always={
+            "source_id": lambda v: ("is_current = 1", ()) if v is None else ("source_id = ?", (v,))
+        },
+    ),
+    "generation-plants": Collection(
+        "generation_plants",
+        filters={"state": _eq("state"), "county": _eq("county"), "ba_code": _eq("ba_code")},
+    ),
+    "generator-operations": Collection(
+        "generator_operations",
+        filters={
+            "plant_id": _eq("plant_id"),
+            "generator_id": _eq("generator_id"),
+            "ba_code": _eq("ba_code"),
+            "state": _eq("state"),
+            "period": _eq("period"),
+        },
+    ),
+    "balancing-authority-operations": Collection(
+        "ba_operations",
+        filters={
+            "ba_code": _eq("ba_code"),
+            "region": _eq("region"),
+            "start": lambda v: ("utc_time >= ?", (v,)),
+            "end": lambda v: ("utc_time < ?", (v,)),
+        },
+    ),
+    "transmission-projects": Collection(
+        "transmission_projects",
+        filters={
+            "status": _eq("status"),
+            "county": lambda v: (
+                "id IN (SELECT project_id FROM transmission_project_counties WHERE county = ?)",
+                (v,),
+            ),
+        },
+    ),
+    "docket-filings": Collection(
+        "docket_filings", filters={"control_number": _eq("control_number")}
+    ),
+    "queue-records": Collection("queue_records"),
+    "sites": Collection("sites", filters={"tenant_id": _eq("tenant_id")}),
+    "site-assessments": Collection(
+        "assessments", filters={"tenant_id": _eq("tenant_id"), "site_id": _eq("site_id")}
+    ),
+}
+
+
+def page(
+    conn: sqlite3.Connection,
+    name: str,
+    filters: Mapping[str, Any],
+    after_id: str | None,
+    limit: int,
+) -> list[tuple[str, str]]:
+    """Return up to `limit` (id, body JSON) rows after `after_id`, in id order."""
+    spec = COLLECTIONS[name]
+    clauses, params = [spec.where], []
+    for key, make in spec.always.items():
+        sql, values = make(filters.get(key))
+        clauses.append(sql)
+        params.extend(values)
+    for key, value in filters.items():
+        if value is None or key in spec.always:
+            continue
+        sql, values = spec.filters[key](value)
+        clauses.append(sql)
+        params.extend(values)
+    if after_id is not None:
+        clauses.append("id > ?")
+        params.append(after_id)
+    sql = f"SELECT id, body FROM {spec.table} WHERE {' AND '.join(clauses)} ORDER BY id LIMIT ?"
+    return conn.execute(sql, (*params, limit)).fetchall()
+
+
+_SINGLE = {
+    "queue_record_details": ("queue_record_details", "record_id"),
+    "queue_record_evidence": ("queue_record_evidence", "record_id"),
+    "queue_record": ("queue_records", "id"),
+}
+
+
+def record_body(conn: sqlite3.Connection, kind: str, record_id: str) -> str | None:
+    """Return the stored JSON of one public record, or None."""
+    table, key = _SINGLE[kind]
+    row = conn.execute(f"SELECT body FROM {table} WHERE {key} = ?", (record_id,)).fetchone()
+    return row[0] if row else None
+
+
+_TERM = re.compile(r"\w+", re.UNICODE)
+
+
+def fts_query(text: str) -> str | None:
+    """Return an FTS5 MATCH expression with every user term quoted; the last is a prefix."""
+    terms = _TERM.findall(text)
+    if not terms:
+        return None
+    quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
+    quoted[-1] += "*"
+    return " ".join(quoted)
+
+
+_EVIDENCE_FILTERS = {
+    "source_id": "c.source_id = ?",
+    "authority": "c.authority = ?",
+    "redistribution_policy": "c.redistribution_policy = ?",
+    "kind": "c.kind = ?",
+    "page": "c.page = ?",
+}
+
+# bm25 is negated so that larger is better; an exact phrase match (case-insensitive) adds
+# a bonus so it outranks the same words scattered through a chunk.
+_PHRASE_BONUS = 10.0
+
+
+def evidence_search(
+    conn: sqlite3.Connection,
+    q: str,
+    filters: Mapping[str, Any],
+    after: tuple[float, str] | None,
+    limit: int,
+) -> list[tuple[str, str, float]]:
+    """Return up to `limit` (chunk id, body JSON, rank) by rank descending, then chunk id."""
+    match = fts_query(q)
+    if match is None:
+        return []
+    phrase = " ".join(_TERM.findall(q)).lower()
+    clauses, params = ["evidence_fts MATCH ?"], [match]
+    for key, value in filters.items():
+        if value is None or key == "known_at":
+            continue
+        clauses.append(_EVIDENCE_FILTERS[key])
+        params.append(value)
+    known_at = filters.get("known_at")
+    if known_at is not None:
+        clauses.append("c.known_from <= ? AND (c.known_to IS NULL OR c.known_to > ?)")
+        params += [known_at, known_at]
+    inner = (
+        "SELECT c.chunk_id AS id, c.body AS body, "
+        "ROUND(-bm25(evidence_fts) + CASE WHEN instr(lower(c.content), ?) > 0 THEN ? ELSE 0 END"
+        ", 6) AS rank "
+        "FROM evidence_fts JOIN evidence_chunks c ON c.rowid = evidence_fts.rowid "
+        f"WHERE {' AND '.join(clauses)}"
+    )
+    sql = f"SELECT id, body, rank FROM ({inner})"
+    outer_params: list[Any] = []
+    if after is not None:
+        sql += " WHERE rank < ? OR (rank = ? AND id > ?)"
+        outer_params = [after[0], after[0], after[1]]
+    sql += " ORDER BY rank DESC, id ASC LIMIT ?"
+    rows = conn.execute(sql, (phrase, _PHRASE_BONUS, *params, *outer_params, limit)).fetchall()
+    return [(r[0], r[1], float(r[2])) for r in rows]

@@ -1,0 +1,139 @@
+"""SQL for tenant-scoped records (sites, assessments, exports), idempotency keys and tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from dataclasses import dataclass
+from typing import Literal
+
+
+def tenant_for_token(conn: sqlite3.Connection, token: str) -> str | None:
+    digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
+    row = conn.execute("SELECT tenant_id FROM tokens WHERE token_sha256 = ?", (digest,)).fetchone()
+    return row[0] if row else None
+
+
+_TABLES = {"site": "sites", "assessment": "assessments", "export": "exports"}
+
+
+def tenant_record(
+    conn: sqlite3.Connection, kind: str, record_id: str, tenant_id: str
+) -> str | None:
+    """Return the body of a tenant's site/assessment/export; None if absent or not theirs."""
+    row = conn.execute(
+        f"SELECT body FROM {_TABLES[kind]} WHERE id = ? AND tenant_id = ?", (record_id, tenant_id)
+    ).fetchone()
+    return row[0] if row else None
+
+
+def insert_site(
+    conn: sqlite3.Connection, site_id: str, tenant_id: str, created_at: str, body: str
+) -> None:
+    conn.execute(
+        "INSERT INTO sites(id, tenant_id, created_at, body) VALUES (?, ?, ?, ?)",
+        (site_id, tenant_id, created_at, body),
+    )
+
+
+def insert_assessment(
+    conn: sqlite3.Connection,
+    assessment_id: str,
+    tenant_id: str,
+    site_id: str,
+    created_at: str,
+    body: str,
+) -> None:
+    conn.execute(
+        "INSERT INTO assessments(id, tenant_id, site_id, created_at, body) VALUES (?, ?, ?, ?, ?)",
+        (assessment_id, tenant_id, site_id, created_at, body),
+    )
+
+
+def insert_export(
+    conn: sqlite3.Connection,
+    export_id: str,
+    tenant_id: str,
+    assessment_id: str,
+    created_at: str,
+    body: str,
+) -> None:
+    conn.execute(
+        "INSERT INTO exports(id, tenant_id, assessment_id, created_at, body) VALUES (?, ?, ?, ?, ?)",
+        (export_id, tenant_id, assessment_id, created_at, body),
+    )
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Outcome of claiming an idempotency key."""
+
+    state: Literal["claimed", "replay", "mismatch", "in_flight"]
+    status_code: int | None = None
+    response: str | None = None
+
+
+def claim_idempotency_key(
+    conn: sqlite3.Connection,
+    *,
+    tenant_id: str,
+    operation: str,
+    key: str,
+    request_hash: str,
+    now: str,
+    expired_before: str,
+) -> Claim:
+    """Claim a key in its own committed transaction, so a concurrent duplicate sees it."""
+    with conn:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(
+            "DELETE FROM idempotency_keys WHERE tenant_id = ? AND operation = ? AND key = ? "
+            "AND created_at < ?",
+            (tenant_id, operation, key, expired_before),
+        )
+        row = conn.execute(
+            "SELECT request_hash, state, status_code, response FROM idempotency_keys "
+            "WHERE tenant_id = ? AND operation = ? AND key = ?",
+            (tenant_id, operation, key),
+        ).fetchone()
+        if row is None:
+            conn.execute(
+                "INSERT INTO idempotency_keys(tenant_id, operation, key, request_hash, state, "
+                "created_at) VALUES (?, ?, ?, ?, 'in_flight', ?)",
+                (tenant_id, operation, key, request_hash, now),
+            )
+            return Claim("claimed")
+    if row["request_hash"] != request_hash:
+        return Claim("mismatch")
+    if row["state"] == "in_flight":
+        return Claim("in_flight")
+    return Claim("replay", row["status_code"], row["response"])
+
+
+def complete_idempotency_key(
+    conn: sqlite3.Connection,
+    *,
+    tenant_id: str,
+    operation: str,
+    key: str,
+    status_code: int,
+    response: str,
+) -> None:
+    """Record the response; the caller commits it with the records it created."""
+    conn.execute(
+        "UPDATE idempotency_keys SET state = 'done', status_code = ?, response = ? "
+        "WHERE tenant_id = ? AND operation = ? AND key = ?",
+        (status_code, response, tenant_id, operation, key),
+    )
+
+
+def release_idempotency_key(
+    conn: sqlite3.Connection, *, tenant_id: str, operation: str, key: str
+) -> None:
+    """Forget an in-flight claim whose work failed, so a retry can run."""
+    with conn:
+        conn.execute(
+            "DELETE FROM idempotency_keys WHERE tenant_id = ? AND operation = ? AND key = ? "
+            "AND state = 'in_flight'",
+            (tenant_id, operation, key),
+        )
