@@ -57,8 +57,9 @@ REPORT_RUN = re.compile(r"Time of Report Run:\s*(.+)$")
 REPORT_TZ = ZoneInfo("America/Chicago")
 
 
-def parse(asset: Asset) -> Harvest:
+def parse(asset: Asset, conn: sqlite3.Connection) -> Harvest:
     """Read the workbook and return its queue records (nothing is written yet)."""
+    fips = harvest_store.county_fips_by_name(conn, "TX")
     workbook = open_workbook(asset, EXPECTED)
     try:
         sheets = {name: worksheet(workbook, name, asset, EXPECTED) for name in SHEETS}
@@ -82,7 +83,6 @@ def parse(asset: Asset) -> Harvest:
 
     def store(conn: sqlite3.Connection) -> None:
         harvest_store.delete_queue_records(conn, SOURCE_ID)
-        fips = harvest_store.county_fips_by_name(conn, "TX")
         for record, details, evidence in rows:
             details["countyFips"] = fips.get((record["county"] or "").lower())
             record["qualityFlags"] = queue_flags(record, details)

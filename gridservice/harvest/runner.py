@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gridservice.harvest import ercot_gis
+from gridservice.harvest import census, eia861, ercot_gis
 from gridservice.harvest._base import Asset, Harvest, HarvestError
 from gridservice.store import harvest_store, writer
 
@@ -25,13 +25,29 @@ class Source:
 
     name: str
     source_id: str
-    parse: Callable[[Asset], Harvest]
+    parse: Callable[[Asset, sqlite3.Connection], Harvest]
     file_patterns: tuple[str, ...]
     description: str
     order: int  # build order: geography first, then what looks counties up
 
 
 SOURCES: dict[str, Source] = {
+    "census-counties": Source(
+        "census-counties",
+        census.SOURCE_ID,
+        census.parse,
+        ("cb_2016_us_county_500k.shp",),
+        "Census 2016 county and state geometry shipped by plotly-geo (PATH optional)",
+        10,
+    ),
+    "eia861": Source(
+        "eia861",
+        eia861.SOURCE_ID,
+        eia861.parse,
+        ("Service_Territory_*.xlsx",),
+        "EIA-861 service territories: utility-by-county territory candidates",
+        20,
+    ),
     "ercot-gis": Source(
         "ercot-gis",
         ercot_gis.SOURCE_ID,
@@ -68,7 +84,7 @@ def run_harvest(
         with _transaction(conn):
             writer.insert_harvest_run(conn, run)
         return HarvestResult(source, asset.path, run)
-    harvest = spec.parse(asset)
+    harvest = spec.parse(asset, conn)
     counts = {
         "inputRecords": harvest.input_records,
         "acceptedRecords": harvest.accepted_records,
@@ -93,11 +109,18 @@ def recognise(path: Path) -> str | None:
 
 
 def build_from_dir(conn: sqlite3.Connection, directory: str | Path) -> list[HarvestResult]:
-    """Harvest every recognised file under `directory` (geography first, then by name)."""
+    """Harvest every recognised file under `directory` into one store.
+
+    Census county geometry (from plotly-geo) comes first, then the sources that are
+    placed on counties; reports of one source load oldest first, so the newest stays.
+    """
     directory = Path(directory)
     if not directory.is_dir():
         raise HarvestError(f"{directory}: not a folder")
     found = [(recognise(p), p) for p in sorted(directory.rglob("*")) if p.is_file()]
+    if not any(name == "census-counties" for name, _ in found):
+        # Every database gets the county geometry the other sources are placed on.
+        found.append(("census-counties", census.default_path()))
     plan = sorted(
         ((SOURCES[name].order, str(p), name, p) for name, p in found if name),
         key=lambda item: (item[0], _release_key(item[3]), item[1]),
