@@ -210,6 +210,15 @@ class CountyIndex:
         """Return the stored geometry of a county (KeyError when it is not loaded)."""
         return self._by_fips[county_fips].geometry
 
+    def neighbours(self, county_fips: str, *, distance: float = 0.005) -> list[str]:
+        """Return the FIPS codes of the loaded counties that border `county_fips`, sorted.
+
+        Stored shapes are simplified independently, so shared borders may not coincide
+        exactly; a county within `distance` degrees counts as a neighbour.
+        """
+        hits = self._tree.query(self.geometry(county_fips), predicate="dwithin", distance=distance)
+        return sorted({self._counties[i].county_fips for i in hits} - {county_fips})
+
     def counties(self, state: str | None = None) -> list[dict[str, str]]:
         """Return every loaded county (optionally of one state), by FIPS."""
         return [c.as_dict() for c in self._counties if state is None or c.state == state.upper()]

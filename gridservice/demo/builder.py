@@ -1,0 +1,156 @@
+"""Building the demo database: every family of records, in one transaction."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+
+from gridservice import geo
+from gridservice.demo import balancing, evidence, facts, fleet, projects, queue, territories
+from gridservice.demo.common import BUILT_AT, DEMO_STATES, SOURCES, DemoContext
+from gridservice.store import writer
+
+DEFAULT_SEED = 20261121
+DEMO_TOKENS = (("gds_demo_alpha", "demo-alpha"), ("gds_demo_beta", "demo-beta"))
+
+
+def _harvest_run(ctx: DemoContext, source_id: str, accepted: int, rejections: list[dict]) -> dict:
+    source = SOURCES[source_id]
+    return {
+        "runId": f"demo-run-{source_id}",
+        "sourceId": source_id,
+        "assetHash": ctx.asset_hash(source_id),
+        "observedAt": source.observed_at,
+        "inputRecords": accepted + len(rejections),
+        "acceptedRecords": accepted,
+        "rejectedRecords": len(rejections),
+        "unchangedAsset": False,
+        "rejections": rejections,
+    }
+
+
+def _row_rejections(source_id: str, sheet: str, rows: list[int], reason: str) -> list[dict]:
+    file_name = SOURCES[source_id].file_name
+    return [{"sourceLocator": f"{file_name}#'{sheet}'!A{r}", "reasons": [reason]} for r in rows]
+
+
+def _load_geography(conn: sqlite3.Connection) -> geo.CountyIndex:
+    writer.insert_states(conn, geo.load_states(DEMO_STATES))
+    writer.insert_counties(conn, geo.load_counties(DEMO_STATES))
+    return geo.CountyIndex.from_conn(conn)
+
+
+def _load_fleet(conn, ctx: DemoContext, counts: dict, runs: list) -> None:
+    plants = fleet.build_plants(ctx)
+    current, older = fleet.build_generators(ctx, plants)
+    operations = fleet.build_operations(ctx, plants, current)
+    writer.insert_plants(conn, fleet.wire_plants(plants))
+    writer.insert_generators(conn, current, source_id=fleet.CURRENT_RELEASE, is_current=True)
+    writer.insert_generators(conn, older, source_id=fleet.OLD_RELEASE, is_current=False)
+    writer.insert_generator_operations(conn, operations)
+    bad_capacity = "nameplate capacity is not a number"
+    runs.append(
+        _harvest_run(
+            ctx,
+            fleet.CURRENT_RELEASE,
+            len(current) + len(plants),
+            _row_rejections(fleet.CURRENT_RELEASE, "Generators", [len(current) + 2], bad_capacity),
+        )
+    )
+    runs.append(_harvest_run(ctx, fleet.OLD_RELEASE, len(older), []))
+    runs.append(
+        _harvest_run(
+            ctx,
+            fleet.OPERATIONS_SOURCE,
+            len(operations),
+            _row_rejections(
+                fleet.OPERATIONS_SOURCE,
+                "Page 1 Generation",
+                [len(operations) + 2, len(operations) + 3],
+                "period is not a month (YYYY-MM)",
+            ),
+        )
+    )
+    counts.update(plants=len(plants), generators=len(current) + len(older))
+
+
+def _load_queue(conn, ctx: DemoContext, runs: list) -> list:
+    triples, rejections = queue.build_queue(ctx)
+    per_source: dict[str, int] = defaultdict(int)
+    for record, details, row_evidence in triples:
+        writer.insert_queue_record(conn, record, details, row_evidence)
+        per_source[record["sourceId"]] += 1
+    for source_id, accepted in sorted(per_source.items()):
+        runs.append(_harvest_run(ctx, source_id, accepted, rejections[source_id]))
+    return triples
+
+
+def _load_chunks(conn, chunks: list[tuple[dict, str]]) -> None:
+    groups: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    for chunk, known_from in chunks:
+        source = SOURCES[chunk["sourceId"]]
+        groups[(source.authority, source.redistribution_policy, known_from)].append(chunk)
+    for (authority, policy, known_from), group in groups.items():
+        writer.insert_evidence_chunks(
+            conn, group, authority=authority, redistribution_policy=policy, known_from=known_from
+        )
+
+
+def _count_by_source(records: list[dict]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for record in records:
+        counts[record["sourceId"]] += 1
+    return counts
+
+
+def build_demo_database(
+    conn: sqlite3.Connection, *, scale: int = 1, seed: int = DEFAULT_SEED
+) -> None:
+    """Fill an initialised, empty store with the demo database (one transaction)."""
+    if scale < 1:
+        raise ValueError("scale must be at least 1")
+    with conn:
+        index = _load_geography(conn)
+        ctx = DemoContext(seed=seed, scale=scale, index=index)
+        runs: list[dict] = []
+        counts: dict[str, int] = {}
+        territory_rows = territories.territory_candidates(ctx)
+        for territory_id, candidate, fips in territory_rows:
+            writer.insert_territory(conn, territory_id, candidate, fips)
+        runs.append(_harvest_run(ctx, "demo-puct-ccn", len(territory_rows), []))
+        _load_fleet(conn, ctx, counts, runs)
+        ba_operations = balancing.build_ba_operations(ctx)
+        writer.insert_ba_operations(conn, ba_operations)
+        runs.append(_harvest_run(ctx, balancing.SOURCE_ID, len(ba_operations), []))
+        triples = _load_queue(conn, ctx, runs)
+        transmission = projects.build_projects(ctx)
+        writer.insert_transmission_projects(conn, transmission)
+        filings = projects.build_docket_filings(ctx)
+        writer.insert_docket_filings(conn, filings)
+        for source_id, n in sorted(
+            {**_count_by_source(transmission), **_count_by_source(filings)}.items()
+        ):
+            runs.append(_harvest_run(ctx, source_id, n, []))
+        fact_set = facts.build_facts(ctx)
+        for kind, kind_facts in fact_set.facts.items():
+            writer.insert_facts(conn, kind, kind_facts)
+            for source_id, n in sorted(_count_by_source(kind_facts).items()):
+                runs.append(_harvest_run(ctx, source_id, n, []))
+        chunks = evidence.build_chunks(
+            ctx, triples, transmission, filings, territory_rows, fact_set.chunks
+        )
+        _load_chunks(conn, chunks)
+        for run in runs:
+            writer.insert_harvest_run(conn, run)
+        for token, tenant in DEMO_TOKENS:
+            writer.add_token(conn, token, tenant, BUILT_AT)
+        _set_meta(conn, seed, scale)
+
+
+def _set_meta(conn: sqlite3.Connection, seed: int, scale: int) -> None:
+    writer.set_meta(conn, "data_kind", "demo")
+    writer.set_meta(conn, "release_id", f"demo-2025-10-01-seed{seed}-scale{scale}")
+    writer.set_meta(conn, "built_at", BUILT_AT)
+    writer.set_meta(conn, "demo_seed", str(seed))
+    writer.set_meta(conn, "demo_scale", str(scale))
+    writer.set_meta(conn, "geometry_source", geo.GEOMETRY_SOURCE)

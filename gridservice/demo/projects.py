@@ -1,0 +1,174 @@
+"""Demo transmission projects (counties by name) and regulatory docket filings."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from gridservice.demo.common import SOURCES, WORDS, DemoContext
+from gridservice.quality import flag
+
+PROJECT_SOURCE = {"ERCOT": "demo-ercot-tpit", "SPP": "demo-spp-itp"}
+OWNERS = {
+    "ERCOT": (
+        "Lone Star Transmission Co. (demo)",
+        "Brazos Valley Wires (demo)",
+        "Gulf Coast Power & Light (demo)",
+    ),
+    "SPP": ("Prairie Transmission Partners (demo)", "Red River Grid Co. (demo)"),
+}
+WORK = (
+    "new double-circuit line",
+    "line rebuild",
+    "new switching station",
+    "autotransformer addition",
+    "line upgrade to higher rating",
+)
+PROJECT_STATUSES = (
+    ("planned", 35),
+    ("engineering", 20),
+    ("under_construction", 20),
+    ("in_service", 20),
+    ("cancelled", 5),
+)
+
+DOCKETS = (
+    (
+        "55999",
+        "Application of Lone Star Metro Electric (demo) to amend its certificate for a "
+        "345 kV transmission line in Travis and Hays Counties",
+    ),
+    (
+        "56211",
+        "Rulemaking on interconnection standards for large flexible loads such as data "
+        "centers (demo)",
+    ),
+    (
+        "56875",
+        "Application of Permian Basin Electric Cooperative (demo) to serve a 600 MW large load "
+        "in Ector County",
+    ),
+    ("57403", "Review of reliability must-run and summer resource adequacy for ERCOT (demo)"),
+    (
+        "58120",
+        "Joint report on the SPP-ERCOT seam and Panhandle transmission in Potter and Randall "
+        "Counties (demo)",
+    ),
+)
+FILING_PARTIES = (
+    "Commission Staff (demo)",
+    "ERCOT (demo)",
+    "Lone Star Metro Electric (demo)",
+    "Hill Country Electric Cooperative (demo)",
+    "Texas Industrial Energy Consumers (demo)",
+    "Office of Public Utility Counsel (demo)",
+    "Bluebonnet Renewables LLC (demo)",
+)
+FILING_KINDS = (
+    "Application and direct testimony",
+    "Staff recommendation on sufficiency",
+    "Intervenor comments",
+    "Order on procedural schedule",
+    "Rebuttal testimony",
+    "Response to request for information",
+    "Proposal for decision",
+    "Notice of approved settlement",
+)
+
+
+def _project(ctx: DemoContext, rng, market: str, number: int, by_fips: dict) -> dict:
+    source = SOURCES[PROJECT_SOURCE[market]]
+    county = ctx.pick_counties(rng, market, 1)[0]
+    neighbours = ctx.index.neighbours(county["county_fips"])
+    extra = rng.sample(neighbours, k=min(len(neighbours), rng.randint(0, 2)))
+    counties = [county["name"], *(by_fips[f]["name"] for f in extra)]
+    kv = float(rng.choice((138, 345) if market == "ERCOT" else (115, 230, 345)))
+    start, end = rng.choice(WORDS), rng.choice(WORDS)
+    work = rng.choice(WORK)
+    status = rng.choices(
+        [s for s, _ in PROJECT_STATUSES], weights=[w for _, w in PROJECT_STATUSES]
+    )[0]
+    projected = date(2024, 1, 1) + timedelta(days=rng.randrange(0, 6 * 365))
+    actual = projected + timedelta(days=rng.randrange(-60, 120)) if status == "in_service" else None
+    flags = []
+    if number % 40 == 3:
+        projected = None
+        flags.append(
+            flag("missingProjectedInServiceDate", "projectedInServiceDate", "No projected date.")
+        )
+    row = number + 1
+    prefix = "DEMO-TPIT" if market == "ERCOT" else "DEMO-ITP"
+    return {
+        "id": f"demo-tp-{market.lower()}-{number:05d}",
+        "sourceId": source.source_id,
+        "assetHash": ctx.asset_hash(source.source_id),
+        "projectNumber": f"{prefix}-{number:05d}",
+        "title": f"{start} - {end} {kv:g} kV {work} (demo)",
+        "description": (
+            f"Fictional demo project: {work} between {start} and {end} substations, "
+            f"{kv:g} kV, in {', '.join(counties)} County, {county['state']} ({market})."
+        ),
+        "status": status,
+        "transmissionOwner": rng.choice(OWNERS[market]),
+        "projectedInServiceDate": projected.isoformat() if projected else None,
+        "actualInServiceDate": actual.isoformat() if actual else None,
+        "fromLocation": f"{start} {kv:g} kV Substation",
+        "toLocation": f"{end} {kv:g} kV Substation",
+        "serviceLevelKv": kv,
+        "counties": counties,
+        "qualityFlags": flags,
+        "observedAt": source.observed_at,
+        "evidence": {
+            "assertionType": "observed",
+            "authority": "official_operator_dataset",
+            "sourceUrl": source.url,
+            "sourceLocator": f"{source.file_name}#Projects!A{row}",
+        },
+    }
+
+
+def build_projects(ctx: DemoContext) -> list[dict]:
+    """Return 150 x scale transmission projects, four in five in ERCOT."""
+    rng = ctx.rng("projects")
+    projects = []
+    numbers = {"ERCOT": 0, "SPP": 0}
+    by_fips = {c["county_fips"]: c for c in ctx.index.counties()}
+    for _ in range(150 * ctx.scale):
+        market = "ERCOT" if rng.random() < 0.8 else "SPP"
+        numbers[market] += 1
+        projects.append(_project(ctx, rng, market, numbers[market], by_fips))
+    return projects
+
+
+def build_docket_filings(ctx: DemoContext) -> list[dict]:
+    """Return the filings of five demo dockets (8 to 16 filings each)."""
+    rng = ctx.rng("dockets")
+    source = SOURCES["demo-puct-interchange"]
+    filings = []
+    for control_number, title in DOCKETS:
+        filed = date(2024, 6, 3) + timedelta(days=rng.randrange(0, 200))
+        for item in range(1, rng.randint(8, 16) + 1):
+            filed += timedelta(days=rng.randrange(3, 40))
+            kind = FILING_KINDS[0] if item == 1 else rng.choice(FILING_KINDS[1:])
+            locator = f"docket {control_number} item {item}"
+            filings.append(
+                {
+                    "id": f"demo-filing-{control_number}-{item:04d}",
+                    "sourceId": source.source_id,
+                    "assetHash": ctx.asset_hash(source.source_id),
+                    "controlNumber": control_number,
+                    "filingParty": rng.choice(FILING_PARTIES),
+                    "description": f"{kind}: {title}",
+                    "sourceLocator": locator,
+                    "observedAt": source.observed_at,
+                    "itemNumber": item,
+                    "filedAt": filed.isoformat(),
+                    "documentUrl": f"{source.url.rsplit('/', 1)[0]}/{control_number}/item-{item}.pdf",
+                    "evidence": {
+                        "assertionType": "observed",
+                        "authority": "official_filing",
+                        "sourceLocator": locator,
+                    },
+                    "qualityFlags": [],
+                }
+            )
+    return filings
