@@ -256,22 +256,56 @@ def transmission(ctx: Context) -> Outcome:
 # --- market adequacy ---------------------------------------------------------------------
 
 
-def _series(facts: list[dict], prefer: tuple[str, ...]) -> list[dict]:
-    """The longest (predicate, scenario) series, preferring predicates with a given word."""
+def _series(facts: list[dict], words: tuple[str, ...]) -> list[dict]:
+    """The longest series whose predicate holds one of `words`, base scenario first, by period."""
     groups: dict[tuple[str, str], list[dict]] = {}
     for f in facts:
+        predicate = str(f.get("predicate") or "")
         if _num(f.get("value")) is None or not f.get("period"):
             continue
-        groups.setdefault((str(f.get("predicate")), str(f.get("scenario"))), []).append(f)
+        if not any(word in predicate.lower() for word in words):
+            continue
+        groups.setdefault((predicate, str(f.get("scenario"))), []).append(f)
     if not groups:
         return []
 
     def rank(key: tuple[str, str]) -> tuple[int, int, tuple[str, str]]:
-        preferred = any(word in key[0].lower() for word in prefer)
-        return (0 if preferred else 1, -len(groups[key]), key)
+        return (0 if key[1] == "base" else 1, -len(groups[key]), key)
 
     best = min(groups, key=rank)
     return sorted(groups[best], key=lambda f: (f["period"], f["id"]))
+
+
+def _by_period(series: list[dict]) -> dict[str, dict]:
+    return {f["period"]: f for f in series}
+
+
+def _tightest_margin(peaks: list[dict], supply: list[dict], requirement: list[dict]) -> dict | None:
+    """The period where capacity (or a stated margin) less peak is smallest against need."""
+    supply_by_period = _by_period(supply)
+    requirement_by_period = _by_period(requirement)
+    rows = []
+    for peak_fact in peaks:
+        supply_fact = supply_by_period.get(peak_fact["period"])
+        peak = float(peak_fact["value"])
+        if supply_fact is None or peak <= 0:
+            continue
+        value = float(supply_fact["value"])
+        margin = value if "margin" in str(supply_fact["predicate"]).lower() else value - peak
+        needed = requirement_by_period.get(peak_fact["period"])
+        need_mw = float(needed["value"]) if needed else RESERVE_MARGIN_MEDIUM * peak
+        rows.append(
+            {
+                "margin": margin,
+                "share": margin / peak,
+                "need": need_mw,
+                "period": peak_fact["period"],
+                "peak": peak_fact,
+                "supply": supply_fact,
+                "requirement": needed,
+            }
+        )
+    return min(rows, key=lambda r: (r["margin"] - r["need"], r["period"])) if rows else None
 
 
 def market_adequacy(ctx: Context) -> Outcome:
@@ -281,55 +315,47 @@ def market_adequacy(ctx: Context) -> Outcome:
             factor, "The point's market is unknown (no territory or queue data names one)."
         )
     market = "/".join(ctx.markets)
-    loads = _series([f for f in ctx.facts if f["_kind"] == "load_forecast"], ("peak",))
-    supply = _series(
-        [f for f in ctx.facts if f["_kind"] == "resource_adequacy"],
-        ("reserve", "capacity", "resource"),
-    )
-    if not loads and not supply:
+    loads = [f for f in ctx.facts if f["_kind"] == "load_forecast"]
+    adequacy = [f for f in ctx.facts if f["_kind"] == "resource_adequacy"]
+    peaks = _series(loads, ("peak", "demand", "load"))
+    if not loads and not adequacy:
         return _abstain(
             factor, f"No current load-forecast or resource-adequacy facts for {market}."
         )
-    if not loads:
+    if not peaks:
         return _abstain(
-            factor,
-            f"{market} has resource-adequacy facts but no load forecast to compare them with.",
+            factor, f"{market} has no current peak-load forecast to judge adequacy against."
         )
-    peak_by_period = {f["period"]: f for f in loads}
-    margins = []
-    for s in supply:
-        load = peak_by_period.get(s["period"])
-        if load is None or _num(load["value"]) in (None, 0.0):
-            continue
-        peak = float(load["value"])
-        value = float(s["value"])
-        is_margin = "margin" in str(s.get("predicate")).lower()
-        margins.append(((value if is_margin else value - peak) / peak, s, load))
-    first, last = loads[0], loads[-1]
-    growth = (
-        (float(last["value"]) - float(first["value"])) / float(first["value"])
-        if float(first["value"])
-        else 0.0
-    )
+    first, last = peaks[0], peaks[-1]
+    start = float(first["value"])
+    growth = (float(last["value"]) - start) / start if start else 0.0
     text = (
-        f"{market} {first['predicate']} goes from {mw(float(first['value']))} ({first['period']}) "
-        f"to {mw(float(last['value']))} ({last['period']}), {growth:+.0%}."
+        f"{market} {first['predicate']} ({first['scenario']}) goes from {mw(start)} "
+        f"({first['period']}) to {mw(float(last['value']))} ({last['period']}), {growth:+.0%}."
     )
-    cited = [first["id"], last["id"]]
-    if margins:
-        tightest, s, load = min(margins, key=lambda m: (m[0], m[1]["period"]))
-        severity = (
-            "high" if tightest < 0 else "medium" if tightest < RESERVE_MARGIN_MEDIUM else "low"
-        )
-        text += (
-            f" The tightest reserve margin is {tightest:.1%} in {s['period']} "
-            f"({s['predicate']} {mw(float(s['value']))} against {mw(float(load['value']))} peak)."
-        )
-        cited += [s["id"], load["id"]]
-    else:
+    cited = {first["id"], last["id"]}
+    supply = _series(adequacy, ("margin",)) or _series(adequacy, ("capacity", "resource"))
+    tightest = _tightest_margin(peaks, supply, _series(adequacy, ("requirement", "target")))
+    if tightest is None:
         severity = "medium" if growth >= LOAD_GROWTH_MEDIUM else "low"
         text += " No resource-adequacy fact shares a period with the forecast, so no margin is computed."
-    return Outcome(factor, severity, text, sorted(set(cited)))
+        return Outcome(factor, severity, text, sorted(cited))
+    margin, need = tightest["margin"], tightest["need"]
+    severity = "high" if margin < 0 else "medium" if margin < need else "low"
+    need_text = (
+        f"the {mw(need)} {tightest['requirement']['predicate']}"
+        if tightest["requirement"]
+        else f"a {RESERVE_MARGIN_MEDIUM:.0%} screening reserve"
+    )
+    text += (
+        f" The tightest year is {tightest['period']}: {tightest['supply']['predicate']} leaves a "
+        f"{mw(margin) if margin >= 0 else '-' + mw(-margin)} margin ({tightest['share']:.1%} of peak) "
+        f"against {need_text}."
+    )
+    cited |= {tightest["peak"]["id"], tightest["supply"]["id"]}
+    if tightest["requirement"]:
+        cited.add(tightest["requirement"]["id"])
+    return Outcome(factor, severity, text, sorted(cited))
 
 
 # --- load scale --------------------------------------------------------------------------
