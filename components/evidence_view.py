@@ -125,19 +125,19 @@ def source_link(label: str, url: str | None) -> None:
         st.caption("The record names no source address.")
 
 
-def draw_queue_evidence(evidence: Mapping[str, Any], record: Mapping[str, Any]) -> None:
-    """Draw where a queue record came from: source, locator, the source row, policy, flags."""
+def draw_queue_evidence(evidence: Mapping[str, Any]) -> None:
+    """Draw where a queue record came from: source and link, locator, policy, the source row."""
     st.markdown(f"**Source:** {escape_markdown(evidence.get('sourceName') or '')}")
     source_link("Open the source", evidence.get("sourceUrl"))
     st.dataframe(pd.DataFrame(locator_rows(evidence), columns=["", "value"]), hide_index=True)
     st.markdown(
-        f"**Redistribution policy:** `{evidence.get('redistributionPolicy') or 'not stated'}`"
+        "**Redistribution policy:** "
+        + escape_markdown(evidence.get("redistributionPolicy") or "not stated")
     )
     st.markdown("**The source row as it was published**")
     st.dataframe(
         mapping_frame(evidence.get("sourceRow"), key="column", value="value"), hide_index=True
     )
-    draw_flags(record.get("qualityFlags"))
 
 
 def draw_flags(flags: Iterable[Mapping[str, Any]] | None) -> None:
@@ -180,3 +180,50 @@ def draw_fact_evidence(evidence: Mapping[str, Any]) -> None:
     quote = evidence.get("quote") or ""
     st.markdown("> " + (escape_markdown(quote) or "(no quote)").replace("  \n", "  \n> "))
     st.dataframe(pd.DataFrame(fact_evidence_rows(evidence), columns=["", "value"]), hide_index=True)
+
+
+AUTHORITIES = [
+    "federal_regulator",
+    "regulatory_order",
+    "approved_tariff",
+    "official_operator_dataset",
+    "official_utility_dataset",
+    "official_filing",
+    "official_planning_report",
+    "federal_aggregated_dataset",
+    "officially_sponsored_synthesis",
+    "customer_supplied",
+    "other_public_source",
+]
+REDISTRIBUTION_POLICIES = [
+    "normalized_records_only",
+    "public_redistribution",
+    "links_only",
+    "review_before_redistribution",
+    "internal_analysis_only_pending_terms_review",
+]
+KINDS = ["prose", "table", "figure"]
+_SEARCH = "evidence.search"
+
+
+def search_results(pages_for: Any, signature: tuple, *, more: bool) -> tuple[list[dict], bool]:
+    """Return the results fetched so far for a search and whether more pages follow.
+
+    The search's `pages()` iterator is kept in session state with its signature (query and
+    filters); a new signature starts a new search. `more=True` pulls the next page.
+    """
+    from components.tables import as_wire_list
+
+    held = st.session_state.get(_SEARCH)
+    if held is None or held["signature"] != signature:
+        held = {"signature": signature, "pages": pages_for(), "results": [], "has_more": True}
+        st.session_state[_SEARCH] = held
+        more = True
+    if more and held["has_more"]:
+        page = next(held["pages"], None)
+        if page is None:
+            held["has_more"] = False
+        else:
+            held["results"].extend(as_wire_list(page.data))
+            held["has_more"] = bool(page.has_more)
+    return held["results"], held["has_more"]

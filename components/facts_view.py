@@ -124,3 +124,31 @@ def known_at_param(day: dt.date | None, time_of_day: dt.time | None) -> str | No
         return None
     moment = dt.datetime.combine(day, time_of_day or dt.time(), tzinfo=dt.UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def fact_label(fact: Mapping[str, Any]) -> str:
+    """Return a short name for a fact: predicate, period, scenario, version."""
+    predicate = str(fact.get("predicate") or "").replace("_", " ")
+    return (
+        f"{fact.get('market')} · {predicate} · {fact.get('period')} · "
+        f"{fact.get('scenario')} (version {fact.get('factVersion')})"
+    )
+
+
+def table_config() -> dict[str, Any]:
+    """Column configs of the facts table: MW, dates, the uncalibrated parser confidence."""
+    import streamlit as st
+
+    from components.tables import mw_column, provenance_config
+
+    return {
+        **provenance_config(),
+        "value": mw_column("Value"),
+        "parserConfidence": st.column_config.NumberColumn(
+            "Parser confidence (uncalibrated)",
+            format="%.2f",
+            help="How sure the document parser was: uncalibrated, not an accuracy.",
+        ),
+        "quote": st.column_config.TextColumn("Evidence quote", width="medium"),
+        "page": st.column_config.NumberColumn("Page", format="%d"),
+    }

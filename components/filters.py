@@ -46,8 +46,10 @@ def kept_choices(values: Sequence[str], options: Sequence[str]) -> list[str]:
     return kept
 
 
-def _key(param: str) -> str:
-    return f"filter:{param}"
+def _key(param: str, scope: str) -> str:
+    # Pages share one session state: the scope keeps the queue's `county` apart from
+    # transmission's `county`.
+    return f"filter:{scope}:{param}"
 
 
 def _write(param: str, value: Any) -> None:
@@ -66,9 +68,11 @@ def _write(param: str, value: Any) -> None:
         st.query_params[param] = str(value)
 
 
-def multiselect(label: str, options: Sequence[str], param: str, **kwargs: Any) -> list[str]:
+def multiselect(
+    label: str, options: Sequence[str], param: str, *, scope: str, **kwargs: Any
+) -> list[str]:
     """A multiselect kept in the URL as repeated `param=` values."""
-    key = _key(param)
+    key = _key(param, scope)
     if key not in st.session_state:
         st.session_state[key] = kept_choices(st.query_params.get_all(param), options)
     else:
@@ -78,9 +82,11 @@ def multiselect(label: str, options: Sequence[str], param: str, **kwargs: Any) -
     return chosen
 
 
-def selectbox(label: str, options: Sequence[str], param: str, **kwargs: Any) -> str | None:
+def selectbox(
+    label: str, options: Sequence[str], param: str, *, scope: str, **kwargs: Any
+) -> str | None:
     """A selectbox kept in the URL; the first option when the URL names none that exists."""
-    key = _key(param)
+    key = _key(param, scope)
     if key not in st.session_state or st.session_state[key] not in options:
         kept = kept_choices([st.query_params.get(param, "")], options)
         st.session_state[key] = kept[0] if kept else (options[0] if options else None)
@@ -89,9 +95,9 @@ def selectbox(label: str, options: Sequence[str], param: str, **kwargs: Any) -> 
     return chosen
 
 
-def text_input(label: str, param: str, **kwargs: Any) -> str:
+def text_input(label: str, param: str, *, scope: str, **kwargs: Any) -> str:
     """A text input kept in the URL."""
-    key = _key(param)
+    key = _key(param, scope)
     if key not in st.session_state:
         st.session_state[key] = st.query_params.get(param, "")
     value = st.text_input(label, key=key, **kwargs).strip()
@@ -99,9 +105,9 @@ def text_input(label: str, param: str, **kwargs: Any) -> str:
     return value
 
 
-def number_input(label: str, param: str, **kwargs: Any) -> float | None:
+def number_input(label: str, param: str, *, scope: str, **kwargs: Any) -> float | None:
     """An optional number input kept in the URL (empty means no bound)."""
-    key = _key(param)
+    key = _key(param, scope)
     if key not in st.session_state:
         st.session_state[key] = parse_float(st.query_params.get(param))
     value = st.number_input(label, key=key, value=None, **kwargs)
@@ -109,9 +115,9 @@ def number_input(label: str, param: str, **kwargs: Any) -> float | None:
     return value
 
 
-def date_input(label: str, param: str, **kwargs: Any) -> dt.date | None:
+def date_input(label: str, param: str, *, scope: str, **kwargs: Any) -> dt.date | None:
     """An optional date input kept in the URL as YYYY-MM-DD."""
-    key = _key(param)
+    key = _key(param, scope)
     if key not in st.session_state:
         st.session_state[key] = parse_date(st.query_params.get(param))
     value = st.date_input(label, key=key, value=None, **kwargs)
@@ -119,9 +125,9 @@ def date_input(label: str, param: str, **kwargs: Any) -> dt.date | None:
     return value
 
 
-def toggle(label: str, param: str, **kwargs: Any) -> bool:
+def toggle(label: str, param: str, *, scope: str, **kwargs: Any) -> bool:
     """A toggle kept in the URL as `param=1`."""
-    key = _key(param)
+    key = _key(param, scope)
     if key not in st.session_state:
         st.session_state[key] = st.query_params.get(param) == "1"
     value = bool(st.toggle(label, key=key, **kwargs))

@@ -9,6 +9,7 @@ from typing import Any
 
 import pandas as pd
 import pydeck as pdk
+import streamlit as st
 
 from components.tables import source_evidence_columns
 
@@ -111,6 +112,12 @@ def plant_layer(plants: pd.DataFrame) -> pdk.Layer:
     located = plants.dropna(subset=["latitude", "longitude"]).copy()
     located["color"] = located["technology"].map(technology_color)
     located["radius"] = located["capacityMw"].map(plant_radius_m)
+    located["label"] = [
+        f"{name} · {tech} · {mw:,.0f} MW"
+        for name, tech, mw in zip(
+            located["plantName"], located["technology"], located["capacityMw"], strict=True
+        )
+    ]
     data = located[
         [
             "plantName",
@@ -121,6 +128,7 @@ def plant_layer(plants: pd.DataFrame) -> pdk.Layer:
             "longitude",
             "color",
             "radius",
+            "label",
         ]
     ].to_dict("records")
     return pdk.Layer(
@@ -172,3 +180,106 @@ def monthly_generation(operations: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     frame["month"] = pd.to_datetime(frame["month"], format="%Y-%m", errors="coerce")
     frame["netGenerationMwh"] = pd.to_numeric(frame["netGenerationMwh"], errors="coerce")
     return frame.sort_values(["month", "generatorId"]).reset_index(drop=True)
+
+
+# Drawing -----------------------------------------------------------------------------------
+
+SCOPE = "generation"
+
+
+def draw_generator_filters(every_generator: pd.DataFrame) -> dict[str, Any]:
+    """Draw every filter of the generators interface (kept in the URL); return the arguments."""
+    from components import filters
+
+    def choices(column: str) -> list[str]:
+        values = every_generator[column].dropna().astype(str)
+        return ["any", *sorted({v for v in values if v}, key=str.casefold)]
+
+    top = st.columns(4)
+    with top[0]:
+        state = filters.selectbox("State", choices("state"), "state", scope=SCOPE)
+    with top[1]:
+        status = filters.selectbox("Status", choices("status"), "status", scope=SCOPE)
+    with top[2]:
+        ba_code = filters.selectbox(
+            "Balancing authority", choices("balancingAuthorityCode"), "ba_code", scope=SCOPE
+        )
+    with top[3]:
+        technology = filters.selectbox(
+            "Technology", choices("technology"), "technology", scope=SCOPE
+        )
+    bottom = st.columns(4)
+    with bottom[0]:
+        source_id = filters.text_input(
+            "Source release (source id)",
+            "source_id",
+            scope=SCOPE,
+            help="Empty: each generator's current version. A source id: that release's version.",
+        )
+    with bottom[1]:
+        plant_id = filters.number_input(
+            "Plant id",
+            "plant_id",
+            min_value=1.0,
+            max_value=2147483647.0,
+            step=1.0,
+            format="%.0f",
+            scope=SCOPE,
+        )
+    with bottom[2]:
+        min_mw = filters.number_input("Min nameplate MW", "min_mw", min_value=0.0, scope=SCOPE)
+    with bottom[3]:
+        max_mw = filters.number_input("Max nameplate MW", "max_mw", min_value=0.0, scope=SCOPE)
+    return {
+        "state": None if state == "any" else state,
+        "status": None if status == "any" else status,
+        "ba_code": None if ba_code == "any" else ba_code,
+        "technology": None if technology == "any" else technology,
+        "source_id": source_id or None,
+        "plant_id": int(plant_id) if plant_id else None,
+        "min_capacity_mw": min_mw,
+        "max_capacity_mw": max_mw,
+    }
+
+
+def generator_table_config() -> dict[str, Any]:
+    """Column configs of the generators table: MW units and provenance."""
+    from components.tables import mw_column, provenance_config
+
+    return {
+        **provenance_config(),
+        "nameplateCapacityMw": mw_column("Nameplate"),
+        "summerCapacityMw": mw_column("Summer"),
+        "winterCapacityMw": mw_column("Winter"),
+        "agencyPlantId": st.column_config.NumberColumn("Plant id", format="%d"),
+    }
+
+
+def plant_table_config() -> dict[str, Any]:
+    """Column configs of the plants table."""
+    from components.tables import mw_column, provenance_config
+
+    return {
+        **provenance_config(),
+        "capacityMw": mw_column("Capacity (filtered generators)"),
+        "agencyPlantId": st.column_config.NumberColumn("Plant id", format="%d"),
+    }
+
+
+def plant_deck(plants: pd.DataFrame) -> pdk.Deck:
+    """The region's county outlines with the plants on top."""
+    from components import maps
+    from components.geography import region_counties
+
+    layers = [maps.county_layer(region_counties().values(), pickable=False), plant_layer(plants)]
+    return maps.deck(layers)
+
+
+def picked_plant(event: Any) -> int | None:
+    """Return the plant id a click on the map picked, if any."""
+    selection = getattr(event, "selection", None) or (event or {}).get("selection") or {}
+    objects = (selection.get("objects") if isinstance(selection, dict) else None) or {}
+    for obj in objects.get("plants") or []:
+        if obj.get("agencyPlantId") is not None:
+            return int(obj["agencyPlantId"])
+    return None

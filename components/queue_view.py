@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import pandas as pd
+import streamlit as st
 
 from components.tables import flags_text
 
@@ -182,3 +183,197 @@ def details_rows(details: Mapping[str, Any]) -> list[tuple[str, str]]:
     components = details.get("capacityComponentsMw") or []
     pairs.append(("Capacity components", ", ".join(f"{mw:g} MW" for mw in components)))
     return pairs
+
+
+# Drawing -----------------------------------------------------------------------------------
+
+
+def draw_filters(frame: pd.DataFrame) -> QueueFilters:
+    """Draw the list filters (kept in the URL) and return them; technology comes later."""
+    from components import filters
+
+    top = st.columns(4)
+    with top[0]:
+        states = filters.multiselect("State", options(frame, "state"), "state", scope="queue")
+    by_state = frame if not states else frame[_in(frame["state"], tuple(states))]
+    with top[1]:
+        counties = filters.multiselect(
+            "County", options(by_state, "county"), "county", scope="queue"
+        )
+    with top[2]:
+        statuses = filters.multiselect("Status", options(frame, "status"), "status", scope="queue")
+    with top[3]:
+        markets = filters.multiselect("Market", options(frame, "market"), "market", scope="queue")
+    bottom = st.columns(4)
+    with bottom[0]:
+        min_mw = filters.number_input("Min MW", "min_mw", min_value=0.0, step=10.0, scope="queue")
+    with bottom[1]:
+        max_mw = filters.number_input("Max MW", "max_mw", min_value=0.0, step=10.0, scope="queue")
+    with bottom[2]:
+        proposed_from = filters.date_input("Proposed date from", "from", scope="queue")
+    with bottom[3]:
+        proposed_to = filters.date_input("Proposed date to", "to", scope="queue")
+    return QueueFilters(
+        states=tuple(states),
+        counties=tuple(counties),
+        statuses=tuple(statuses),
+        markets=tuple(markets),
+        min_mw=min_mw,
+        max_mw=max_mw,
+        proposed_from=proposed_from,
+        proposed_to=proposed_to,
+    )
+
+
+def draw_technology(key: Any, filtered: pd.DataFrame) -> pd.DataFrame:
+    """Offer technology and queue date from the records' details when the set is small enough."""
+    from components import data_fetch, filters
+
+    count = len(filtered)
+    affordable = 0 < count <= DETAILS_BUDGET
+    help_text = (
+        "Technology and queue date are not in the queue list; they are in each record's "
+        f"details, one request per record. Available for at most {DETAILS_BUDGET} records."
+    )
+    wanted = filters.toggle(
+        f"Load technology and queue date for these {count:,} records",
+        "details",
+        disabled=not affordable,
+        help=help_text,
+        scope="queue",
+    )
+    if not affordable:
+        st.caption(
+            f"Technology and queue date come from each record's details (one request per "
+            f"record): narrow the filters to {DETAILS_BUDGET} records or fewer to load them. "
+            "Until then the charts use the list's fields: status, market, MW, proposed date."
+        )
+        return filtered
+    if not wanted:
+        return filtered
+    ids = filtered["id"].tolist()
+    details = data_fetch.with_progress(
+        "record details", ids, lambda rid: data_fetch.queue_details(key, rid)
+    )
+    enriched = with_details(filtered, details)
+    chosen = filters.multiselect(
+        "Technology", options(enriched, "technology"), "technology", scope="queue"
+    )
+    return filter_queue(enriched, QueueFilters(technologies=tuple(chosen)))
+
+
+def draw_charts(filtered: pd.DataFrame) -> None:
+    """Draw MW by status and by technology, and entries per year."""
+    from components import charts
+
+    left, middle, right = st.columns(3)
+    left.altair_chart(
+        charts.bar(
+            mw_by(filtered, "status"),
+            category="status",
+            value="mw",
+            title="Requested MW by status",
+            unit="MW",
+        ),
+        width="stretch",
+    )
+    has_technology = filtered["technology"].notna().any()
+    if has_technology:
+        middle.altair_chart(
+            charts.bar(
+                mw_by(filtered, "technology"),
+                category="technology",
+                value="mw",
+                title="Requested MW by technology",
+                unit="MW",
+            ),
+            width="stretch",
+        )
+    else:
+        middle.altair_chart(
+            charts.bar(
+                mw_by(filtered, "market"),
+                category="market",
+                value="mw",
+                title="Requested MW by market",
+                unit="MW",
+            ),
+            width="stretch",
+        )
+        middle.caption("By technology once details are loaded (toggle above).")
+    date_column = "queueDate" if filtered["queueDate"].notna().any() else "proposedDate"
+    label = "queue date" if date_column == "queueDate" else "proposed date"
+    right.altair_chart(
+        charts.yearly(
+            entries_by_year(filtered, date_column),
+            value="records",
+            title=f"Entries by year of {label}",
+            unit="Records",
+        ),
+        width="stretch",
+    )
+
+
+def table_config() -> dict[str, Any]:
+    """Column configs of the queue table: MW, dates, the evidence link, provenance."""
+    from components.tables import link_column, mw_column, provenance_config
+
+    return {
+        **provenance_config(),
+        "id": st.column_config.TextColumn("Record id"),
+        "projectName": st.column_config.TextColumn("Project"),
+        "pointOfInterconnection": st.column_config.TextColumn("Point of interconnection"),
+        "requestedCapacityMw": mw_column("Requested"),
+        "proposedDate": st.column_config.DateColumn("Proposed date"),
+        "queueDate": st.column_config.DateColumn("Queue date"),
+        "evidenceUrl": link_column("Evidence"),
+    }
+
+
+def draw_table(filtered: pd.DataFrame) -> str | None:
+    """Draw the records; return the id of the selected one (kept in the URL as `record`)."""
+    shown = filtered.reset_index(drop=True)
+    event = st.dataframe(
+        shown,
+        hide_index=True,
+        column_config=table_config(),
+        on_select="rerun",
+        selection_mode="single-row",
+        key="queue.table",
+    )
+    rows = list(getattr(getattr(event, "selection", None), "rows", None) or [])
+    if rows and rows[0] < len(shown):
+        selected = str(shown.loc[rows[0], "id"])
+        if st.query_params.get("record") != selected:
+            st.query_params["record"] = selected
+        return selected
+    return st.query_params.get("record") or None
+
+
+def draw_record(key: Any, record: Mapping[str, Any]) -> None:
+    """Draw one record: its details and its source evidence with the row as it was."""
+    from components import data_fetch
+    from components.evidence_view import draw_flags, draw_queue_evidence
+
+    record_id = str(record.get("id"))
+    st.subheader(f"{record.get('projectName') or record_id}")
+    st.caption(
+        f"Record {record_id} · {record.get('market') or ''} · {record.get('county') or ''}, "
+        f"{record.get('state') or ''} · observed {record.get('observedAt') or 'unknown'}"
+    )
+    details = data_fetch.queue_details(key, record_id)
+    evidence = data_fetch.queue_evidence(key, record_id)
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**Details**")
+        st.dataframe(pd.DataFrame(details_rows(details), columns=["", "value"]), hide_index=True)
+        details_evidence = details.get("evidence") or {}
+        st.caption(
+            f"Details from {details_evidence.get('authority') or 'an unnamed authority'}"
+            f" ({details_evidence.get('assertionType') or 'assertion type not stated'})"
+            f" · {details_evidence.get('sourceLocator') or ''}"
+        )
+        draw_flags(record.get("qualityFlags"))
+    with right:
+        st.markdown("**Evidence**")
+        draw_queue_evidence(evidence)

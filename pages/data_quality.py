@@ -1,1 +1,61 @@
-# placeholder: app helper B replaces this page
+"""Data quality & release: harvest runs, rejections, quality counts, join coverage, identity."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components import charts, connection, data_fetch, quality_view
+from components.evidence_view import escape_markdown
+from components.problems import problem_boundary
+
+st.title("Data quality & release")
+
+with problem_boundary():
+    key = connection.connection_key()
+    report = data_fetch.quality_report(key)
+    methodology = report.get("methodology") or {}
+    st.subheader("Methodology")
+    # Word for word: the note says what this report is not.
+    st.info(escape_markdown(methodology.get("note") or "The service gives no methodology note."))
+    st.caption(
+        f"Unit: {methodology.get('unit') or 'not stated'} · Acceptance rate: "
+        f"{methodology.get('acceptanceRateDefinition') or 'not stated'} · Scope: "
+        f"{report.get('scope') or 'not stated'}"
+    )
+
+    runs = report.get("data") or []
+    st.subheader("Harvest runs")
+    runs_frame = quality_view.runs_frame(runs)
+    st.dataframe(runs_frame, hide_index=True)
+    rejections = quality_view.rejections_frame(runs)
+    st.markdown(f"**Rejected records and their reasons** ({len(rejections):,})")
+    if rejections.empty:
+        st.caption("No harvest run rejected a record.")
+    else:
+        st.dataframe(rejections, hide_index=True)
+
+    quality = report.get("quality") or {}
+    queue_counts = quality.get("queue") or {}
+    st.subheader(f"Queue quality checks ({queue_counts.get('rows', 0):,} records)")
+    counts = quality_view.counts_frame(queue_counts, total_key="rows")
+    st.altair_chart(
+        charts.bar(
+            counts, category="check", value="count", title="Records per check", unit="Records"
+        ),
+        width="stretch",
+    )
+    left, right = st.columns(2)
+    with left:
+        st.markdown("**Join coverage**")
+        st.dataframe(quality_view.join_coverage(quality.get("joins")), hide_index=True)
+    with right:
+        st.markdown("**Balancing-authority operations**")
+        st.dataframe(
+            quality_view.counts_frame(quality.get("balancingAuthorityOperations")), hide_index=True
+        )
+        st.caption(f"Report generated {quality.get('generatedAt') or 'at an unstated time'}")
+
+    st.subheader("Release identity")
+    st.dataframe(quality_view.release_rows(data_fetch.release(key)), hide_index=True)
+    st.caption("The quality report's own `release` object:")
+    st.json(report.get("release") or {}, expanded=False)

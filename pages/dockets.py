@@ -1,1 +1,46 @@
-# placeholder: app helper B replaces this page
+"""Dockets: a control number (those the evidence mentions are offered) and its filings."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components import connection, data_fetch, dockets_view, filters
+from components.problems import problem_boundary
+from components.tables import as_wire_list
+
+OTHER = "Another control number…"
+
+st.title("Dockets")
+st.caption(
+    "Regulatory dockets by control number. The numbers offered are those the evidence "
+    "mentions; any other can be typed."
+)
+
+
+@st.cache_data(ttl=600, show_spinner="Looking for dockets the evidence mentions…")
+def mentioned(key: connection.ConnectionKey) -> list[str]:
+    chunks = connection.client_for(key).evidence.search("docket", limit=100, max_items=300)
+    return dockets_view.mentioned_control_numbers(dockets_view.chunk_texts(as_wire_list(chunks)))
+
+
+with problem_boundary():
+    key = connection.connection_key()
+    offered = mentioned(key)
+    choice = filters.selectbox(
+        "Control number", [*offered, OTHER], "control_number", scope="dockets"
+    )
+    control_number = choice
+    if choice == OTHER:
+        control_number = filters.text_input("Type a control number", "typed", scope="dockets")
+    if not control_number:
+        st.stop()
+    filings = data_fetch.docket_filings(key, control_number)
+    if not filings:
+        st.info(f"No filings under control number {control_number}.")
+        st.stop()
+    frame = dockets_view.filings_frame(filings)
+    st.markdown(
+        f"**{len(frame):,}** filings in docket **{control_number}**, from "
+        f"{frame['filedAt'].min():%Y-%m-%d} to {frame['filedAt'].max():%Y-%m-%d}"
+    )
+    st.dataframe(frame, hide_index=True, column_config=dockets_view.table_config())

@@ -1,1 +1,77 @@
-# placeholder: app helper B replaces this page
+"""Evidence search: a query with every filter of the interface, ranked, highlighted safely."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components import connection, evidence_view, filters
+from components.facts_view import known_at_param
+from components.problems import problem_boundary
+
+ANY = "any"
+MORE = "evidence.more"
+
+st.title("Evidence search")
+st.caption(
+    "Ranked by the service (weighted lexical, exact and prefix matching). Matched words are "
+    "highlighted; the source text is shown as text."
+)
+
+
+def _want_more() -> None:
+    st.session_state[MORE] = True
+
+
+with problem_boundary():
+    query = filters.text_input(
+        "Search the source evidence", "q", placeholder="e.g. transmission", scope="evidence"
+    )
+    row = st.columns(6)
+    with row[0]:
+        source_id = filters.text_input("Source id", "source_id", scope="evidence")
+    with row[1]:
+        authority = filters.selectbox(
+            "Authority", [ANY, *evidence_view.AUTHORITIES], "authority", scope="evidence"
+        )
+    with row[2]:
+        policy = filters.selectbox(
+            "Redistribution policy",
+            [ANY, *evidence_view.REDISTRIBUTION_POLICIES],
+            "redistribution_policy",
+            scope="evidence",
+        )
+    with row[3]:
+        kind = filters.selectbox("Kind", [ANY, *evidence_view.KINDS], "kind", scope="evidence")
+    with row[4]:
+        page = filters.number_input(
+            "Page", "page", min_value=1.0, step=1.0, format="%.0f", scope="evidence"
+        )
+    with row[5]:
+        known_day = filters.date_input("Known at", "known_at", scope="evidence")
+    if not query:
+        st.info("Type a few words to search the evidence behind the records.")
+        st.stop()
+    search = {
+        "source_id": source_id or None,
+        "authority": None if authority == ANY else authority,
+        "redistribution_policy": None if policy == ANY else policy,
+        "kind": None if kind == ANY else kind,
+        "page": int(page) if page else None,
+        "known_at": known_at_param(known_day, None),
+    }
+    client = connection.get_client()
+    signature = (connection.current_tenant(), query, tuple(sorted(search.items())))
+    results, has_more = evidence_view.search_results(
+        lambda: client.evidence.search(query, limit=10, **search).pages(),
+        signature,
+        more=st.session_state.pop(MORE, False),
+    )
+    terms = evidence_view.query_terms(query)
+    if not results:
+        st.info(f"No evidence matches “{query}” with these filters.")
+    else:
+        st.markdown(f"**{len(results)}** results{' so far' if has_more else ''}, best first")
+    for position, chunk in enumerate(results, start=1):
+        evidence_view.draw_search_result(position, chunk, terms)
+    if has_more:
+        st.button("More results", on_click=_want_more)

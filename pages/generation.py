@@ -1,1 +1,92 @@
-# placeholder: app helper B replaces this page
+"""Generation: plants on the map, generators with every filter, a plant's monthly net generation."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components import charts, connection, data_fetch, generation_view, maps
+from components.problems import problem_boundary
+from components.tables import mwh_column, provenance_config
+
+st.title("Generation")
+st.caption(
+    "Plants sized by the nameplate MW of the generators that pass the filters and coloured "
+    "by their largest technology. Click a plant, or pick one below, for its monthly output."
+)
+
+with problem_boundary():
+    key = connection.connection_key()
+    every = generation_view.generators_frame(data_fetch.traverse(key, "generators", "generators"))
+    arguments = generation_view.draw_generator_filters(every)
+    generators = generation_view.generators_frame(
+        data_fetch.list_records(key, "generators", **arguments)
+    )
+    plants_all = data_fetch.traverse(key, "generation_plants", "generation plants")
+    plants = generation_view.plants_frame(plants_all, generators)
+    plants = plants[plants["agencyPlantId"].isin(set(generators["agencyPlantId"]))]
+    st.markdown(
+        f"**{len(generators):,}** generators · **{generators['nameplateCapacityMw'].sum():,.0f} "
+        f"MW** nameplate · **{len(plants):,}** plants"
+    )
+    map_column, legend_column = st.columns([3, 1])
+    with map_column:
+        event = st.pydeck_chart(
+            generation_view.plant_deck(plants),
+            on_select="rerun",
+            selection_mode="single-object",
+            key="generation.map",
+            height=440,
+        )
+    with legend_column:
+        st.markdown("**Technology**")
+        st.dataframe(
+            generation_view.technology_legend(plants),
+            hide_index=True,
+            column_config={"capacityMw": generation_view.plant_table_config()["capacityMw"]},
+        )
+        if maps.basemap_style() is None:
+            st.caption("County outlines from the Census; no online basemap configured.")
+    st.subheader("Generators")
+    st.dataframe(
+        generators, hide_index=True, column_config=generation_view.generator_table_config()
+    )
+
+    st.subheader("Monthly net generation of a plant")
+    names = dict(zip(plants["agencyPlantId"], plants["plantName"], strict=True))
+    clicked = generation_view.picked_plant(event)
+    if clicked in names:
+        st.session_state["generation.plant"] = clicked
+    plant_id = st.selectbox(
+        "Plant",
+        sorted(names, key=lambda pid: str(names[pid])),
+        format_func=lambda pid: f"{names[pid]} (plant {pid})",
+        key="generation.plant",
+        index=None,
+        placeholder="Choose a plant",
+    )
+    if plant_id is None:
+        st.stop()
+    operations = data_fetch.list_records(key, "generator_operations", plant_id=int(plant_id))
+    monthly = generation_view.monthly_generation(operations)
+    if monthly.empty:
+        st.info(f"No generator operations reported for {names[plant_id]}.")
+        st.stop()
+    st.altair_chart(
+        charts.monthly(
+            monthly,
+            value="netGenerationMwh",
+            color="generatorId",
+            title=f"{names[plant_id]}: net generation by month",
+            unit="MWh",
+        ),
+        width="stretch",
+    )
+    st.dataframe(
+        monthly,
+        hide_index=True,
+        column_config={
+            **provenance_config(),
+            "month": st.column_config.DateColumn("Month", format="YYYY-MM"),
+            "netGenerationMwh": mwh_column("Net generation"),
+        },
+    )

@@ -1,1 +1,82 @@
-# placeholder: app helper B replaces this page
+"""Market facts: load forecasts and resource adequacy, with time travel through restatements."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components import charts, connection, data_fetch, facts_view, filters
+from components.evidence_view import draw_fact_evidence
+from components.problems import problem_boundary
+
+SCOPE = "facts"
+
+st.title("Market facts")
+st.caption(
+    "Facts as the reports stated them. `valid at` picks the period a value applies to; "
+    "`known at` shows what was known at that moment, so a restated value shows its earlier self."
+)
+
+with problem_boundary():
+    key = connection.connection_key()
+    kind_label = filters.selectbox("Kind", list(facts_view.KINDS), "kind", scope=SCOPE)
+    collection = facts_view.KINDS[kind_label]
+    current = data_fetch.list_records(key, collection)
+    row = st.columns(5)
+    with row[0]:
+        markets = sorted({f["market"] for f in current if f.get("market")})
+        market = filters.selectbox("Market", ["any", *markets], "market", scope=SCOPE)
+    with row[1]:
+        periods = sorted({f["period"] for f in current if f.get("period")})
+        period = filters.selectbox("Period", ["any", *periods], "period", scope=SCOPE)
+    with row[2]:
+        valid_day = filters.date_input("Valid at", "valid_at", scope=SCOPE)
+    with row[3]:
+        known_day = filters.date_input("Known at (UTC)", "known_at", scope=SCOPE)
+    with row[4]:
+        known_time = st.time_input("Known at time (UTC)", value=None, key="facts.known_time")
+    selection = {
+        "market": None if market == "any" else market,
+        "period": None if period == "any" else period,
+        "valid_at": valid_day.isoformat() if valid_day else None,
+        "known_at": facts_view.known_at_param(known_day, known_time),
+    }
+    facts = data_fetch.list_records(key, collection, **selection)
+    when = selection["known_at"] or "now"
+    st.markdown(f"**{len(facts):,}** facts as known **{when}**")
+    if not facts:
+        st.info("No fact matches these filters at that moment.")
+        st.stop()
+    st.dataframe(
+        facts_view.facts_frame(facts), hide_index=True, column_config=facts_view.table_config()
+    )
+
+    st.subheader("One fact through time")
+    by_id = {f["id"]: f for f in facts}
+    ordered = sorted(by_id, key=lambda fid: (by_id[fid].get("factVersion") == "1", fid))
+    chosen = st.selectbox(
+        "Fact", ordered, format_func=lambda fid: facts_view.fact_label(by_id[fid]), key="facts.fact"
+    )
+    fact = by_id[chosen]
+    versions = facts_view.fact_history(
+        fact,
+        lambda instant: data_fetch.list_records(
+            key, collection, market=fact["market"], period=fact["period"], known_at=instant
+        ),
+    )
+    history = facts_view.history_frame(versions)
+    if len(versions) > 1:
+        older, newer = versions[-1], versions[0]
+        st.markdown(
+            f"Restated: **{older['value']:,.0f} {older.get('unit') or ''}** known from "
+            f"{older['knownFrom']} became **{newer['value']:,.0f} {newer.get('unit') or ''}** "
+            f"from {newer['knownFrom']}."
+        )
+        st.altair_chart(
+            charts.steps(history, title="Value as it was known", unit=fact.get("unit") or ""),
+            width="stretch",
+        )
+    else:
+        st.caption("This fact has one known version: it was never restated.")
+    st.dataframe(history, hide_index=True)
+    st.markdown("**Evidence**")
+    draw_fact_evidence(fact.get("evidence") or {})

@@ -1,1 +1,38 @@
-# placeholder: app helper B replaces this page
+"""Interconnection queue: every record, filtered in the URL, charted, each with its evidence."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from components import connection, data_fetch, queue_view
+from components.problems import problem_boundary
+
+st.title("Interconnection queue")
+st.caption(
+    "Every queue record the service holds, filtered here in the browser (the interface's "
+    "queue list takes no filters). Filters stay in the address, so a filtered view can be shared."
+)
+
+with problem_boundary():
+    key = connection.connection_key()
+    records = data_fetch.traverse(key, "queue_records", "queue records")
+    by_id = {str(record.get("id")): record for record in records}
+    frame = queue_view.queue_frame(records)
+    filtered = queue_view.filter_queue(frame, queue_view.draw_filters(frame))
+    filtered = queue_view.draw_technology(key, filtered)
+
+    total_mw = filtered["requestedCapacityMw"].sum()
+    st.markdown(
+        f"**{len(filtered):,}** of {len(frame):,} records · **{total_mw:,.0f} MW** requested"
+    )
+    if filtered.empty:
+        st.info("No queue record matches these filters.")
+    else:
+        queue_view.draw_charts(filtered)
+    selected = queue_view.draw_table(filtered)
+    if selected and selected in by_id:
+        queue_view.draw_record(key, by_id[selected])
+    elif selected:
+        st.warning(f"No queue record with id {selected!r} in this release.")
+    else:
+        st.caption("Select a row to see the record's details and evidence.")
