@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gridservice.harvest import census, eia861, ercot_gis
+from gridservice.harvest import census, eia861, ercot_cdr, ercot_gis
 from gridservice.harvest._base import Asset, Harvest, HarvestError
 from gridservice.store import harvest_store, writer
 
@@ -47,6 +47,14 @@ SOURCES: dict[str, Source] = {
         ("Service_Territory_*.xlsx",),
         "EIA-861 service territories: utility-by-county territory candidates",
         20,
+    ),
+    "ercot-cdr": Source(
+        "ercot-cdr",
+        ercot_cdr.SOURCE_ID,
+        ercot_cdr.parse,
+        ("CapacityDemandandReservesReport_*.xlsx",),
+        "ERCOT CDR workbook: load-forecast and resource-adequacy facts, evidence chunks",
+        40,
     ),
     "ercot-gis": Source(
         "ercot-gis",
