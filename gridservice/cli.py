@@ -1,0 +1,96 @@
+"""The `gridservice` command: serve, build demo data, issue tokens."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import secrets
+import sys
+from pathlib import Path
+
+from gridservice.settings import Settings, default_db_path
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from gridservice.app import create_app
+    from gridservice.server import bound_socket
+
+    settings = Settings(db_path=Path(args.db), demo=args.demo)
+    app = create_app(settings)
+    sock = bound_socket(args.host, args.port)
+    host, port = sock.getsockname()[:2]
+    print(f"Grid Data Service on http://{host}:{port}/v1/docs (store: {args.db})", flush=True)
+    uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[sock])
+    return 0
+
+
+def _demo_data(args: argparse.Namespace) -> int:
+    from gridservice.demo import build_demo_database
+    from gridservice.store import meta_reads
+    from gridservice.store.db import connect, init_schema
+
+    conn = connect(args.db)
+    init_schema(conn)
+    if meta_reads.has_public_data(conn):
+        print(f"{args.db} already holds data; remove it to rebuild.", file=sys.stderr)
+        return 1
+    build_demo_database(conn, scale=args.scale)
+    conn.commit()
+    conn.close()
+    print(f"demo database (scale {args.scale}) written to {args.db}")
+    return 0
+
+
+def _tokens_create(args: argparse.Namespace) -> int:
+    from gridservice.store import writer
+    from gridservice.store.db import connect, init_schema
+
+    token = "gds_" + secrets.token_urlsafe(32)
+    conn = connect(args.db)
+    init_schema(conn)
+    with conn:
+        now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        writer.add_token(conn, token, args.tenant, now)
+    conn.close()
+    print(token)
+    print(f"(tenant {args.tenant}; only its SHA-256 is stored: keep it now)", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gridservice", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    db_help = f"SQLite store (default {default_db_path()})"
+
+    serve = commands.add_parser("serve", help="serve the Grid Data Service v1 over HTTP")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--db", default=str(default_db_path()), help=db_help)
+    serve.add_argument("--demo", action="store_true", help="build demo data on first use")
+    serve.set_defaults(run=_serve)
+
+    demo = commands.add_parser("demo-data", help="build the seeded demo database")
+    demo.add_argument("--db", default=str(default_db_path()), help=db_help)
+    demo.add_argument("--scale", type=int, default=1, help="multiply volumes (benchmarks)")
+    demo.set_defaults(run=_demo_data)
+
+    tokens = commands.add_parser("tokens", help="manage bearer tokens")
+    token_commands = tokens.add_subparsers(dest="tokens_command", required=True)
+    create = token_commands.add_parser("create", help="issue a token for a tenant")
+    create.add_argument("--tenant", required=True)
+    create.add_argument("--db", default=str(default_db_path()), help=db_help)
+    create.set_defaults(run=_tokens_create)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if getattr(args, "scale", 1) < 1:
+        build_parser().error("--scale must be at least 1")
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

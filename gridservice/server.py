@@ -1,0 +1,58 @@
+"""Run the service with uvicorn in a background thread (embedded mode, tests, benchmarks)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from dataclasses import dataclass
+
+import uvicorn
+
+from gridservice.app import create_app
+from gridservice.settings import Settings
+
+
+@dataclass
+class RunningServer:
+    """A service listening on loopback; `stop()` shuts it down and joins the thread."""
+
+    base_url: str
+    _server: uvicorn.Server
+    _thread: threading.Thread
+    _socket: socket.socket
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout)
+        self._socket.close()
+        self._server.config.app.state.connections.close_all()
+
+
+def bound_socket(host: str, port: int) -> socket.socket:
+    """Return a listening TCP socket; IPPROTO_TCP keeps keep-alive requests fast (no Nagle stall)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(128)
+    return sock
+
+
+def start_in_thread(settings: Settings, host: str = "127.0.0.1", port: int = 0) -> RunningServer:
+    """Build the app, serve it on `host:port` (0: any free port) and return once it listens."""
+    app = create_app(settings)
+    sock = bound_socket(host, port)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(
+        target=server.run, kwargs={"sockets": [sock]}, name="gridservice", daemon=True
+    )
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            sock.close()
+            raise RuntimeError("the service did not start")
+        time.sleep(0.01)
+    real_host, real_port = sock.getsockname()[:2]
+    return RunningServer(f"http://{real_host}:{real_port}", server, thread, sock)
