@@ -91,7 +91,9 @@ def synthesized_project_name(record_key: str) -> str:
 
 def is_encoding_damaged(value: object) -> bool:
     """Return True when a text looks like UTF-8 decoded as Windows-1252 (mojibake)."""
-    return isinstance(value, str) and _MOJIBAKE.search(value) is not None
+    if not isinstance(value, str) or value.isascii():
+        return False
+    return _MOJIBAKE.search(value) is not None
 
 
 def _blank(value: object) -> bool:

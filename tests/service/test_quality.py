@@ -132,3 +132,116 @@ def test_extreme_forecast_rule(forecast, demand, extreme):
     flags = quality.ba_operation_quality_flags(operation)
     assert bool(flags) is extreme
     assert quality.is_extreme_forecast(forecast, demand) is extreme
+
+
+# The report over a demo store ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def demo_conn(tmp_path_factory):
+    from gridservice.demo import build_demo_database
+    from gridservice.store import db
+
+    connection = db.connect(tmp_path_factory.mktemp("quality") / "demo.sqlite")
+    db.init_schema(connection)
+    build_demo_database(connection)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture(scope="module")
+def report(demo_conn):
+    return quality.compute_quality(demo_conn, generated_at="2025-10-01T00:00:00Z")
+
+
+def stored(conn, sql):
+    import json
+
+    return [json.loads(r[0]) for r in conn.execute(sql)]
+
+
+def test_report_has_the_interface_shape(report):
+    assert report["generatedAt"] == "2025-10-01T00:00:00Z"
+    assert report["scope"] == "commercial-core"
+    assert report["policy"]
+    assert set(report["queue"]) == {"rows", *quality.QUEUE_COUNT_CODES}
+    assert set(report["balancingAuthorityOperations"]) == {"rows", "quarantinedExtremeForecasts"}
+    assert set(report["joins"]) == {
+        "generatorRows",
+        "generatorsWithoutPlant",
+        "generatorPlantCoverage",
+        "operationRows",
+        "operationsWithoutGenerator",
+        "operationGeneratorCoverage",
+        "operationsWithoutPlant",
+        "operationPlantCoverage",
+    }
+    counts = [*report["queue"].values(), *report["joins"].values()]
+    assert all(isinstance(v, int) for v in counts)
+
+
+def test_every_dirty_case_of_the_demo_is_counted(report):
+    assert report["queue"]["rows"] >= 1500
+    assert all(report["queue"][code] > 0 for code in quality.QUEUE_COUNT_CODES)
+    assert report["balancingAuthorityOperations"]["quarantinedExtremeForecasts"] > 0
+    joins = report["joins"]
+    assert joins["generatorsWithoutPlant"] > 0
+    assert joins["operationsWithoutGenerator"] > 0
+    assert joins["operationsWithoutPlant"] > 0
+
+
+def test_queue_counts_equal_the_flags_stored_at_load(demo_conn, report):
+    records = stored(demo_conn, "SELECT body FROM queue_records")
+    recount = {code: 0 for code in quality.QUEUE_COUNT_CODES}
+    for record in records:
+        for code in {f["code"] for f in record["qualityFlags"]}:
+            recount[code] += 1
+    assert report["queue"] == {"rows": len(records), **recount}
+
+
+def test_ba_and_join_counts_equal_a_recount(demo_conn, report):
+    operations = stored(demo_conn, "SELECT body FROM ba_operations")
+    assert report["balancingAuthorityOperations"] == {
+        "rows": len(operations),
+        "quarantinedExtremeForecasts": sum(bool(o["qualityFlags"]) for o in operations),
+    }
+    generators = stored(demo_conn, "SELECT body FROM generators WHERE is_current = 1")
+    plant_ids = {
+        p["agencyPlantId"] for p in stored(demo_conn, "SELECT body FROM generation_plants")
+    }
+    units = {(g["agencyPlantId"], g["generatorId"]) for g in generators}
+    ops = stored(demo_conn, "SELECT body FROM generator_operations")
+    no_plant = sum(g["agencyPlantId"] not in plant_ids for g in generators)
+    no_generator = sum((o["agencyPlantId"], o["generatorId"]) not in units for o in ops)
+    ops_no_plant = sum(o["agencyPlantId"] not in plant_ids for o in ops)
+    joins = report["joins"]
+    assert joins["generatorRows"] == len(generators)
+    assert joins["generatorsWithoutPlant"] == no_plant
+    assert joins["generatorPlantCoverage"] == (len(generators) - no_plant) * 10000 // len(
+        generators
+    )
+    assert joins["operationRows"] == len(ops)
+    assert joins["operationsWithoutGenerator"] == no_generator
+    assert joins["operationsWithoutPlant"] == ops_no_plant
+    assert joins["operationPlantCoverage"] == (len(ops) - ops_no_plant) * 10000 // len(ops)
+
+
+def test_report_follows_the_stored_data(demo_conn, report):
+    # Damage one clean record in place: the report must see it, then undo.
+    import json
+
+    row = demo_conn.execute(
+        "SELECT id, body FROM queue_records WHERE body LIKE '%\"qualityFlags\":[]%' LIMIT 1"
+    ).fetchone()
+    body = json.loads(row[1])
+    body["county"] = None
+    try:
+        demo_conn.execute(
+            "UPDATE queue_records SET body = ? WHERE id = ?", (json.dumps(body), row[0])
+        )
+        after = quality.compute_quality(demo_conn, generated_at=report["generatedAt"])
+        assert after["queue"]["missingCounty"] == report["queue"]["missingCounty"] + 1
+    finally:
+        demo_conn.rollback()
+    again = quality.compute_quality(demo_conn, generated_at=report["generatedAt"])
+    assert again == report
