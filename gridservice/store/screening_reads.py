@@ -33,12 +33,16 @@ def database_path(conn: sqlite3.Connection) -> str:
     return row[2] or ""
 
 
-def geography_signature(conn: sqlite3.Connection) -> tuple[int, int]:
-    """Return (county count, total GeoJSON length): changes whenever the counties change."""
+def geography_signature(conn: sqlite3.Connection) -> tuple[int, float]:
+    """Return (county count, sum of bounding boxes): changes when the loaded counties change.
+
+    Bounding boxes rather than the GeoJSON text, so the check stays cheap on every call.
+    """
     row = conn.execute(
-        "SELECT count(*), coalesce(sum(length(geojson)), 0) FROM counties"
+        "SELECT count(*), coalesce(sum(min_lon + 2 * min_lat + 3 * max_lon + 4 * max_lat), 0) "
+        "FROM counties"
     ).fetchone()
-    return int(row[0]), int(row[1])
+    return int(row[0]), round(float(row[1]), 6)
 
 
 def meta_value(conn: sqlite3.Connection, key: str) -> str | None:

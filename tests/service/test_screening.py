@@ -9,6 +9,7 @@ from test_screening_support import (
     POINTS,
     TENANT_ID,
     build_world,
+    fact,
     queue_entry,
     site,
 )
@@ -361,3 +362,57 @@ def test_no_text_claims_capacity_is_available(conn):
             lowered = text.lower()
             assert "capacity is available" not in lowered and "has capacity" not in lowered
         assert assessment["nextActions"][-1].endswith("this screening does not assess capacity.")
+
+
+def test_market_adequacy_compares_the_margin_with_the_reserve_requirement(tmp_path):
+    conn = build_world(tmp_path / "requirement.db")
+    writer.insert_facts(
+        conn,
+        "resource_adequacy",
+        [
+            fact("rr-2026", "ERCOT", "planning_reserve_requirement", "2026", 15_000.0),
+            fact("rr-2027", "ERCOT", "planning_reserve_requirement", "2027", 2_000.0),
+        ],
+    )
+    conn.commit()
+    finding = by_factor(screen(conn, "dual"), "findings")["market_adequacy"]
+    # 2026: 92,000 - 80,000 = 12,000 MW margin, short of the 15,000 MW requirement.
+    assert "tightest year is 2026" in finding["finding"]
+    assert "12,000 MW margin" in finding["finding"] and "15,000 MW" in finding["finding"]
+    assert finding["severity"] == "medium"
+    assert {"rr-2026", "ra-2026", "lf-2026"} <= set(finding["citations"])
+    writer.insert_facts(
+        conn, "resource_adequacy", [fact("ra-2026", "ERCOT", "firm_capacity", "2026", 79_000.0)]
+    )
+    conn.commit()
+    short = by_factor(screen(conn, "dual"), "findings")["market_adequacy"]
+    assert short["severity"] == "high" and "-1,000 MW margin" in short["finding"]
+    conn.close()
+
+
+def test_county_lookup_follows_a_change_of_the_loaded_counties(tmp_path):
+    conn = build_world(tmp_path / "grow.db")
+    assert resolve_service_territory(conn, 25.5, -89.5)["location"]["county"] is None
+    square = {
+        "type": "Polygon",
+        "coordinates": [[[-90, 25], [-89, 25], [-89, 26], [-90, 26], [-90, 25]]],
+    }
+    writer.insert_counties(
+        conn,
+        [
+            {
+                "county_fips": "48999",
+                "state_fips": "48",
+                "state": "TX",
+                "name": "Offshore",
+                "min_lon": -90.0,
+                "min_lat": 25.0,
+                "max_lon": -89.0,
+                "max_lat": 26.0,
+                "geojson": json.dumps(square),
+            }
+        ],
+    )
+    conn.commit()
+    assert resolve_service_territory(conn, 25.5, -89.5)["location"]["county"]["name"] == "Offshore"
+    conn.close()
