@@ -24,7 +24,7 @@ from gridclient._errors import (
 )
 from gridclient._response import RawResponse
 from gridclient._retry import RetryPolicy, parse_retry_after, should_retry_response
-from gridclient.models import GridModel, PageMeta
+from gridclient.models import GridModel, PageMeta, with_raw_response
 
 ModelT = TypeVar("ModelT", bound=GridModel)
 
@@ -191,7 +191,7 @@ class Transport:
                 )
             body = body[member]
         try:
-            record = model.model_validate(body)
+            record = with_raw_response(model).model_validate(body)
         except ValidationError as exc:
             field, message = _field_path(exc)
             prefix = f"{member}." if member else ""

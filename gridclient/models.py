@@ -12,6 +12,7 @@ A model returned by a single-record call keeps the response it came from: ``mode
 from __future__ import annotations
 
 from datetime import date, datetime
+from functools import cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, PrivateAttr, field_validator
@@ -28,16 +29,32 @@ class GridModel(BaseModel):
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="allow", protected_namespaces=()
     )
-    _raw: RawResponse | None = PrivateAttr(default=None)
 
     @property
     def raw(self) -> RawResponse | None:
         """The HTTP response this record was read from (single-record calls only)."""
-        return self._raw
+        private = self.__pydantic_private__
+        return private.get("_raw") if private else None
 
     def to_wire(self) -> dict[str, Any]:
         """The record as camelCase JSON-ready data (unknown fields included)."""
         return self.model_dump(by_alias=True, mode="json")
+
+
+@cache
+def with_raw_response(model: type[GridModel]) -> type[GridModel]:
+    """``model`` with a slot for its raw response, for records returned on their own.
+
+    Only top-level single records carry it: a private attribute on every model would
+    double the cost of validating pages.
+    """
+    namespace: dict[str, Any] = {
+        "__module__": model.__module__,
+        "__qualname__": model.__qualname__,
+        "__annotations__": {"_raw": RawResponse | None},
+        "_raw": PrivateAttr(default=None),
+    }
+    return type(model.__name__, (model,), namespace)
 
 
 class QualityFlag(GridModel):
@@ -400,12 +417,14 @@ class ExpertReviewPacket(GridModel):
     @property
     def raw_bytes(self) -> bytes:
         """The whole response body (``data`` and ``meta``) exactly as served."""
-        return self._raw.raw_bytes if self._raw is not None else b""
+        raw = self.raw
+        return raw.raw_bytes if raw is not None else b""
 
     @property
     def meta(self) -> dict[str, Any]:
         """The response's ``meta`` object."""
-        return self._raw.meta if self._raw is not None else {}
+        raw = self.raw
+        return raw.meta if raw is not None else {}
 
 
 class AssessmentExport(GridModel):
