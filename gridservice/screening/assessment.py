@@ -7,8 +7,8 @@ import sqlite3
 from shapely.geometry.base import BaseGeometry
 
 from gridservice.screening import factors
-from gridservice.screening.factors import Context, Outcome, county_label, mw
 from gridservice.screening.narrative import next_actions, risks
+from gridservice.screening.outcomes import Context, Outcome, county_label, mw, number
 from gridservice.screening.territory import county_at, county_index, territory_candidates
 from gridservice.store import screening_reads
 
@@ -128,8 +128,8 @@ def _utility_candidates(candidates: list[dict], county: dict | None) -> list[dic
 
 
 def _tariff_candidates(utilities: list[dict], site: dict) -> list[dict]:
-    peak = factors._num(site.get("requestedPeakLoadMw")) or 0.0
-    voltage = factors._num(site.get("serviceVoltageKv"))
+    peak = number(site.get("requestedPeakLoadMw")) or 0.0
+    voltage = number(site.get("serviceVoltageKv"))
     transmission_level = peak > 10 or (voltage is not None and voltage >= 60)
     slug, service = (
         ("large-load-transmission", "Large-load transmission-voltage service")

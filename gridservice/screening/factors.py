@@ -7,11 +7,26 @@ estimates capacity: they say what the loaded records show and what could slow a 
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
-SEVERITY_ORDER = {"low": 0, "medium": 1, "high": 2}
+from gridservice.screening.market import market_adequacy
+from gridservice.screening.outcomes import (
+    MAX_CITATIONS,
+    SEVERITY_ORDER,
+    Context,
+    Outcome,
+    abstain,
+    count,
+    county_label,
+    kv,
+    months_between,
+    mw,
+    number,
+    parse_date,
+)
+
+__all__ = ["FACTORS", "RULES", "SEVERITY_ORDER", "evaluate", "is_active", "queue_summary"]
+
 FACTORS = (
     "service_territory",
     "queue_congestion",
@@ -20,7 +35,6 @@ FACTORS = (
     "load_scale",
     "timeline",
 )
-MAX_CITATIONS = 25
 
 # Active queued MW in the site's county at which queue congestion becomes medium / high.
 QUEUE_MEDIUM_MW = 1_000.0
@@ -28,81 +42,8 @@ QUEUE_HIGH_MW = 5_000.0
 # Peak load at which a load usually gets a separate large-load review (ERCOT uses 75 MW).
 LARGE_LOAD_MW = 75.0
 VERY_LARGE_LOAD_MW = 300.0
-# Reserve margin below which market adequacy is medium (below zero: high).
-RESERVE_MARGIN_MEDIUM = 0.15
-LOAD_GROWTH_MEDIUM = 0.15
 DONE_WORDS = ("complete", "in service", "in-service", "energized", "operational")
 CANCELLED_WORDS = ("cancel", "withdrawn", "terminated")
-
-
-@dataclass
-class Context:
-    """Everything the factors read, gathered once per screening."""
-
-    site: dict[str, Any]
-    county: dict | None
-    candidates: list[dict]
-    markets: list[str]
-    facts: list[dict]
-    county_queue: list[dict]
-    nearby_queue: list[dict]
-    relevant_queue: list[dict]
-    projects: list[dict]
-    as_of: str | None
-
-
-@dataclass
-class Outcome:
-    factor: str
-    severity: str | None = None
-    finding: str | None = None
-    citations: list[str] = field(default_factory=list)
-    reason: str | None = None
-
-    @property
-    def abstained(self) -> bool:
-        return self.severity is None
-
-
-def _abstain(factor: str, reason: str) -> Outcome:
-    return Outcome(factor=factor, reason=reason)
-
-
-def _num(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value)
-
-
-def mw(value: float) -> str:
-    return f"{value:,.0f} MW" if value >= 10 else f"{value:,.1f} MW"
-
-
-def count(n: int, noun: str, plural: str | None = None) -> str:
-    """'1 queue request', '3 queue requests'."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
-
-
-def kv(value: float) -> str:
-    return f"{value:g} kV"
-
-
-def county_label(county: dict) -> str:
-    return f"{county['name']} County, {county['state']}"
-
-
-def _parse_date(value: Any) -> date | None:
-    if not isinstance(value, str) or len(value) < 10:
-        return None
-    try:
-        return date.fromisoformat(value[:10])
-    except ValueError:
-        return None
-
-
-def _months_between(start: date, end: date) -> int:
-    return (end.year - start.year) * 12 + (end.month - start.month)
-
 
 # --- service territory -------------------------------------------------------------------
 
@@ -110,11 +51,11 @@ def _months_between(start: date, end: date) -> int:
 def service_territory(ctx: Context) -> Outcome:
     factor = "service_territory"
     if ctx.county is None:
-        return _abstain(
+        return abstain(
             factor, "The point lies in no loaded county, so no territory can be resolved."
         )
     if not ctx.candidates:
-        return _abstain(
+        return abstain(
             factor,
             f"No loaded service territory covers {county_label(ctx.county)}; the serving "
             "utility is unknown from this data.",
@@ -147,7 +88,7 @@ def is_active(entry: dict) -> bool:
 def queue_summary(entries: list[dict]) -> dict[str, Any]:
     """Count active records and their positive requested MW (dirty values left out)."""
     active = [e["record"] for e in entries if is_active(e)]
-    capacities = [_num(r.get("requestedCapacityMw")) for r in active]
+    capacities = [number(r.get("requestedCapacityMw")) for r in active]
     positive = [c for c in capacities if c is not None and c > 0]
     return {
         "total": len(entries),
@@ -161,7 +102,7 @@ def queue_summary(entries: list[dict]) -> dict[str, Any]:
 def queue_congestion(ctx: Context) -> Outcome:
     factor = "queue_congestion"
     if ctx.county is None:
-        return _abstain(
+        return abstain(
             factor, "The point lies in no loaded county, so no queue records can be matched."
         )
     if not ctx.county_queue:
@@ -171,7 +112,7 @@ def queue_congestion(ctx: Context) -> Outcome:
             if ctx.nearby_queue
             else ""
         )
-        return _abstain(
+        return abstain(
             factor,
             f"No interconnection queue records are loaded for {county_label(ctx.county)}.{context}",
         )
@@ -212,28 +153,28 @@ def _project_state(project: dict) -> str:
 def transmission(ctx: Context) -> Outcome:
     factor = "transmission"
     if ctx.county is None:
-        return _abstain(
+        return abstain(
             factor,
             "The point lies in no loaded county, so no transmission projects can be matched.",
         )
     live = [p for p in ctx.projects if _project_state(p) != "cancelled"]
     if not live:
-        return _abstain(
+        return abstain(
             factor,
             f"No transmission projects in the data list {county_label(ctx.county)}; that says "
             "nothing either way about existing lines.",
         )
-    voltages = [v for v in (_num(p.get("serviceLevelKv")) for p in live) if v is not None]
+    voltages = [v for v in (number(p.get("serviceLevelKv")) for p in live) if v is not None]
     planned = [p for p in live if _project_state(p) == "planned"]
-    target = _parse_date(ctx.site.get("targetInServiceDate"))
+    target = parse_date(ctx.site.get("targetInServiceDate"))
     late = [
         p
         for p in planned
         if target is not None
-        and (d := _parse_date(p.get("projectedInServiceDate"))) is not None
+        and (d := parse_date(p.get("projectedInServiceDate"))) is not None
         and d > target
     ]
-    peak = _num(ctx.site.get("requestedPeakLoadMw")) or 0.0
+    peak = number(ctx.site.get("requestedPeakLoadMw")) or 0.0
     max_kv = max(voltages) if voltages else None
     text = (
         f"The data lists {count(len(live), 'transmission project')} in {county_label(ctx.county)} "
@@ -253,111 +194,6 @@ def transmission(ctx: Context) -> Outcome:
     return Outcome(factor, severity, text, [p["id"] for p in live][:MAX_CITATIONS])
 
 
-# --- market adequacy ---------------------------------------------------------------------
-
-
-def _series(facts: list[dict], words: tuple[str, ...]) -> list[dict]:
-    """The longest series whose predicate holds one of `words`, base scenario first, by period."""
-    groups: dict[tuple[str, str], list[dict]] = {}
-    for f in facts:
-        predicate = str(f.get("predicate") or "")
-        if _num(f.get("value")) is None or not f.get("period"):
-            continue
-        if not any(word in predicate.lower() for word in words):
-            continue
-        groups.setdefault((predicate, str(f.get("scenario"))), []).append(f)
-    if not groups:
-        return []
-
-    def rank(key: tuple[str, str]) -> tuple[int, int, tuple[str, str]]:
-        return (0 if key[1] == "base" else 1, -len(groups[key]), key)
-
-    best = min(groups, key=rank)
-    return sorted(groups[best], key=lambda f: (f["period"], f["id"]))
-
-
-def _by_period(series: list[dict]) -> dict[str, dict]:
-    return {f["period"]: f for f in series}
-
-
-def _tightest_margin(peaks: list[dict], supply: list[dict], requirement: list[dict]) -> dict | None:
-    """The period where capacity (or a stated margin) less peak is smallest against need."""
-    supply_by_period = _by_period(supply)
-    requirement_by_period = _by_period(requirement)
-    rows = []
-    for peak_fact in peaks:
-        supply_fact = supply_by_period.get(peak_fact["period"])
-        peak = float(peak_fact["value"])
-        if supply_fact is None or peak <= 0:
-            continue
-        value = float(supply_fact["value"])
-        margin = value if "margin" in str(supply_fact["predicate"]).lower() else value - peak
-        needed = requirement_by_period.get(peak_fact["period"])
-        need_mw = float(needed["value"]) if needed else RESERVE_MARGIN_MEDIUM * peak
-        rows.append(
-            {
-                "margin": margin,
-                "share": margin / peak,
-                "need": need_mw,
-                "period": peak_fact["period"],
-                "peak": peak_fact,
-                "supply": supply_fact,
-                "requirement": needed,
-            }
-        )
-    return min(rows, key=lambda r: (r["margin"] - r["need"], r["period"])) if rows else None
-
-
-def market_adequacy(ctx: Context) -> Outcome:
-    factor = "market_adequacy"
-    if not ctx.markets:
-        return _abstain(
-            factor, "The point's market is unknown (no territory or queue data names one)."
-        )
-    market = "/".join(ctx.markets)
-    loads = [f for f in ctx.facts if f["_kind"] == "load_forecast"]
-    adequacy = [f for f in ctx.facts if f["_kind"] == "resource_adequacy"]
-    peaks = _series(loads, ("peak", "demand", "load"))
-    if not loads and not adequacy:
-        return _abstain(
-            factor, f"No current load-forecast or resource-adequacy facts for {market}."
-        )
-    if not peaks:
-        return _abstain(
-            factor, f"{market} has no current peak-load forecast to judge adequacy against."
-        )
-    first, last = peaks[0], peaks[-1]
-    start = float(first["value"])
-    growth = (float(last["value"]) - start) / start if start else 0.0
-    text = (
-        f"{market} {first['predicate']} ({first['scenario']}) goes from {mw(start)} "
-        f"({first['period']}) to {mw(float(last['value']))} ({last['period']}), {growth:+.0%}."
-    )
-    cited = {first["id"], last["id"]}
-    supply = _series(adequacy, ("margin",)) or _series(adequacy, ("capacity", "resource"))
-    tightest = _tightest_margin(peaks, supply, _series(adequacy, ("requirement", "target")))
-    if tightest is None:
-        severity = "medium" if growth >= LOAD_GROWTH_MEDIUM else "low"
-        text += " No resource-adequacy fact shares a period with the forecast, so no margin is computed."
-        return Outcome(factor, severity, text, sorted(cited))
-    margin, need = tightest["margin"], tightest["need"]
-    severity = "high" if margin < 0 else "medium" if margin < need else "low"
-    need_text = (
-        f"the {mw(need)} {tightest['requirement']['predicate']}"
-        if tightest["requirement"]
-        else f"a {RESERVE_MARGIN_MEDIUM:.0%} screening reserve"
-    )
-    text += (
-        f" The tightest year is {tightest['period']}: {tightest['supply']['predicate']} leaves a "
-        f"{mw(margin) if margin >= 0 else '-' + mw(-margin)} margin ({tightest['share']:.1%} of peak) "
-        f"against {need_text}."
-    )
-    cited |= {tightest["peak"]["id"], tightest["supply"]["id"]}
-    if tightest["requirement"]:
-        cited.add(tightest["requirement"]["id"])
-    return Outcome(factor, severity, text, sorted(cited))
-
-
 # --- load scale --------------------------------------------------------------------------
 
 
@@ -375,12 +211,12 @@ CLASS_NAMES = ("distribution (below 60 kV)", "69 kV class", "138 kV class", "230
 
 def load_scale(ctx: Context) -> Outcome:
     factor = "load_scale"
-    peak = _num(ctx.site.get("requestedPeakLoadMw"))
+    peak = number(ctx.site.get("requestedPeakLoadMw"))
     if peak is None:
-        return _abstain(factor, "The site gives no requested peak load.")
+        return abstain(factor, "The site gives no requested peak load.")
     severity = "low" if peak < LARGE_LOAD_MW else "medium" if peak < VERY_LARGE_LOAD_MW else "high"
     text = f"Requested peak load {mw(peak)}"
-    voltage = _num(ctx.site.get("serviceVoltageKv"))
+    voltage = number(ctx.site.get("serviceVoltageKv"))
     needed = _needed_class(peak)
     if voltage is None:
         text += f"; no service voltage given (a load this size is usually served at {CLASS_NAMES[needed]})."
@@ -397,7 +233,7 @@ def load_scale(ctx: Context) -> Outcome:
             text += ", a voltage class consistent with the load."
     if peak >= LARGE_LOAD_MW:
         text += f" At {mw(LARGE_LOAD_MW)} or more a separate large-load review is common."
-    curtailable = _num(ctx.site.get("curtailableMw"))
+    curtailable = number(ctx.site.get("curtailableMw"))
     if curtailable:
         text += f" {mw(curtailable)} is declared curtailable, which can ease a utility's review."
     return Outcome(factor, severity, text, [])
@@ -414,24 +250,24 @@ def _queue_durations(entries: list[dict]) -> list[tuple[int, str]]:
     durations = []
     for e in entries:
         details = e.get("details") or {}
-        start = _parse_date(details.get("queueDate"))
-        end = _parse_date(details.get("onlineDate"))
+        start = parse_date(details.get("queueDate"))
+        end = parse_date(details.get("onlineDate"))
         if start and end and end >= start:
-            durations.append((_months_between(start, end), e["record"]["id"]))
+            durations.append((months_between(start, end), e["record"]["id"]))
     return durations
 
 
 def timeline(ctx: Context) -> Outcome:
     factor = "timeline"
-    target = _parse_date(ctx.site.get("targetInServiceDate"))
+    target = parse_date(ctx.site.get("targetInServiceDate"))
     if target is None:
-        return _abstain(factor, "The site gives no target in-service date.")
-    as_of = _parse_date(ctx.as_of)
+        return abstain(factor, "The site gives no target in-service date.")
+    as_of = parse_date(ctx.as_of)
     if as_of is None:
-        return _abstain(factor, "The data carries no as-of date to measure the timeline from.")
-    peak = _num(ctx.site.get("requestedPeakLoadMw")) or 0.0
+        return abstain(factor, "The data carries no as-of date to measure the timeline from.")
+    peak = number(ctx.site.get("requestedPeakLoadMw")) or 0.0
     typical = _typical_months(peak)
-    months = _months_between(as_of, target)
+    months = months_between(as_of, target)
     if months < 0:
         severity = "high"
         text = f"The target in-service date {target} is before the data's as-of date {as_of}."

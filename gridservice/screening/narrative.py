@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-from gridservice.screening.factors import (
-    Context,
-    Outcome,
-    _num,
-    count,
-    county_label,
-    mw,
-    queue_summary,
-)
+from gridservice.screening.factors import queue_summary
+from gridservice.screening.outcomes import Context, Outcome, count, county_label, mw, number
 
 STUDY_ACTION = (
     "Ask the serving utility for a load interconnection study (load flow and facility "
@@ -43,7 +36,7 @@ def risks(ctx: Context, outcomes: list[Outcome]) -> list[str]:
 def next_actions(ctx: Context, outcomes: list[Outcome], utilities: list[dict]) -> list[str]:
     """Return the next actions a site developer can take, most basic first."""
     by_factor = {o.factor: o for o in outcomes}
-    peak = _num(ctx.site.get("requestedPeakLoadMw")) or 0.0
+    peak = number(ctx.site.get("requestedPeakLoadMw")) or 0.0
     actions: list[str] = []
     if ctx.county is None:
         actions.append(

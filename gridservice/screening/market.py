@@ -1,0 +1,110 @@
+"""The market-adequacy factor: peak-load forecast against capacity and reserve requirement."""
+
+from __future__ import annotations
+
+from gridservice.screening.outcomes import Context, Outcome, abstain, mw, number
+
+# Margin short of this share of peak is medium when no reserve requirement is loaded.
+RESERVE_MARGIN_MEDIUM = 0.15
+# Forecast growth over the horizon at which market adequacy is medium without a margin.
+LOAD_GROWTH_MEDIUM = 0.15
+
+
+def _series(facts: list[dict], words: tuple[str, ...]) -> list[dict]:
+    """The longest series whose predicate holds one of `words`, base scenario first, by period."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for f in facts:
+        predicate = str(f.get("predicate") or "")
+        if number(f.get("value")) is None or not f.get("period"):
+            continue
+        if not any(word in predicate.lower() for word in words):
+            continue
+        groups.setdefault((predicate, str(f.get("scenario"))), []).append(f)
+    if not groups:
+        return []
+
+    def rank(key: tuple[str, str]) -> tuple[int, int, tuple[str, str]]:
+        return (0 if key[1] == "base" else 1, -len(groups[key]), key)
+
+    best = min(groups, key=rank)
+    return sorted(groups[best], key=lambda f: (f["period"], f["id"]))
+
+
+def _by_period(series: list[dict]) -> dict[str, dict]:
+    return {f["period"]: f for f in series}
+
+
+def _tightest_margin(peaks: list[dict], supply: list[dict], requirement: list[dict]) -> dict | None:
+    """The period where capacity (or a stated margin) less peak is smallest against need."""
+    supply_by_period = _by_period(supply)
+    requirement_by_period = _by_period(requirement)
+    rows = []
+    for peak_fact in peaks:
+        supply_fact = supply_by_period.get(peak_fact["period"])
+        peak = float(peak_fact["value"])
+        if supply_fact is None or peak <= 0:
+            continue
+        value = float(supply_fact["value"])
+        margin = value if "margin" in str(supply_fact["predicate"]).lower() else value - peak
+        needed = requirement_by_period.get(peak_fact["period"])
+        need_mw = float(needed["value"]) if needed else RESERVE_MARGIN_MEDIUM * peak
+        rows.append(
+            {
+                "margin": margin,
+                "share": margin / peak,
+                "need": need_mw,
+                "period": peak_fact["period"],
+                "peak": peak_fact,
+                "supply": supply_fact,
+                "requirement": needed,
+            }
+        )
+    return min(rows, key=lambda r: (r["margin"] - r["need"], r["period"])) if rows else None
+
+
+def market_adequacy(ctx: Context) -> Outcome:
+    factor = "market_adequacy"
+    if not ctx.markets:
+        return abstain(
+            factor, "The point's market is unknown (no territory or queue data names one)."
+        )
+    market = "/".join(ctx.markets)
+    loads = [f for f in ctx.facts if f["_kind"] == "load_forecast"]
+    adequacy = [f for f in ctx.facts if f["_kind"] == "resource_adequacy"]
+    peaks = _series(loads, ("peak", "demand", "load"))
+    if not loads and not adequacy:
+        return abstain(factor, f"No current load-forecast or resource-adequacy facts for {market}.")
+    if not peaks:
+        return abstain(
+            factor, f"{market} has no current peak-load forecast to judge adequacy against."
+        )
+    first, last = peaks[0], peaks[-1]
+    start = float(first["value"])
+    growth = (float(last["value"]) - start) / start if start else 0.0
+    text = (
+        f"{market} {first['predicate']} ({first['scenario']}) goes from {mw(start)} "
+        f"({first['period']}) to {mw(float(last['value']))} ({last['period']}), {growth:+.0%}."
+    )
+    cited = {first["id"], last["id"]}
+    supply = _series(adequacy, ("margin",)) or _series(adequacy, ("capacity", "resource"))
+    tightest = _tightest_margin(peaks, supply, _series(adequacy, ("requirement", "target")))
+    if tightest is None:
+        severity = "medium" if growth >= LOAD_GROWTH_MEDIUM else "low"
+        text += " No resource-adequacy fact shares a period with the forecast, so no margin is computed."
+        return Outcome(factor, severity, text, sorted(cited))
+    margin, need = tightest["margin"], tightest["need"]
+    severity = "high" if margin < 0 else "medium" if margin < need else "low"
+    need_text = (
+        f"the {mw(need)} {tightest['requirement']['predicate']}"
+        if tightest["requirement"]
+        else f"a {RESERVE_MARGIN_MEDIUM:.0%} screening reserve"
+    )
+    text += (
+        f" The tightest year is {tightest['period']}: {tightest['supply']['predicate']} leaves a "
+        f"{mw(margin) if margin >= 0 else '-' + mw(-margin)} margin ({tightest['share']:.1%} of peak) "
+        f"against {need_text}."
+    )
+    cited |= {tightest["peak"]["id"], tightest["supply"]["id"]}
+    if tightest["requirement"]:
+        cited.add(tightest["requirement"]["id"])
+    return Outcome(factor, severity, text, sorted(cited))
