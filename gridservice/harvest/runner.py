@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gridservice.harvest import census, eia861, ercot_cdr, ercot_gis
+from gridservice.harvest import census, eia861, eia930, eia_fleet, ercot_cdr, ercot_gis, lbnl
 from gridservice.harvest._base import Asset, Harvest, HarvestError
 from gridservice.store import harvest_store, writer
 
@@ -55,6 +55,54 @@ SOURCES: dict[str, Source] = {
         ("CapacityDemandandReservesReport_*.xlsx",),
         "ERCOT CDR workbook: load-forecast and resource-adequacy facts, evidence chunks",
         40,
+    ),
+    "lbnl-queued-up": Source(
+        "lbnl-queued-up",
+        lbnl.SOURCE_ID,
+        lbnl.parse,
+        ("lbnl_queued_up*.csv", "lbnl_ix_queue*.csv"),
+        "LBNL Queued Up queue extract (codebook columns): queue records and details",
+        60,
+    ),
+    "eia-plants": Source(
+        "eia-plants",
+        eia_fleet.PLANTS_SOURCE_ID,
+        eia_fleet.parse_plants,
+        ("eia_power_plants*.csv", "Power_Plants*.csv"),
+        "EIA Energy Atlas power plants (plant level)",
+        30,
+    ),
+    "eia860": Source(
+        "eia860",
+        eia_fleet.GENERATORS_FAMILY,
+        eia_fleet.parse_generators,
+        ("eia860*.csv",),
+        "EIA-860 generators (Schedule 3.1 with Schedule 2 plant columns), versioned",
+        31,
+    ),
+    "eia930-demand-forecast": Source(
+        "eia930-demand-forecast",
+        eia930.DEMAND_FORECAST,
+        eia930.parse_demand_forecast,
+        ("eia930_*demand_forecast*.csv",),
+        "EIA-930 ERCO hourly demand and day-ahead demand forecast",
+        70,
+    ),
+    "eia930-subregion-demand": Source(
+        "eia930-subregion-demand",
+        eia930.SUBREGION_DEMAND,
+        eia930.parse_subregion_demand,
+        ("eia930_*subregions_hourly_demand*.csv",),
+        "EIA-930 hourly demand of ERCO and its weather-zone subregions",
+        71,
+    ),
+    "eia930-fuel-mix": Source(
+        "eia930-fuel-mix",
+        eia930.FUEL_MIX,
+        eia930.parse_fuel_mix,
+        ("eia930_*net_generation_by_fuel*.csv",),
+        "EIA-930 ERCO hourly net generation by fuel",
+        72,
     ),
     "ercot-gis": Source(
         "ercot-gis",
