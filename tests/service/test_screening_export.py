@@ -6,6 +6,8 @@ import csv
 import io
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_screening_support import TENANT_ID, build_world, site
 
 from gridservice.screening import assessment_csv, screen_site
@@ -115,3 +117,16 @@ def test_point_outside_every_county_exports(tmp_path):
     assert cells[("county", "county")].startswith("none")
     assert cells[("readiness", "level")] == "insufficient_data"
     assert {r[1] for r in rows if r[0] == "abstention"} >= {"service_territory", "transmission"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts=st.lists(st.text(alphabet=st.characters(exclude_categories=("Cs",))), max_size=6))
+def test_any_text_round_trips_neutralised(texts):
+    assessment = {
+        "risks": texts,
+        "readiness": {"findings": [], "abstentions": [], "limitations": []},
+    }
+    rows = parse(assessment_csv(assessment))
+    cells = [row[3] for row in rows if row[0] == "risk"]
+    expected = ["'" + t if t[:1] in ("=", "+", "-", "@", "\t", "\r") else t for t in texts]
+    assert cells == expected
