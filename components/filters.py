@@ -64,6 +64,8 @@ def _write(param: str, value: Any) -> None:
         st.query_params[param] = value.isoformat()
     elif value is True:
         st.query_params[param] = "1"
+    elif isinstance(value, float):
+        st.query_params[param] = f"{value:g}"
     else:
         st.query_params[param] = str(value)
 

@@ -1,0 +1,116 @@
+"""The queue page against the real demo service: traversal, URL filters, a record's evidence."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "queue.py")
+
+
+def unescape(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def chart_titles(at: AppTest) -> list[str]:
+    return [json.loads(chart.proto.spec).get("title") for chart in at.get("vega_lite_chart")]
+
+
+def shown_count(at: AppTest) -> int:
+    summary = next(m.value for m in at.markdown if " of " in m.value and "records" in m.value)
+    return int(summary.split("**")[1].replace(",", ""))
+
+
+@pytest.fixture(scope="module")
+def all_records(demo_service):
+    from gridclient import GridDataClient
+
+    with GridDataClient(base_url=demo_service, token="gds_demo_alpha") as client:
+        return [r.model_dump(by_alias=True, mode="json") for r in client.queue_records.list()]
+
+
+def page(query: dict | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    for name, value in (query or {}).items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def test_every_record_is_traversed_and_charted(service_env, all_records):
+    at = page()
+    assert not at.exception and not at.error
+    assert shown_count(at) == len(all_records)
+    assert chart_titles(at) == [
+        "Requested MW by status",
+        "Requested MW by market",
+        "Entries by year of proposed date",
+    ]
+    table = at.dataframe[0].value
+    assert len(table) == len(all_records)
+    # provenance and quality flags are columns of the table
+    assert {"sourceId", "sourceLocator", "observedAt", "qualityFlags"} <= set(table.columns)
+
+
+def test_filters_come_from_the_url_and_go_back_into_it(service_env, all_records):
+    at = page({"state": "TX", "status": "active"})
+    expected = [r for r in all_records if r["state"] == "TX" and r["status"] == "active"]
+    assert 0 < shown_count(at) == len(expected)
+    assert at.multiselect(key="filter:queue:state").value == ["TX"]
+
+    at.number_input(key="filter:queue:min_mw").set_value(200.0).run()
+    bigger = [r for r in expected if (r["requestedCapacityMw"] or 0) >= 200]
+    assert shown_count(at) == len(bigger)
+    assert at.query_params["min_mw"] == "200"
+    assert at.query_params["state"] in ("TX", ["TX"])
+
+
+def test_technology_comes_from_details_for_a_small_set(service_env, all_records, alpha_client):
+    counties = {}
+    for r in all_records:
+        counties.setdefault((r["state"], r["county"]), []).append(r)
+    (state, county), records = min(
+        ((k, v) for k, v in counties.items() if k[1] and len(v) >= 3), key=lambda kv: len(kv[1])
+    )
+    at = page({"state": state, "county": county})
+    assert shown_count(at) == len(records)
+    at.toggle(key="filter:queue:details").set_value(True).run()
+    assert not at.exception
+    technologies = {alpha_client.queue_records.details(r["id"]).technology for r in records}
+    chosen = sorted(t for t in technologies if t)[0]
+    options = at.multiselect(key="filter:queue:technology").options
+    assert set(options) == {t for t in technologies if t}
+    at.multiselect(key="filter:queue:technology").select(chosen).run()
+    expected = [
+        r for r in records if alpha_client.queue_records.details(r["id"]).technology == chosen
+    ]
+    assert shown_count(at) == len(expected)
+    assert "Requested MW by technology" in chart_titles(at)
+    assert "Entries by year of queue date" in chart_titles(at)
+
+
+def test_a_large_set_says_why_technology_is_not_loaded(service_env, all_records):
+    at = page()
+    assert at.toggle(key="filter:queue:details").proto.disabled
+    assert any("narrow the filters" in c.value for c in at.caption)
+
+
+def test_a_selected_record_shows_its_details_and_the_source_row(service_env, alpha_client):
+    record = next(iter(alpha_client.queue_records.list(max_items=5)))
+    evidence = alpha_client.queue_records.evidence(record.id)
+    at = page({"record": record.id})
+    assert not at.exception and not at.error
+    assert at.subheader[0].value == record.project_name
+    text = " ".join(unescape(m.value) for m in at.markdown)
+    assert evidence.source_name in text
+    assert evidence.redistribution_policy in text
+    locator = dict(at.dataframe[2].value.values.tolist())
+    assert locator["File"] == evidence.locator.file_name
+    assert locator["Worksheet"] == evidence.locator.worksheet
+    assert locator["Row"] == str(evidence.locator.row)
+    source_row = at.dataframe[3].value
+    assert dict(source_row.values.tolist()) == {k: str(v) for k, v in evidence.source_row.items()}
+    assert at.get("link_button")[0].proto.url == evidence.source_url
