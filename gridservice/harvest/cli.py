@@ -22,7 +22,7 @@ def default_harvest_db() -> Path:
 
 
 def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
-    """Add `harvest SOURCE PATH` and `build --from DIR`; each sets `func(args) -> int`."""
+    """Add `harvest SOURCE PATH` and `build --from DIR`; each sets `run(args) -> int` (the convention of gridservice.cli)."""
     harvest = subparsers.add_parser(
         "harvest",
         help="harvest one file of a public source into a database",
@@ -37,14 +37,14 @@ def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
     )
     harvest.add_argument("--url", help="download from this address instead of the official one")
     harvest.add_argument("--download-dir", type=Path, default=None, help="where downloads are kept")
-    harvest.set_defaults(func=_harvest_command)
+    harvest.set_defaults(run=_harvest_command)
 
     build = subparsers.add_parser(
         "build", help="harvest every recognised file of a folder into one database"
     )
     build.add_argument("--from", dest="directory", type=Path, required=True)
     build.add_argument("--db", type=Path, default=None, help="database (default $GRIDSERVICE_DB)")
-    build.set_defaults(func=_build_command)
+    build.set_defaults(run=_build_command)
 
 
 def _open(path: Path | None):
