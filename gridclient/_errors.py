@@ -76,8 +76,15 @@ class InvalidArgumentError(GridAPIError, ValueError):
 class APIConnectionError(GridAPIError):
     """The request did not get an HTTP answer (DNS, refused, reset, TLS...)."""
 
-    def __init__(self, message: str, *, request: httpx.Request | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        request: httpx.Request | None = None,
+        base_url: str | None = None,
+    ) -> None:
         self.request = request
+        self.base_url = base_url
         super().__init__(message)
 
 

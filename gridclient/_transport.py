@@ -58,6 +58,13 @@ def _field_path(error: ValidationError) -> tuple[str, str]:
     return ".".join(str(part) for part in first["loc"]) or "<body>", first["msg"]
 
 
+def _request_of(exc: httpx.TransportError) -> httpx.Request | None:
+    try:
+        return exc.request
+    except RuntimeError:  # raised by hand, outside a request
+        return None
+
+
 def _normalise_base_url(base_url: str) -> str:
     base = base_url.strip().rstrip("/")
     if not base.startswith(("http://", "https://")):
@@ -145,11 +152,15 @@ class Transport:
                 )
             except httpx.TimeoutException as exc:
                 failure: GridAPIError = APITimeoutError(
-                    f"{method} {path} timed out: {exc}", request=exc.request
+                    f"{method} {path} timed out after waiting on {self.base_url}: {exc}",
+                    request=_request_of(exc),
+                    base_url=self.base_url,
                 )
             except httpx.TransportError as exc:
                 failure = APIConnectionError(
-                    f"{method} {path} could not reach {self.base_url}: {exc}"
+                    f"{method} {path} could not reach {self.base_url}: {exc}",
+                    request=_request_of(exc),
+                    base_url=self.base_url,
                 )
             else:
                 if response.is_success:

@@ -147,6 +147,7 @@ def test_connection_failure_and_timeout_are_typed(service):
         client.release()
     assert not isinstance(refused.value, gc.APITimeoutError)
     assert "grid.test" in str(refused.value)
+    assert refused.value.base_url == "http://grid.test"
     with pytest.raises(gc.APITimeoutError):
         client.release()
 
