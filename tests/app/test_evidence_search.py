@@ -1,0 +1,50 @@
+"""The evidence search page: filters, ranked results, safe highlighting, more on demand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "evidence_search.py")
+
+
+def results(at: AppTest) -> list[str]:
+    return [m.value for m in at.markdown if ":orange-background[" in m.value]
+
+
+def test_search_highlights_and_pages_on_demand(service_env, alpha_client):
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert at.info[0].value.startswith("Type a few words")
+    at.text_input(key="filter:evidence:q").input("transmission").run()
+    assert not at.exception and not at.error
+    first = alpha_client.evidence.search("transmission", limit=10).pages()
+    page_one = next(first)
+    assert len(results(at)) == len(page_one.data)
+    assert all(":orange-background[**" in text for text in results(at))
+    assert page_one.has_more
+    at.button[0].click().run()
+    page_two = next(first)
+    assert len(results(at)) == len(page_one.data) + len(page_two.data)
+
+
+def test_filters_reach_the_service(service_env, alpha_client):
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["q"] = "forecast"
+    at.query_params["kind"] = "table"
+    at.run()
+    assert not at.exception and not at.error
+    expected = alpha_client.evidence.search("forecast", kind="table", limit=10).pages()
+    page = next(expected)
+    captions = [c.value for c in at.caption if c.value.startswith("rank ")]
+    assert len(captions) == len(page.data) > 0
+    assert all(" · table · " in caption for caption in captions)
+
+
+def test_hostile_text_in_a_query_never_becomes_markup(service_env):
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["q"] = "<b>transmission</b> [x](http://bad.test)"
+    at.run()
+    assert not at.exception
+    for block in at.markdown:
+        assert "<b>" not in block.value and "](" not in block.value

@@ -1,0 +1,34 @@
+"""The generation page: generator filters, the plant map, a plant's monthly generation."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "generation.py")
+
+
+def test_filters_map_and_monthly_generation(service_env, alpha_client):
+    at = AppTest.from_file(PAGE, default_timeout=90).run()
+    assert not at.exception and not at.error
+    technology = at.selectbox(key="filter:generation:technology").options[1]
+    at.selectbox(key="filter:generation:technology").select(technology).run()
+    expected = alpha_client.generators.list(technology=technology).to_list()
+    assert at.markdown[0].value.startswith(f"**{len(expected):,}** generators")
+    generators = at.dataframe[1].value
+    assert set(generators["id"]) == {g.id for g in expected}
+    assert set(generators["technology"]) == {technology}
+
+    deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
+    plants = next(layer for layer in deck["layers"] if layer["id"] == "plants")
+    assert {row["technology"] for row in plants["data"]} == {technology}
+
+    plant_id = next(g.agency_plant_id for g in expected)
+    at.selectbox(key="generation.plant").select(plant_id).run()
+    assert not at.exception and not at.error
+    operations = alpha_client.generator_operations.list(plant_id=plant_id).to_list()
+    monthly = at.dataframe[-1].value
+    assert len(monthly) == len(operations)
+    assert monthly["netGenerationMwh"].sum() == sum(op.net_generation_mwh for op in operations)
