@@ -48,13 +48,17 @@ def with_raw_response(model: type[GridModel]) -> type[GridModel]:
     Only top-level single records carry it: a private attribute on every model would
     double the cost of validating pages.
     """
+    qualname = f"_{model.__name__}WithRawResponse"
     namespace: dict[str, Any] = {
-        "__module__": model.__module__,
-        "__qualname__": model.__qualname__,
+        "__module__": __name__,
+        "__qualname__": qualname,
         "__annotations__": {"_raw": RawResponse | None},
         "_raw": PrivateAttr(default=None),
     }
-    return type(model.__name__, (model,), namespace)
+    subclass = type(model.__name__, (model,), namespace)
+    # Registered under its qualname so records pickle (caches such as Streamlit's do).
+    globals()[qualname] = subclass
+    return subclass
 
 
 class QualityFlag(GridModel):

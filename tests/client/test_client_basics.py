@@ -112,6 +112,18 @@ def test_every_single_record_keeps_its_raw_response(service):
     assert evidence.raw.request_id == "rid-7"
 
 
+def test_single_records_pickle_with_their_raw_response(service):
+    import pickle
+
+    service.handle(lambda request: record({"id": "s1", "requestedPeakLoadMw": 5, "extra": [1]}))
+    site = service.client().sites.get("s1")
+    copy = pickle.loads(pickle.dumps(site))
+    assert isinstance(copy, gc.Site)
+    assert copy.model_dump() == site.model_dump()
+    assert copy.raw.raw_bytes == site.raw.raw_bytes
+    assert repr(copy).startswith("Site(")
+
+
 def test_expert_review_hands_over_the_services_bytes_unchanged(service):
     packet = {
         "data": {
