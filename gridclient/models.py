@@ -525,15 +525,16 @@ class BalancingAuthorityQuality(GridModel):
 
 
 class JoinQuality(GridModel):
-    # Coverage members may be ratios on some deployments, so they are read as numbers.
+    # The reference service sends coverage in basis points (integers); another deployment
+    # may send a ratio, so an integer stays an integer and a fraction stays a float.
     generator_rows: int | None = None
     generators_without_plant: int | None = None
-    generator_plant_coverage: float | None = None
+    generator_plant_coverage: int | float | None = None
     operation_rows: int | None = None
     operations_without_generator: int | None = None
-    operation_generator_coverage: float | None = None
+    operation_generator_coverage: int | float | None = None
     operations_without_plant: int | None = None
-    operation_plant_coverage: float | None = None
+    operation_plant_coverage: int | float | None = None
 
 
 class QualitySummary(GridModel):

@@ -215,7 +215,11 @@ def test_release_and_quality_are_typed(service):
             "scope": "commercial-core",
             "queue": {"rows": 12, "missingCounty": 1},
             "balancingAuthorityOperations": {"rows": 5, "quarantinedExtremeForecasts": 0},
-            "joins": {"generatorRows": 3, "generatorPlantCoverage": 0.5},
+            "joins": {
+                "generatorRows": 3,
+                "generatorPlantCoverage": 0.5,
+                "operationPlantCoverage": 9876,
+            },
         },
         "scope": "commercial-core",
         "release": {"releaseId": "demo"},
@@ -247,6 +251,7 @@ def test_release_and_quality_are_typed(service):
     assert quality.data[0].rejections[0].reasons == ["no county"]
     assert quality.quality.queue.missing_county == 1
     assert quality.quality.joins.generator_plant_coverage == 0.5
+    assert repr(quality.quality.joins.operation_plant_coverage) == "9876"
     assert quality.methodology.note == "not validation"
     assert quality.raw.json() == quality_body
 
