@@ -108,16 +108,6 @@ def history_frame(versions: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     return frame.sort_values("knownFrom").reset_index(drop=True)
 
 
-def restated(facts: pd.DataFrame) -> pd.DataFrame:
-    """Return the facts whose current version replaced an earlier one (knownFrom after another's)."""
-    if facts.empty:
-        return facts
-    return facts[
-        facts["factVersion"].fillna("").astype(str).str.strip().ne("")
-        & facts["factVersion"].astype(str).ne("1")
-    ]
-
-
 def known_at_param(day: dt.date | None, time_of_day: dt.time | None) -> str | None:
     """Return a `known_at` date-time in UTC from a date and an optional time, or None."""
     if day is None:

@@ -16,10 +16,12 @@ st.caption(
 
 with problem_boundary():
     key = connection.connection_key()
-    every = generation_view.generators_frame(data_fetch.traverse(key, "generators", "generators"))
+    every_generator = data_fetch.traverse(key, "generators", "generators")
+    every = generation_view.generators_frame(every_generator)
     arguments = generation_view.draw_generator_filters(every)
+    filtered = any(value is not None for value in arguments.values())
     generators = generation_view.generators_frame(
-        data_fetch.list_records(key, "generators", **arguments)
+        data_fetch.list_records(key, "generators", **arguments) if filtered else every_generator
     )
     plants_all = data_fetch.traverse(key, "generation_plants", "generation plants")
     plants = generation_view.plants_frame(plants_all, generators)

@@ -34,3 +34,12 @@ def test_a_typed_unknown_number_says_so(service_env):
     at.run()
     assert not at.exception and not at.error
     assert at.info[0].value == "No filings under control number 10101."
+
+
+def test_a_refused_token_is_a_readable_message(service_env, monkeypatch):
+    monkeypatch.setenv("GRID_API_TOKEN", "not-a-token")
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception
+    message = at.error[0].value
+    assert "The token was refused" in message and "GRID_API_TOKEN" in message
+    assert "Request id:" in message
