@@ -40,6 +40,7 @@ def draw_sidebar() -> None:
     st.sidebar.markdown("**Data source**")
     st.sidebar.text(info.source)
     if info.demo:
+        st.session_state.setdefault(state.TENANT, info.tenant)
         st.sidebar.radio(
             "Demo tenant",
             state.DEMO_TENANTS,

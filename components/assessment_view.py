@@ -196,7 +196,7 @@ def draw_readiness(assessment: dict[str, Any]) -> None:
     left, right = st.columns([1, 3])
     left.metric("Readiness", readiness_label(readiness))
     if confidence:
-        left.metric(f"Confidence ({HEURISTIC_LABEL.split(',')[0]})", confidence.get("label") or "")
+        left.metric("Confidence (heuristic, not accuracy)", confidence.get("label") or "")
         left.caption(
             f"Score {confidence.get('score')}: a heuristic, not accuracy. {confidence.get('note') or ''}"
         )

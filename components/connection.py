@@ -76,7 +76,6 @@ def demo_db_path() -> Path:
 @st.cache_resource(show_spinner="Starting the embedded demo service…")
 def _embedded_service(db_path: str):
     from gridservice.server import start_in_thread
-
     from gridservice.settings import Settings
 
     return start_in_thread(Settings(db_path=Path(db_path), demo=True))
@@ -91,8 +90,10 @@ def connection_key() -> ConnectionKey:
         tenant = state.demo_tenant()
         return ConnectionKey(server.base_url, DEMO_TOKENS[tenant], tenant, embedded=True)
     if token in DEMO_TOKENS.values():
-        # a deployment of the demo database: the tenant switcher works there too
-        tenant = state.demo_tenant()
+        # a deployment of the demo database: the tenant switcher works there too, starting
+        # from the configured token's tenant
+        configured = next(t for t, demo_token in DEMO_TOKENS.items() if demo_token == token)
+        tenant = state.demo_tenant(default=configured)
         return ConnectionKey(base_url.rstrip("/"), DEMO_TOKENS[tenant], tenant)
     return ConnectionKey(base_url.rstrip("/"), token, token_label(token))
 

@@ -16,7 +16,6 @@ SITE_SUBMISSION_KEY = "site_submission_idempotency_key"
 LAST_SITE_RESULT = "last_site_result"
 
 _DEFAULTS = {
-    TENANT: DEMO_TENANTS[0],
     SITE_SUBMISSION_KEY: None,
     LAST_SITE_RESULT: None,
 }
@@ -28,11 +27,10 @@ def init_state() -> None:
         st.session_state.setdefault(key, default)
 
 
-def demo_tenant() -> str:
-    """Return the demo tenant chosen in the sidebar switcher."""
-    init_state()
-    tenant = st.session_state[TENANT]
-    return tenant if tenant in DEMO_TENANTS else DEMO_TENANTS[0]
+def demo_tenant(default: str = DEMO_TENANTS[0]) -> str:
+    """Return the demo tenant chosen in the sidebar switcher, else `default`."""
+    tenant = st.session_state.get(TENANT)
+    return tenant if tenant in DEMO_TENANTS else default
 
 
 def set_demo_tenant(tenant: str) -> None:

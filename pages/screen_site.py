@@ -61,7 +61,9 @@ def tenant_sites() -> None:
         row.Assessment: f"{row.Assessment} — site {row.Site} ({row.Readiness})"
         for row in assessed.itertuples()
     }
-    chosen = left.selectbox("Assessment", list(labels), format_func=labels.get)
+    chosen = left.selectbox(
+        "Assessment", list(labels), format_func=labels.get, key="screen.open_assessment"
+    )
     if right.button("Open assessment", type="primary"):
         st.switch_page("pages/assessment.py", query_params={"assessment": chosen})
 

@@ -1,0 +1,69 @@
+"""A real reference service for the app's tests: one per session, on a fresh demo database.
+
+Pages reach it exactly as they reach a deployment: `GRID_API_BASE_URL` and `GRID_API_TOKEN`
+in the environment, through gridclient over loopback HTTP. No mocks of the service.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ALPHA_TOKEN, BETA_TOKEN = "gds_demo_alpha", "gds_demo_beta"
+
+
+@pytest.fixture(scope="session")
+def demo_service(tmp_path_factory):
+    """Start the service on a fresh demo database; yield its base URL."""
+    from gridservice.server import start_in_thread
+    from gridservice.settings import Settings
+
+    db_path = tmp_path_factory.mktemp("demo") / "demo.db"
+    server = start_in_thread(Settings(db_path=db_path, demo=True))
+    yield server.base_url
+    server.stop()
+
+
+@pytest.fixture(autouse=True)
+def fresh_data_cache():
+    """Each test starts with empty st.cache_data (fetches are cached per process)."""
+    import streamlit as st
+
+    st.cache_data.clear()
+    yield
+
+
+@pytest.fixture
+def service_env(demo_service, monkeypatch):
+    """Point the app at the session's service as tenant demo-alpha; return the base URL."""
+    monkeypatch.setenv("GRID_API_BASE_URL", demo_service)
+    monkeypatch.setenv("GRID_API_TOKEN", ALPHA_TOKEN)
+    monkeypatch.delenv("GRID_APP_BASEMAP_STYLE", raising=False)
+    monkeypatch.chdir(REPO_ROOT)
+    return demo_service
+
+
+@pytest.fixture
+def alpha_client(demo_service):
+    from gridclient import GridDataClient
+
+    with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:
+        yield client
+
+
+@pytest.fixture
+def beta_client(demo_service):
+    from gridclient import GridDataClient
+
+    with GridDataClient(base_url=demo_service, token=BETA_TOKEN) as client:
+        yield client
+
+
+def page_path(name: str) -> str:
+    return str(REPO_ROOT / "pages" / f"{name}.py")
+
+
+def app_path() -> str:
+    return str(REPO_ROOT / "app.py")

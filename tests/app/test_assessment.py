@@ -1,0 +1,140 @@
+"""The assessment page: disclaimer first, everything in plain view, downloads, isolation."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from conftest import ALPHA_TOKEN, page_path
+from streamlit.testing.v1 import AppTest
+
+from components.downloads import csv_download, packet_download
+from gridservice.demo import DEMO_POINTS
+
+
+@pytest.fixture(scope="module")
+def screened(demo_service):
+    """An alpha site in Hays County (dual certification) with no target date, screened."""
+    from gridclient import GridDataClient
+
+    with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:
+        latitude, longitude = DEMO_POINTS["dual_certified"]
+        site = client.sites.create(
+            {
+                "requestedPeakLoadMw": 300.0,
+                "location": {"latitude": latitude, "longitude": longitude},
+                "customerReference": "SECRET-REF-123",
+            },
+            idempotency_key="assessment-page-test-site",
+        )
+        return client.assessments.create(site.id)
+
+
+def open_assessment(assessment_id: str | None) -> AppTest:
+    at = AppTest.from_file(page_path("assessment"), default_timeout=90)
+    if assessment_id is not None:
+        at.query_params["assessment"] = assessment_id
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_disclaimer_comes_first_and_readiness_is_shown(service_env, screened):
+    at = open_assessment(screened.id)
+    assert at.warning[0].value == screened.disclaimer
+    assert at.metric[0].value == "High friction"
+    assert screened.readiness["summary"] in [t.value for t in at.text]
+    findings = at.dataframe[0].value
+    assert set(findings["Factor"]) == {f["factor"] for f in screened.readiness["findings"]}
+
+
+def test_abstentions_and_limitations_are_in_plain_view(service_env, screened):
+    at = open_assessment(screened.id)
+    warnings = [w.value for w in at.warning]
+    assert "Abstained on timeline: The site gives no target in-service date." in warnings
+    infos = [i.value for i in at.info]
+    for limitation in screened.readiness["limitations"]:
+        assert limitation in infos
+    assert not at.expander  # nothing folded away
+
+
+def test_records_carry_their_evidence_and_heuristics_are_labelled(service_env, screened):
+    at = open_assessment(screened.id)
+    frames = {tuple(frame.value.columns): frame.value for frame in at.dataframe}
+    queue = next(f for cols, f in frames.items() if "Worksheet" in cols)
+    assert len(queue) == len(screened.relevant_queue_records)
+    first = screened.relevant_queue_records[0].to_wire()
+    row = queue[queue["Record"] == first["id"]].iloc[0]
+    evidence = first["expandedEvidence"]
+    assert row["File"] == evidence["locator"]["fileName"]
+    assert row["Row"] == evidence["locator"]["row"]
+    assert row["Source link"] == evidence["sourceUrl"]
+    signals = next(f for cols, f in frames.items() if "Evidence quote" in cols)
+    assert "Parser confidence (uncalibrated)" in signals.columns
+    assert signals["Evidence quote"].notna().all()
+    projects = next(f for cols, f in frames.items() if "kV" in cols)
+    assert len(projects) == len(screened.relevant_transmission_projects)
+    utilities = next(f for cols, f in frames.items() if "Company type" in cols and "Basis" in cols)
+    assert "Confidence (source-authority heuristic, not accuracy)" in utilities.columns
+    assert "County and jurisdictions" in [s.value for s in at.subheader]
+    assert any("Hays, TX (FIPS 48209)" in t.value for t in at.text)
+
+
+def test_packet_download_is_named_by_case_id(service_env, screened):
+    at = open_assessment(screened.id)
+    packet_button = at.get("download_button")[0]
+    case_id = httpx.get(
+        f"{service_env}/v1/assessments/{screened.id}/expert-review.json",
+        headers={"Authorization": f"Bearer {ALPHA_TOKEN}"},
+    ).json()["data"]["caseId"]
+    assert packet_button.proto.label == f"Expert-review packet ({case_id}.json)"
+
+
+def test_csv_export_is_prepared_on_request(service_env, screened):
+    at = open_assessment(screened.id)
+    next(b for b in at.button if b.label == "Prepare the CSV export").click()
+    at.run()
+    assert not at.exception and not at.error
+    labels = [button.proto.label for button in at.get("download_button")]
+    assert f"CSV export (assessment-{screened.id}.csv)" in labels
+
+
+def test_download_bytes_are_the_services_bytes(demo_service, alpha_client, screened):
+    from components.connection import ConnectionKey
+    from components.downloads import fetch_export, fetch_packet_bytes
+
+    key = ConnectionKey(demo_service, ALPHA_TOKEN, "demo-alpha")
+    served = httpx.get(
+        f"{demo_service}/v1/assessments/{screened.id}/expert-review.json",
+        headers={"Authorization": f"Bearer {ALPHA_TOKEN}"},
+    ).content
+    packet = packet_download(fetch_packet_bytes(key, screened.id))
+    assert packet.data == served
+    assert b"SECRET-REF-123" not in packet.data
+    export = alpha_client.exports.create(screened.id, format="csv")
+    download = csv_download(fetch_export(key, export.id))
+    served_export = httpx.get(
+        f"{demo_service}/v1/assessments/exports/{export.id}",
+        headers={"Authorization": f"Bearer {ALPHA_TOKEN}"},
+    ).json()["data"]
+    assert download.data == served_export["content"].encode("utf-8")
+
+
+def test_another_tenants_assessment_is_not_found(service_env, monkeypatch, screened):
+    monkeypatch.setenv("GRID_API_TOKEN", "gds_demo_beta")
+    at = open_assessment(screened.id)
+    assert [e.value for e in at.error] == [
+        f"Assessment '{screened.id}' was not found for this tenant."
+    ]
+    assert screened.disclaimer not in [w.value for w in at.warning]
+
+
+def test_unknown_and_missing_ids_say_so_and_offer_a_box(service_env):
+    at = open_assessment("asm_does_not_exist")
+    assert "was not found for this tenant" in at.error[0].value
+    at = open_assessment(None)
+    assert "No assessment chosen" in at.info[0].value
+    at.text_input[0].set_value("asm_typed")
+    next(b for b in at.button if b.label == "Open").click()
+    at.run()
+    assert at.query_params["assessment"] == "asm_typed"
+    assert "was not found" in at.error[0].value

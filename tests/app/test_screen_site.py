@@ -1,0 +1,130 @@
+"""Screen a site: drop the pin (typed or clicked), submit once, land on the assessment."""
+
+from __future__ import annotations
+
+from conftest import app_path
+from streamlit.testing.v1 import AppTest
+
+from gridservice.demo import DEMO_POINTS
+
+
+def open_screen() -> AppTest:
+    at = AppTest.from_file(app_path(), default_timeout=90)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def type_point(at: AppTest, latitude: float, longitude: float) -> None:
+    at.number_input(key="screen.latitude").set_value(latitude)
+    at.number_input(key="screen.longitude").set_value(longitude)
+    at.run()
+
+
+def submit(at: AppTest, peak_mw: float | None = None) -> None:
+    if peak_mw is not None:
+        peak = next(n for n in at.number_input if n.label == "Requested peak load (MW) *")
+        peak.set_value(peak_mw)
+    next(b for b in at.button if b.label == "Create site and screen it").click()
+    at.run()
+
+
+def tenant_site_ids(client) -> list[str]:
+    return [site.id for site in client.sites.list()]
+
+
+def test_typed_point_creates_screens_and_opens_the_assessment(service_env, alpha_client):
+    before = set(tenant_site_ids(alpha_client))
+    at = open_screen()
+    type_point(at, *DEMO_POINTS["dual_certified"])
+    assert "**Location:** 29.88330, -97.94140" in [m.value for m in at.markdown]
+    submit(at, peak_mw=321.0)
+    assert not at.exception and not at.error
+    assert [t.value for t in at.title] == ["Assessment"]
+    assessment_id = at.query_params["assessment"]
+    assessment = alpha_client.assessments.get(assessment_id)
+    site = alpha_client.sites.get(assessment.site_id)
+    assert site.requested_peak_load_mw == 321.0
+    assert set(tenant_site_ids(alpha_client)) - before == {site.id}
+    assert at.warning[0].value == assessment.disclaimer
+
+
+def test_submitting_the_same_form_again_makes_one_site(service_env, alpha_client):
+    at = open_screen()
+    type_point(at, *DEMO_POINTS["single_territory"])
+    submit(at, peak_mw=77.0)
+    first = at.query_params["assessment"]
+    count = len(tenant_site_ids(alpha_client))
+    # A second click of the same form (same body) reuses the submission's Idempotency-Key.
+    at.switch_page("pages/screen_site.py").run()
+    type_point(at, *DEMO_POINTS["single_territory"])
+    submit(at, peak_mw=77.0)
+    assert not at.exception and not at.error
+    second = at.query_params["assessment"]
+    assert len(tenant_site_ids(alpha_client)) == count
+    site_of = alpha_client.assessments.get
+    assert site_of(first).site_id == site_of(second).site_id
+
+
+def test_a_changed_form_after_success_makes_a_new_site(service_env, alpha_client):
+    at = open_screen()
+    type_point(at, *DEMO_POINTS["single_territory"])
+    submit(at, peak_mw=60.0)
+    count = len(tenant_site_ids(alpha_client))
+    at.switch_page("pages/screen_site.py").run()
+    type_point(at, *DEMO_POINTS["single_territory"])
+    submit(at, peak_mw=61.0)
+    assert not at.error
+    assert len(tenant_site_ids(alpha_client)) == count + 1
+
+
+def test_out_of_bounds_values_are_refused_before_sending(service_env, alpha_client):
+    count = len(tenant_site_ids(alpha_client))
+    at = open_screen()
+    submit(at, peak_mw=0.0)
+    errors = " ".join(e.value for e in at.error)
+    assert "Location is required" in errors
+    assert "Requested peak load must be more than 0 and at most 5000 MW" in errors
+    assert [t.value for t in at.title] == ["Screen a site"]
+    assert len(tenant_site_ids(alpha_client)) == count
+
+
+def test_clicking_a_county_then_a_cell_drops_the_pin(service_env):
+    at = open_screen()
+    county_click = {
+        "selection": {
+            "indices": {"counties": [0]},
+            "objects": {"counties": [{"properties": {"fips": "48209", "name": "Hays"}}]},
+        }
+    }
+    at.session_state["screen.map.region"] = county_click
+    at.run()
+    assert not at.exception
+    assert at.session_state["screen.county"] == "48209"
+    cell = {"hex": "8848a2e80bfffff", "latitude": 29.9, "longitude": -97.95}
+    at.session_state["screen.map.48209"] = {
+        "selection": {"indices": {"cells": [0]}, "objects": {"cells": [cell]}}
+    }
+    at.run()
+    assert not at.exception
+    assert at.number_input(key="screen.latitude").value == 29.9
+    assert at.number_input(key="screen.longitude").value == -97.95
+    assert "**Location:** 29.90000, -97.95000" in [m.value for m in at.markdown]
+
+
+def test_the_tenants_sites_list_their_assessments_and_open_them(service_env, alpha_client):
+    site = alpha_client.sites.create(
+        {"requestedPeakLoadMw": 12.0, "location": {"latitude": 32.78, "longitude": -96.8}},
+        idempotency_key="screen-list-test-site",
+    )
+    assessment = alpha_client.assessments.create(site.id)
+    at = open_screen()
+    table = at.dataframe[0].value
+    row = table[table["Assessment"] == assessment.id].iloc[0]
+    assert row["Site"] == site.id
+    assert row["Open"] == f"assessment?assessment={assessment.id}"
+    at.selectbox(key="screen.open_assessment").set_value(assessment.id)
+    next(b for b in at.button if b.label == "Open assessment" and not b.form_id).click()
+    at.run()
+    assert at.query_params["assessment"] == assessment.id
+    assert [t.value for t in at.title] == ["Assessment"]

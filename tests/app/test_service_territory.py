@@ -1,0 +1,70 @@
+"""Service territory: a typed or clicked point resolves to candidates, labelled as heuristics."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import page_path
+from streamlit.testing.v1 import AppTest
+
+from gridservice.demo import DEMO_POINTS
+
+CONFIDENCE = "Confidence (source-authority heuristic, not accuracy)"
+
+
+def resolve_on_page(point: tuple[float, float]) -> AppTest:
+    at = AppTest.from_file(page_path("service_territory"), default_timeout=90)
+    at.run()
+    assert [i.value for i in at.info] == [
+        "No point yet: click the map or type latitude and longitude."
+    ]
+    at.number_input(key="territory.latitude").set_value(point[0])
+    at.number_input(key="territory.longitude").set_value(point[1])
+    at.run()
+    assert not at.exception and not at.error
+    return at
+
+
+def test_dual_certified_point_lists_both_utilities_with_heuristic_confidence(service_env):
+    at = resolve_on_page(DEMO_POINTS["dual_certified"])
+    assert "County: Hays, TX (FIPS 48209)" in [t.value for t in at.text]
+    table = at.dataframe[0].value
+    assert set(table["Utility"]) == {
+        "Lone Star Metro Electric (demo)",
+        "Hill Country Electric Cooperative (demo)",
+    }
+    assert {"Company type", "CCN", "ISO/RTO", "Resolution method", "Evidence", CONFIDENCE} <= set(
+        table.columns
+    )
+    assert set(table["CCN"]) == {"30901", "10977"}
+    assert all("sourceId: demo-puct-ccn" in text for text in table["Evidence"])
+    assert "2 territories overlap here" in at.info[0].value
+    assert any("source-authority heuristic, not accuracy" in c.value for c in at.caption)
+
+
+def layer_fips(at: AppTest, layer_id: str) -> set[str]:
+    spec = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
+    layer = next(layer for layer in spec["layers"] if layer["id"] == layer_id)
+    return {feature["properties"]["fips"] for feature in layer["data"]["features"]}
+
+
+def test_the_map_shades_the_candidate_territories_counties(service_env):
+    at = resolve_on_page(DEMO_POINTS["dual_certified"])
+    shaded = layer_fips(at, "territory_counties")
+    # Travis (both territories) and Gillespie (Hill Country only) are shaded; Dallas is not,
+    # and Hays, the point's own county, is highlighted on the base layer instead.
+    assert {"48453", "48171"} <= shaded
+    assert "48113" not in shaded and "48209" not in shaded
+
+
+def test_unserved_point_says_no_territory_plainly(service_env):
+    at = resolve_on_page(DEMO_POINTS["unserved"])
+    assert "County: Dallas, TX (FIPS 48113)" in [t.value for t in at.text]
+    assert [w.value for w in at.warning] == ["No service territory found for this point."]
+    assert not at.dataframe
+
+
+def test_point_outside_every_county_says_so(service_env):
+    at = resolve_on_page(DEMO_POINTS["outside_coverage"])
+    assert "The point is in no county the service has loaded." in [t.value for t in at.text]
+    assert [w.value for w in at.warning] == ["No service territory found for this point."]
