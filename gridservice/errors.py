@@ -13,6 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
+from starlette.routing import Match
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 log = logging.getLogger("gridservice")
@@ -166,6 +167,16 @@ def validation_error(request: Request, exc: RequestValidationError) -> Response:
     return _from_error(request, ApiError(422, code, detail, errors=fields))
 
 
+def _allowed_methods(request: Request) -> list[str]:
+    """Return every method some route serves at this path (routes are one per method)."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match != Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    return sorted(methods)
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Route every failure, including Starlette's 404/405 and unexpected ones, through here."""
 
@@ -184,11 +195,13 @@ def install_error_handlers(app: FastAPI) -> None:
             exc.status_code, HTTPStatus(exc.status_code).phrase.lower().replace(" ", "_")
         )
         detail = exc.detail if isinstance(exc.detail, str) else HTTPStatus(exc.status_code).phrase
+        headers = dict(exc.headers or {})
         if exc.status_code == 404:
             detail = f"No resource at {request.url.path}."
-        return _from_error(
-            request, ApiError(exc.status_code, code, detail, headers=exc.headers or None)
-        )
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(_allowed_methods(request))
+            detail = f"{request.method} is not allowed here; allowed: {headers['Allow']}."
+        return _from_error(request, ApiError(exc.status_code, code, detail, headers=headers))
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import datetime as dt
 import re
 from collections.abc import Mapping
@@ -143,39 +144,49 @@ def page_response(
     return json_bytes_response(content)
 
 
-_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
 _DATETIME = re.compile(
-    r"^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$"
+    r"^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$"
 )
 
 
+def _bad_instant(name: str) -> ApiError:
+    return ApiError(
+        400,
+        "invalid_parameter",
+        f"{name} must be an ISO 8601 date or date-time (e.g. 2025-01-31T00:00:00Z).",
+        errors=[{"field": name, "message": "not an ISO 8601 date or date-time"}],
+    )
+
+
 def utc_instant(value: str | None, name: str) -> str | None:
-    """Return an ISO date or date-time as the store's `YYYY-MM-DDTHH:MM:SSZ`, or raise 400."""
+    """Return an ISO date or date-time as the store's `YYYY-MM-DDTHH:MM:SSZ`, or raise 400.
+
+    Fields are range-checked but, like the stored ISO strings they are compared with, not
+    calendar-checked; an offset is applied to give UTC.
+    """
     if value is None:
         return None
-    text = value.strip()
-    try:
-        if _DATE.match(text):
-            return dt.date.fromisoformat(text).isoformat() + "T00:00:00Z"
-        match = _DATETIME.match(text)
-        if not match:
-            raise ValueError(text)
-        day, hour, minute, second, _fraction, zone = match.groups()
-        second = min(int(second or 0), 59)  # RFC 3339 leap second: count it as :59
-        stamp = dt.datetime.fromisoformat(f"{day}T{hour}:{minute}:{second:02d}")
-        if zone and zone.upper() != "Z":
-            sign = 1 if zone[0] == "+" else -1
-            digits = zone[1:].replace(":", "")
-            offset = dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
-            stamp = stamp - sign * offset
-        return stamp.strftime("%Y-%m-%dT%H:%M:%SZ")
-    except (ValueError, OverflowError):
-        raise ApiError(
-            400,
-            "invalid_parameter",
-            f"{name} must be an ISO 8601 date or date-time (e.g. 2025-01-31T00:00:00Z).",
-            errors=[{"field": name, "message": "not an ISO 8601 date or date-time"}],
-        ) from None
+    match = _DATETIME.match(value.strip())
+    if not match:
+        raise _bad_instant(name)
+    year, month, day, hour, minute, second, zone = match.groups()
+    parts = [int(year), int(month), int(day), int(hour or 0), int(minute or 0), int(second or 0)]
+    if not (1 <= parts[1] <= 12 and 1 <= parts[2] <= 31 and parts[3] <= 23 and parts[4] <= 59):
+        raise _bad_instant(name)
+    if parts[5] > 60:
+        raise _bad_instant(name)
+    parts[5] = min(parts[5], 59)  # an RFC 3339 leap second counts as :59
+    if zone and zone.upper() != "Z":
+        digits = zone[1:].replace(":", "")
+        offset = dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
+        last_day = calendar.monthrange(max(parts[0], 1), parts[1])[1]
+        try:
+            stamp = dt.datetime(max(parts[0], 1), parts[1], min(parts[2], last_day), *parts[3:])
+            stamp = stamp - offset if zone[0] == "+" else stamp + offset
+        except OverflowError:
+            raise _bad_instant(name) from None
+        return stamp.strftime("%Y-%m-%dT%H:%M:%SZ").rjust(20, "0")
+    return "{:04d}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}Z".format(*parts)
 
 
 def as_date(value: str | None, name: str) -> str | None:

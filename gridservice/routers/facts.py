@@ -26,7 +26,8 @@ ValidAt = Annotated[
     Query(
         max_length=64,
         description="Date or date-time; facts whose [validFrom, validTo] contains it.",
-        pattern=r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])([Tt ].*)?$",
+        pattern=r"^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])"
+        r"([Tt ]([01]\d|2[0-3]):[0-5]\d(:([0-5]\d|60)(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$",
     ),
 ]
 KnownAt = Annotated[

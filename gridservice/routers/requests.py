@@ -45,8 +45,12 @@ class SiteDefinition(BaseModel):
     model_config = _FORBID
     requestedPeakLoadMw: float = Field(gt=0, le=5000)
     location: SiteLocation
-    averageLoadMw: float | None = Field(default=None, ge=0, le=5000)
-    curtailableMw: float | None = Field(default=None, ge=0, le=5000)
+    averageLoadMw: float | None = Field(
+        default=None, ge=0, le=5000, description="At most requestedPeakLoadMw."
+    )
+    curtailableMw: float | None = Field(
+        default=None, ge=0, le=5000, description="At most requestedPeakLoadMw."
+    )
     serviceVoltageKv: float | None = Field(default=None, gt=0, le=1000)
     targetInServiceDate: (
         Annotated[

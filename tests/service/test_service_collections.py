@@ -213,7 +213,8 @@ def test_other_filters(client):
         ("/v1/generator-operations", {"period": "24-01"}, "invalid_period"),
         ("/v1/generator-operations", {"period": "2024-00"}, "invalid_period"),
         ("/v1/load-forecasts", {"known_at": "yesterday"}, "invalid_parameter"),
-        ("/v1/load-forecasts", {"valid_at": "2026-02-30"}, "invalid_parameter"),
+        ("/v1/load-forecasts", {"valid_at": "2026-13-01"}, "invalid_parameter"),
+        ("/v1/load-forecasts", {"known_at": "2026-01-01T10:61:00Z"}, "invalid_parameter"),
         (
             "/v1/balancing-authority-operations",
             {"start": "2025-01-01T25:00:00Z"},
