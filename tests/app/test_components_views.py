@@ -1,0 +1,156 @@
+"""The frames behind the assessment, territory and sites tables."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from components import assessment_view, territory_view
+from components.geography import read_counties
+from components.site_form import sites_frame
+
+CANDIDATE = {
+    "utilityId": "u1",
+    "utility": "Lone Star Metro Electric (demo)",
+    "companyType": "investor_owned_utility",
+    "ccnNumber": "30901",
+    "isoRto": "ERCOT",
+    "confidence": 0.425,
+    "confidenceBasis": "source_authority_heuristic_not_benchmark_accuracy",
+    "resolutionMethod": "county_union_polygon",
+    "evidence": {
+        "sourceId": "demo-puct-ccn",
+        "matchedCountyFips": "48209",
+        "counties": ["Travis, TX", "Hays, TX"],
+        "countyFips": ["48453", "48209", 48491],
+    },
+}
+
+
+def test_candidate_frame_labels_confidence_as_a_heuristic_and_flattens_evidence():
+    frame = territory_view.candidates_frame([CANDIDATE])
+    assert list(frame.columns)[:6] == [
+        "Utility",
+        "Utility id",
+        "Company type",
+        "CCN",
+        "ISO/RTO",
+        "Resolution method",
+    ]
+    row = frame.iloc[0]
+    assert row["Confidence (source-authority heuristic, not accuracy)"] == 0.425
+    assert "sourceId: demo-puct-ccn" in row["Evidence"]
+    assert "counties: Travis, TX, Hays, TX" in row["Evidence"]
+
+
+def test_territory_counties_are_fips_codes_with_the_matched_county_first():
+    assert territory_view.territory_county_fips([CANDIDATE]) == ["48209", "48453", "48491"]
+    assert territory_view.territory_county_fips([{"evidence": "opaque text"}]) == []
+
+
+def test_findings_and_flags_read_as_text():
+    readiness = {
+        "findings": [
+            {
+                "factor": "queue_congestion",
+                "severity": "high",
+                "finding": "Busy.",
+                "citations": ["q1", "q2"],
+            },
+        ]
+    }
+    frame = assessment_view.findings_frame(readiness)
+    assert frame.to_dict("records") == [
+        {"Factor": "queue_congestion", "Severity": "🔴 high", "Finding": "Busy.", "Cites": "q1, q2"}
+    ]
+    assert assessment_view.findings_frame(None).empty
+    flags = [{"code": "missing_county", "field": "county", "message": "No county."}]
+    assert assessment_view.flags_text(flags) == "missing_county (county): No county."
+
+
+def test_queue_frame_joins_details_and_row_evidence():
+    record = {
+        "id": "q1",
+        "projectName": "Blue Sky Solar",
+        "county": "Hays",
+        "state": "TX",
+        "status": "active",
+        "requestedCapacityMw": 150.0,
+        "sourceId": "s1",
+        "sourceLocator": "file.xlsx#Sheet!12",
+        "observedAt": "2025-09-01T00:00:00Z",
+        "qualityFlags": [],
+        "expandedDetails": {"technology": "solar", "queueDate": "2023-01-05"},
+        "expandedEvidence": {
+            "sourceName": "GIS report",
+            "sourceUrl": "https://example.com/gis.xlsx",
+            "locator": {"fileName": "gis.xlsx", "worksheet": "Projects", "row": 12},
+            "redistributionPolicy": "public_redistribution",
+        },
+    }
+    row = assessment_view.queue_records_frame([record]).iloc[0]
+    assert (row["Technology"], row["File"], row["Worksheet"], row["Row"]) == (
+        "solar",
+        "gis.xlsx",
+        "Projects",
+        12,
+    )
+    assert row["Source link"] == "https://example.com/gis.xlsx"
+    assert row["Locator"] == "file.xlsx#Sheet!12"
+
+
+def test_market_signal_frame_marks_parser_confidence_uncalibrated():
+    fact = {
+        "market": "ERCOT",
+        "predicate": "summer_peak_demand_forecast",
+        "period": "2030",
+        "value": 110875.0,
+        "unit": "MW",
+        "sourceId": "s2",
+        "evidence": {
+            "quote": "Peak 110,875 MW",
+            "page": 14,
+            "parserConfidence": 0.93,
+            "parserConfidenceIsCalibrated": False,
+            "sourceLocator": "r.pdf#p14",
+        },
+    }
+    row = assessment_view.market_signals_frame([fact]).iloc[0]
+    assert row["Parser confidence (uncalibrated)"] == 0.93
+    assert not row["Calibrated"]
+    assert (row["Evidence quote"], row["Page"]) == ("Peak 110,875 MW", 14)
+
+
+def test_nearby_counties_come_from_records_in_the_sites_state():
+    counties = read_counties()
+    assessment = {
+        "county": {"fips": "48209", "state": "TX"},
+        "relevantQueueRecords": [{"county": "Travis"}, {"county": "Hays"}],
+        "relevantTransmissionProjects": [{"counties": ["Caldwell", "Comanche"]}],
+    }
+    site, nearby = assessment_view.nearby_county_fips(assessment, counties)
+    assert site == ["48209"]
+    # Comanche exists in Texas and Oklahoma; only the Texas one is near a Texas site.
+    assert nearby == ["48055", "48093", "48453"]
+
+
+def test_sites_frame_has_a_row_per_assessment_and_a_link_to_open_it():
+    sites = [
+        {
+            "id": "site_1",
+            "requestedPeakLoadMw": 10.0,
+            "location": {"latitude": 1, "longitude": 2},
+            "assessments": [
+                {"id": "asm_1", "readiness": {"level": "low_friction"}},
+                {"id": "asm_2", "readiness": {"level": "high_friction"}},
+            ],
+        },
+        {"id": "site_2", "requestedPeakLoadMw": 5.0, "assessments": []},
+    ]
+    frame = sites_frame(sites)
+    assert frame["Assessment"].tolist()[:2] == ["asm_1", "asm_2"]
+    assert frame["Open"].tolist()[:2] == [
+        "assessment?assessment=asm_1",
+        "assessment?assessment=asm_2",
+    ]
+    unassessed = frame[frame["Site"] == "site_2"].iloc[0]
+    assert pd.isna(unassessed["Assessment"]) and pd.isna(unassessed["Open"])
