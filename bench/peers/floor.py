@@ -1,0 +1,86 @@
+"""The floor under each layer: the service's own SQL in raw sqlite3, and JSON encoding alone.
+
+Timed in this process on one thread, with the statements the service's store runs
+(`gridservice.store.collections`), on a connection opened as the service opens its own.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bench.peers.scenarios import FILTER, PAGE, SEARCH_LIMIT, SEARCHES
+from gridservice.paging import envelope_bytes
+from gridservice.store import collections
+from gridservice.store.db import connect
+
+
+def time_call(fn: Callable[[], object], *, budget: float = 1.0, at_least: int = 5) -> dict:
+    """Run `fn` repeatedly for about `budget` seconds; return median and best in ms."""
+    fn()  # warm the page cache and statement cache
+    samples: list[float] = []
+    stop = time.perf_counter() + budget
+    while len(samples) < at_least or time.perf_counter() < stop:
+        start = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - start) * 1000)
+    return {
+        "median_ms": round(statistics.median(samples), 3),
+        "best_ms": round(min(samples), 3),
+        "runs": len(samples),
+    }
+
+
+def _last_page_after(conn, filters: dict) -> str | None:
+    """The id after which the last page starts (the position a last-page cursor holds)."""
+    ids = [r[0] for r in collections.page(conn, "generators", filters, None, 10**9)]
+    full_pages = (len(ids) - 1) // PAGE
+    return ids[full_pages * PAGE - 1] if full_pages else None
+
+
+def measure(db: Path) -> dict:
+    """Time each scenario's SQL, and encoding a 500-record page three ways."""
+    conn = connect(db, readonly=True)
+    conn.execute("PRAGMA cache_size=-32000")
+    conn.execute("PRAGMA mmap_size=268435456")
+    no_filter = {"source_id": None}
+    last_after = _last_page_after(conn, no_filter)
+    sql = {
+        "generators_first": lambda: collections.page(conn, "generators", no_filter, None, PAGE + 1),
+        "generators_last": lambda: collections.page(
+            conn, "generators", no_filter, last_after, PAGE + 1
+        ),
+        "generators_filtered": lambda: collections.page(
+            conn, "generators", {"source_id": None, **FILTER}, None, PAGE + 1
+        ),
+    }
+    for name, text in SEARCHES.items():
+        sql[name] = lambda text=text: collections.evidence_search(
+            conn, text, {}, None, SEARCH_LIMIT + 1
+        )
+    out = {"sql": {name: time_call(fn) for name, fn in sql.items()}}
+
+    rows = collections.page(conn, "generators", no_filter, None, PAGE)
+    bodies = [r[1] for r in rows]
+    records = [json.loads(b) for b in bodies]
+    meta = {"limit": PAGE, "has_more": True, "next_cursor": "x" * 180, "order": "id_asc"}
+    out["encode"] = {
+        # what the service does: splice the stored JSON text into the envelope
+        "splice_stored_json": time_call(lambda: envelope_bytes(bodies, **meta)),
+        # what a service that parses and re-serialises each record would pay
+        "dumps_records": time_call(
+            lambda: json.dumps({"data": records, "meta": meta}, separators=(",", ":")).encode()
+        ),
+        # what Datasette pays for this page: each body is a string column to escape
+        "dumps_rows_with_body_strings": time_call(
+            lambda: json.dumps(
+                {"rows": [{"id": r[0], "body": r[1]} for r in rows]}, separators=(",", ":")
+            ).encode()
+        ),
+        "parse_stored_json": time_call(lambda: [json.loads(b) for b in bodies]),
+    }
+    conn.close()
+    return out

@@ -1,0 +1,232 @@
+"""Tables (Markdown) and a growth chart (SVG) from `peers-results.json`."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+TARGET_SEARCH_P95_MS = 50
+TARGET_MEMORY_MB = 500
+TARGET_DEEP_RATIO = 1.5
+
+
+def _ms(value: float) -> str:
+    return f"{value:.1f}" if value >= 1 else f"{value:.2f}"
+
+
+def load_table(scale: str, data: dict) -> list[str]:
+    """One scale's load results: each scenario, both sides, ratio, SQL floor."""
+    lines = [
+        f"#### Scale {scale}",
+        "",
+        "| scenario | ours req/s | Datasette req/s | ratio | ours p50 / p95 / p99 ms "
+        "| Datasette p50 / p95 / p99 ms | raw SQL ms | KB/response (ours, DS) |",
+        "|---|---:|---:|---:|---|---|---:|---|",
+    ]
+    sql = data["floor"]["sql"]
+    for name, sides in data["load"].items():
+        ours, ds = sides["ours"], sides["datasette"]
+        ratio = ours["rps"] / ds["rps"] if ds["rps"] else math.inf
+        lines.append(
+            f"| {data['titles'][name]} | {ours['rps']:.0f} | {ds['rps']:.0f} | **{ratio:.2f}** "
+            f"| {_ms(ours['p50_ms'])} / {_ms(ours['p95_ms'])} / {_ms(ours['p99_ms'])} "
+            f"| {_ms(ds['p50_ms'])} / {_ms(ds['p95_ms'])} / {_ms(ds['p99_ms'])} "
+            f"| {_ms(sql[name]['median_ms'])} "
+            f"| {ours['bytes_per_response'] / 1024:.0f}, {ds['bytes_per_response'] / 1024:.0f} |"
+        )
+    static = data["load"]["generators_first"].get("static_floor")
+    if static:
+        lines.append(
+            f"| HTTP floor: uvicorn sending the first page's bytes | {static['rps']:.0f} | | | "
+            f"{_ms(static['p50_ms'])} / {_ms(static['p95_ms'])} / {_ms(static['p99_ms'])} "
+            "| | | |"
+        )
+    errors = sum(side["errors"] for sides in data["load"].values() for side in sides.values())
+    lines += ["", f"Failed or non-2xx responses during load: {errors}.", ""]
+    return lines
+
+
+def floor_table(results: dict) -> list[str]:
+    scales = sorted(results["scales"], key=int)
+    head = "| layer (one thread, median ms) | " + " | ".join(f"scale {s}" for s in scales) + " |"
+    lines = [head, "|---|" + "---:|" * len(scales)]
+    rows = [("sql", name) for name in results["scales"][scales[0]]["floor"]["sql"]]
+    rows += [("encode", name) for name in results["scales"][scales[0]]["floor"]["encode"]]
+    for group, name in rows:
+        label = f"SQL: {name}" if group == "sql" else f"JSON, 500 records: {name}"
+        cells = [_ms(results["scales"][s]["floor"][group][name]["median_ms"]) for s in scales]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def growth_table(results: dict) -> list[str]:
+    scales = sorted(results["scales"], key=int)
+    first = results["scales"][scales[0]]
+    head = "| scenario | " + " | ".join(f"scale {s}: ours req/s (ratio), p95 ms" for s in scales)
+    lines = [head + " |", "|---|" + "---|" * len(scales)]
+    for name in first["load"]:
+        cells = []
+        for s in scales:
+            sides = results["scales"][s]["load"].get(name)
+            if not sides:
+                cells.append("")
+                continue
+            ours, ds = sides["ours"], sides["datasette"]
+            cells.append(
+                f"{ours['rps']:.0f} ({ours['rps'] / ds['rps']:.2f}), {_ms(ours['p95_ms'])}"
+            )
+        lines.append(f"| {first['titles'][name]} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def targets_table(results: dict) -> list[str]:
+    lines = [
+        "| target | " + " | ".join(f"scale {s}" for s in sorted(results["scales"], key=int)) + " |"
+    ]
+    scales = sorted(results["scales"], key=int)
+    lines.append("|---|" + "---|" * len(scales))
+
+    def row(label, fn):
+        lines.append(f"| {label} | " + " | ".join(fn(results["scales"][s]) for s in scales) + " |")
+
+    def min_ratio(d):
+        pages = [n for n in d["load"] if n.startswith("generators")]
+        worst = min(d["load"][n]["ours"]["rps"] / d["load"][n]["datasette"]["rps"] for n in pages)
+        return f"{worst:.2f} {'met' if worst >= 1 else 'MISSED'}"
+
+    def search_p95(d):
+        worst = max(d["load"][n]["ours"]["p95_ms"] for n in d["load"] if n.startswith("search"))
+        return f"{worst:.1f} ms {'met' if worst < TARGET_SEARCH_P95_MS else 'MISSED'}"
+
+    def deep(d):
+        load = d["load"]
+        if "generators_last" not in load:
+            return "n/a"
+        ratio = load["generators_first"]["ours"]["rps"] / load["generators_last"]["ours"]["rps"]
+        return f"{ratio:.2f}x {'met' if ratio <= TARGET_DEEP_RATIO else 'MISSED'}"
+
+    def memory(d):
+        peak = d["memory_mb"]["ours"]["VmHWM"]
+        return f"{peak:.0f} MB {'met' if peak < TARGET_MEMORY_MB else 'MISSED'}"
+
+    def client(d):
+        c = d["client"]
+        return f"{c['ratio']:.2f}x ({c['records']:,} records)"
+
+    row(
+        "500-row page throughput, ours / Datasette (lowest of the page scenarios) >= 1.0", min_ratio
+    )
+    row(f"evidence search p95 < {TARGET_SEARCH_P95_MS} ms (worst query, under load)", search_p95)
+    row(f"last page within {TARGET_DEEP_RATIO}x of the first (time per request)", deep)
+    row(f"service peak RSS < {TARGET_MEMORY_MB} MB", memory)
+    row("gridclient / bare httpx, one traversal (typed models vs dicts)", client)
+    return lines
+
+
+def write(results: dict, out: Path) -> None:
+    lines = ["<!-- generated by `python -m bench.peers`; do not edit -->", ""]
+    lines += ["### Targets", ""] + targets_table(results) + [""]
+    lines += ["### Load (wrk, loopback)", ""]
+    for scale in sorted(results["scales"], key=int):
+        lines += load_table(scale, results["scales"][scale])
+    lines += ["### Floor", ""] + floor_table(results) + [""]
+    lines += ["### Growth", ""] + growth_table(results) + [""]
+    (out / "peers-table.md").write_text("\n".join(lines))
+    (out / "peers-growth.svg").write_text(growth_svg(results))
+
+
+_COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+
+
+def _panel(x0, y0, w, h, title, series, scales, ylabel, log_y=True) -> list[str]:
+    """One line panel: x is the scale (log), y per series; solid ours, dashed Datasette."""
+    values = [v for s in series for v in s["values"] if v]
+    lo, hi = min(values), max(values)
+    if log_y:
+        lo, hi = 10 ** math.floor(math.log10(lo)), 10 ** math.ceil(math.log10(hi))
+    xs = {s: x0 + 50 + (w - 70) * (i / max(1, len(scales) - 1)) for i, s in enumerate(scales)}
+
+    def y(v):
+        if log_y:
+            return (
+                y0
+                + h
+                - 30
+                - (h - 50) * (math.log10(v) - math.log10(lo)) / (math.log10(hi) - math.log10(lo))
+            )
+        return y0 + h - 30 - (h - 50) * (v - lo) / (hi - lo or 1)
+
+    out = [
+        f'<text x="{x0 + w / 2}" y="{y0 + 14}" text-anchor="middle" font-weight="bold">{escape(title)}</text>'
+    ]
+    out.append(
+        f'<line x1="{x0 + 50}" y1="{y0 + h - 30}" x2="{x0 + w - 20}" y2="{y0 + h - 30}" stroke="#444"/>'
+    )
+    out.append(
+        f'<line x1="{x0 + 50}" y1="{y0 + 20}" x2="{x0 + 50}" y2="{y0 + h - 30}" stroke="#444"/>'
+    )
+    for s, x in xs.items():
+        out.append(f'<text x="{x}" y="{y0 + h - 14}" text-anchor="middle">scale {s}</text>')
+    if log_y:
+        tick = lo
+        while tick <= hi * 1.0001:
+            out.append(f'<text x="{x0 + 45}" y="{y(tick) + 4}" text-anchor="end">{tick:g}</text>')
+            out.append(
+                f'<line x1="{x0 + 50}" y1="{y(tick)}" x2="{x0 + w - 20}" y2="{y(tick)}" stroke="#ddd"/>'
+            )
+            tick *= 10
+    out.append(
+        f'<text x="{x0 + 12}" y="{y0 + h / 2}" transform="rotate(-90 {x0 + 12} {y0 + h / 2})" text-anchor="middle">{escape(ylabel)}</text>'
+    )
+    for s in series:
+        pts = [(xs[sc], y(v)) for sc, v in zip(scales, s["values"], strict=True) if v]
+        dash = ' stroke-dasharray="6 4"' if s["dashed"] else ""
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
+        out.append(
+            f'<polyline points="{path}" fill="none" stroke="{s["colour"]}" stroke-width="2"{dash}/>'
+        )
+        out += [
+            f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="{s["colour"]}"/>' for px, py in pts
+        ]
+    return out
+
+
+def growth_svg(results: dict) -> str:
+    """Two panels from scale 1 to the largest: requests/s and p95, ours solid, Datasette dashed."""
+    scales = sorted(results["scales"], key=int)
+    names = list(results["scales"][scales[0]]["load"])
+    titles = results["scales"][scales[0]]["titles"]
+
+    def series(metric):
+        out = []
+        for i, name in enumerate(names):
+            for side, dashed in (("ours", False), ("datasette", True)):
+                values = [
+                    results["scales"][s]["load"].get(name, {}).get(side, {}).get(metric)
+                    for s in scales
+                ]
+                out.append({"values": values, "dashed": dashed, "colour": _COLOURS[i % 6]})
+        return out
+
+    width, height = 980, 470
+    body = _panel(0, 0, 480, 360, "Throughput (8 connections)", series("rps"), scales, "requests/s")
+    body += _panel(490, 0, 480, 360, "p95 latency under that load", series("p95_ms"), scales, "ms")
+    y = 380
+    for i, name in enumerate(names):
+        colour = _COLOURS[i % 6]
+        x = 20 + (i % 3) * 320
+        row_y = y + (i // 3) * 22
+        body.append(
+            f'<line x1="{x}" y1="{row_y}" x2="{x + 24}" y2="{row_y}" stroke="{colour}" stroke-width="3"/>'
+        )
+        body.append(f'<text x="{x + 30}" y="{row_y + 4}">{escape(titles[name][:44])}</text>')
+    body.append(
+        f'<text x="20" y="{height - 12}">solid: our service; dashed: Datasette on the same file. Log scales.</text>'
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'font-family="sans-serif" font-size="12"><rect width="100%" height="100%" fill="white"/>'
+        + "".join(body)
+        + "</svg>\n"
+    )
