@@ -13,7 +13,6 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
-from starlette.routing import Match
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 log = logging.getLogger("gridservice")
@@ -168,12 +167,12 @@ def validation_error(request: Request, exc: RequestValidationError) -> Response:
 
 
 def _allowed_methods(request: Request) -> list[str]:
-    """Return every method some route serves at this path (routes are one per method)."""
+    """Return every method the OpenAPI document lists for this path."""
     methods: set[str] = set()
-    for route in request.app.router.routes:
-        match, _ = route.matches(request.scope)
-        if match != Match.NONE:
-            methods |= set(getattr(route, "methods", None) or ())
+    for template, operations in request.app.openapi().get("paths", {}).items():
+        pattern = re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template))
+        if re.fullmatch(pattern, request.url.path):
+            methods |= {m.upper() for m in operations}
     return sorted(methods)
 
 

@@ -13,7 +13,6 @@ from starlette.responses import Response
 
 from gridservice.errors import ApiError
 from gridservice.paging import ORDER_ID_ASC, CursorCodec, envelope_bytes, json_bytes_response
-from gridservice.routers.models import Problem
 from gridservice.store import collections
 
 MAX_ID = 2147483647
@@ -54,7 +53,6 @@ def problem_responses(statuses: tuple[int, ...] = GET_ERRORS) -> dict[int | str,
         if status == 401:
             headers["WWW-Authenticate"] = {"schema": {"type": "string"}}
         out[status] = {
-            "model": Problem,
             "description": _PROBLEM_TEXT[status],
             "content": {"application/problem+json": {"schema": schema}},
             **({"headers": headers} if headers else {}),

@@ -31,7 +31,7 @@ _quality_lock = threading.Lock()
     "/v1/release",
     response_model=One[ReleaseIdentity],
     summary="Identity of the running build, schema and data release",
-    responses=problem_responses((400, 404, 406, 422, 429, 500, 503)),
+    responses=problem_responses(),
 )
 def read_release(request: Request) -> Response:
     return json_bytes_response(request.app.state.release_bytes)

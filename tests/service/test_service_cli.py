@@ -1,0 +1,59 @@
+"""The `gridservice` command and the background server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+from conftest import seed_small_store
+
+from gridservice import cli
+from gridservice.server import start_in_thread
+from gridservice.settings import Settings, default_db_path
+
+
+def test_tokens_create_prints_a_token_once_and_stores_only_its_hash(tmp_path: Path, capsys):
+    db_path = tmp_path / "tokens.db"
+    seed_small_store(db_path)
+    assert cli.main(["tokens", "create", "--tenant", "acme", "--db", str(db_path)]) == 0
+    token = capsys.readouterr().out.strip()
+    assert token.startswith("gds_") and len(token) > 30
+    assert token.encode() not in db_path.read_bytes()
+    server = start_in_thread(Settings(db_path=db_path))
+    try:
+        with httpx.Client(base_url=server.base_url) as http:
+            sites = http.get("/v1/sites", headers={"Authorization": f"Bearer {token}"})
+            assert sites.status_code == 200 and sites.json()["data"] == []
+            assert (
+                http.get("/v1/sites", headers={"Authorization": "Bearer gds_other"}).status_code
+                == 401
+            )
+    finally:
+        server.stop()
+
+
+def test_start_in_thread_binds_a_free_port_and_stops(tmp_path: Path):
+    db_path = tmp_path / "server.db"
+    seed_small_store(db_path)
+    server = start_in_thread(Settings(db_path=db_path))
+    assert server.base_url.startswith("http://127.0.0.1:") and not server.base_url.endswith(":0")
+    with httpx.Client(base_url=server.base_url) as http:
+        assert http.get("/v1/health").json() == {"status": "ok"}
+        release = http.get("/v1/release")
+        assert release.headers["Service-Version"] == "2025-06-01"
+    server.stop()
+    with pytest.raises(httpx.TransportError):
+        httpx.get(server.base_url + "/v1/health", timeout=2)
+
+
+def test_default_store_is_in_the_per_user_data_folder(monkeypatch, tmp_path: Path):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_db_path() == tmp_path / "gridservice" / "demo.db"
+    args = cli.build_parser().parse_args(["serve", "--demo"])
+    assert (args.host, args.port, args.demo) == ("127.0.0.1", 8000, True)
+
+
+def test_scale_must_be_positive():
+    with pytest.raises(SystemExit):
+        cli.main(["demo-data", "--scale", "0", "--db", "unused.db"])

@@ -1,0 +1,140 @@
+"""Release identity, quality report, health and the OpenAPI document."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from conftest import ALPHA, seed_small_store
+from fastapi.testclient import TestClient
+
+from gridservice.app import create_app
+from gridservice.release import POLICY_TEXT
+from gridservice.settings import Settings
+from gridservice.store import writer
+from gridservice.store.db import connect
+
+OPERATIONS = {
+    ("get", "/v1/load-forecasts"),
+    ("get", "/v1/resource-adequacy"),
+    ("get", "/v1/generators"),
+    ("get", "/v1/generation-plants"),
+    ("get", "/v1/generator-operations"),
+    ("get", "/v1/balancing-authority-operations"),
+    ("get", "/v1/transmission-projects"),
+    ("get", "/v1/dockets/{controlNumber}/filings"),
+    ("get", "/v1/queue-records"),
+    ("get", "/v1/evidence-search"),
+    ("get", "/v1/quality"),
+    ("get", "/v1/release"),
+    ("post", "/v1/sites"),
+    ("get", "/v1/sites/{siteId}"),
+    ("get", "/v1/assessments/{assessmentId}"),
+    ("get", "/v1/assessments/{assessmentId}/expert-review.json"),
+    ("get", "/v1/assessments/exports/{exportId}"),
+    ("get", "/v1/queue-records/{recordId}/details"),
+    ("get", "/v1/queue-records/{recordId}/evidence"),
+    ("post", "/v1/service-territory-resolutions"),
+}
+EXTENSIONS = {
+    ("get", "/v1/sites"),
+    ("post", "/v1/sites/{siteId}/assessments"),
+    ("get", "/v1/sites/{siteId}/assessments"),
+    ("post", "/v1/assessments/{assessmentId}/exports"),
+}
+
+
+def sha(data: bytes | str) -> str:
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()
+
+
+def test_release_hashes_name_what_they_hash(client):
+    release = client.get("/v1/release").json()["data"]
+    served_openapi = client.get("/v1/openapi.json").content
+    assert release["openApiSha256"] == sha(served_openapi)
+    assert release["policySha256"] == sha(POLICY_TEXT)
+    assert release["releaseId"].startswith("release-")
+    assert isinstance(release["productionRevision"], int)
+    for name in (
+        "dataSnapshotSha256",
+        "releaseReportSha256",
+        "buildArtifactSha256",
+        "contentFingerprint",
+    ):
+        assert len(release[name]) == 64
+
+
+def test_the_snapshot_hash_follows_the_data(tmp_path: Path):
+    db_path = tmp_path / "snap.db"
+    seed_small_store(db_path)
+
+    def release() -> dict:
+        with TestClient(create_app(Settings(db_path=db_path))) as c:
+            return c.get("/v1/release").json()["data"]
+
+    first, again = release(), release()
+    assert first["dataSnapshotSha256"] == again["dataSnapshotSha256"]
+    assert first["deploymentId"] == again["deploymentId"]
+    conn = connect(db_path)
+    with conn:
+        writer.insert_docket_filings(conn, [{"id": "df-new", "controlNumber": "1", "x": 1}])
+        writer.set_meta(conn, "data_kind", "demo")
+    conn.close()
+    changed = release()
+    assert changed["dataSnapshotSha256"] != first["dataSnapshotSha256"]
+    assert changed["contentFingerprint"] != first["contentFingerprint"]
+    assert "demo" in changed["releaseId"]
+
+
+def test_tenant_records_do_not_change_the_snapshot(client):
+    before = client.get("/v1/release").json()["data"]["dataSnapshotSha256"]
+    client.post(
+        "/v1/sites",
+        json={"requestedPeakLoadMw": 5, "location": {"latitude": 1, "longitude": 1}},
+        headers={**ALPHA, "Idempotency-Key": "release-test-key"},
+    )
+    assert client.get("/v1/release").json()["data"]["dataSnapshotSha256"] == before
+
+
+def test_quality_report(client):
+    body = client.get("/v1/quality", headers=ALPHA).json()
+    assert [run["runId"] for run in body["data"]] == ["run-001"]
+    assert body["quality"]["queue"]["rows"] == 9
+    assert body["scope"] == "commercial-core"
+    assert body["release"] == client.get("/v1/release").json()["data"]
+    assert "not independent field-accuracy validation" in body["methodology"]["note"]
+    assert set(body["methodology"]) == {"unit", "acceptanceRateDefinition", "note"}
+
+
+def test_health(client):
+    assert client.get("/v1/health").json() == {"status": "ok"}
+
+
+def test_openapi_declares_every_operation_with_bounds_errors_and_security(client):
+    doc = client.get("/v1/openapi.json").json()
+    declared = {(m, p) for p, ops in doc["paths"].items() for m in ops}
+    assert declared >= OPERATIONS | EXTENSIONS
+    assert doc["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+    for method, path in OPERATIONS | EXTENSIONS:
+        operation = doc["paths"][path][method]
+        errors = {s for s in operation["responses"] if s.startswith(("4", "5"))}
+        assert len(errors) >= 9, (method, path)
+        for status in errors:
+            assert "application/problem+json" in operation["responses"][status]["content"]
+            assert "application/json" not in operation["responses"][status]["content"]
+        success = next(s for s in operation["responses"] if s.startswith("2"))
+        assert "application/json" in operation["responses"][success]["content"]
+        assert ("security" in operation) == (path != "/v1/release"), (method, path)
+        assert (operation.get("x-extension") is True) == ((method, path) in EXTENSIONS)
+    params = {p["name"]: p["schema"] for p in doc["paths"]["/v1/generators"]["get"]["parameters"]}
+    assert params["limit"]["minimum"] == 1 and params["limit"]["maximum"] == 500
+    assert params["plant_id"]["anyOf"][0]["maximum"] == 2147483647
+    assert params["min_capacity_mw"]["anyOf"][0]["minimum"] == 0
+    search = {
+        p["name"]: p["schema"] for p in doc["paths"]["/v1/evidence-search"]["get"]["parameters"]
+    }
+    assert search["limit"]["maximum"] == 100
+    headers = {p["name"]: p for p in doc["paths"]["/v1/sites"]["post"]["parameters"]}
+    assert headers["Idempotency-Key"]["required"] is True
+    assert headers["Idempotency-Key"]["schema"]["minLength"] == 8
+    assert "Problem" in doc["components"]["schemas"]
