@@ -23,8 +23,8 @@ REGION_STATE_FIPS: dict[str, str] = {
     "05": "AR",
     "22": "LA",
 }
-# About 500 m: outlines stay recognisable while the payload to the browser stays small.
-SIMPLIFY_TOLERANCE_DEGREES = 0.005
+# About 1 km: outlines stay recognisable while the payload to the browser stays small.
+SIMPLIFY_TOLERANCE_DEGREES = 0.01
 
 
 @dataclass(frozen=True)
