@@ -1,0 +1,141 @@
+"""Browser journeys: one demo database, one `streamlit run app.py` and one Chromium per session.
+
+The demo database is built once in a temporary folder by a reference service in this
+process; the app's embedded service opens the same file (`GRIDSERVICE_DB`), so the tests can
+ask the service, through gridclient, what the page should have shown. Each test gets a fresh
+browser context (no shared cookies or session) and fails if the browser console reports an
+error other than the offline basemap requests named in `e2e_browser.ALLOWED_FAILED_HOSTS`.
+"""
+
+from __future__ import annotations
+
+import pytest
+from e2e_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    INSTALL_HINT,
+    NO_SAVE_PICKER,
+    VIEWPORT,
+    ConsoleWatch,
+    start_streamlit,
+)
+
+ALPHA_TOKEN, BETA_TOKEN = "gds_demo_alpha", "gds_demo_beta"
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "tests/e2e/" in item.nodeid.replace("\\", "/"):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def chromium_path():
+    if not CHROMIUM.exists():
+        pytest.skip(INSTALL_HINT)
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def reference_service(chromium_path, tmp_path_factory):
+    """Build a fresh demo database and serve it in this process (the tests' view of the data)."""
+    from gridservice.server import start_in_thread
+    from gridservice.settings import Settings
+
+    db_path = tmp_path_factory.mktemp("e2e-demo") / "demo.db"
+    server = start_in_thread(Settings(db_path=db_path, demo=True))
+    server.db_path = db_path
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def app_url(reference_service, tmp_path_factory):
+    """Start `streamlit run app.py` on the embedded demo service over the session's database."""
+    log_path = tmp_path_factory.mktemp("e2e-logs") / "streamlit.log"
+    app = start_streamlit({"GRIDSERVICE_DB": str(reference_service.db_path)}, log_path)
+    yield app.url
+    app.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium_path), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """Return a factory of pages, each in its own fresh context, watched for console errors."""
+    contexts, watches = [], []
+
+    def make():
+        context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
+        context.set_default_timeout(60_000)
+        context.add_init_script(NO_SAVE_PICKER)
+        contexts.append(context)
+        page = context.new_page()
+        watch = ConsoleWatch()
+        watch.attach(page)
+        watches.append(watch)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    unexpected = [entry for watch in watches for entry in watch.unexpected()]
+    if unexpected:
+        pytest.fail("browser console errors during the journey:\n" + "\n".join(unexpected))
+
+
+@pytest.fixture
+def page(new_page):
+    return new_page()
+
+
+@pytest.fixture(scope="session")
+def alpha_client(reference_service):
+    from gridclient import GridDataClient
+
+    with GridDataClient(base_url=reference_service.base_url, token=ALPHA_TOKEN) as client:
+        yield client
+
+
+@pytest.fixture(scope="session")
+def beta_client(reference_service):
+    from gridclient import GridDataClient
+
+    with GridDataClient(base_url=reference_service.base_url, token=BETA_TOKEN) as client:
+        yield client
+
+
+def _screened_site(client, reference: str) -> dict:
+    """Create a site at the dual-certified demo point and screen it; return the assessment."""
+    import uuid
+
+    from gridservice.demo import DEMO_POINTS
+
+    latitude, longitude = DEMO_POINTS["dual_certified"]
+    definition = {
+        "location": {"latitude": latitude, "longitude": longitude},
+        "requestedPeakLoadMw": 120.0,
+        "customerReference": reference,
+    }
+    site = client.sites.create(definition, idempotency_key=f"e2e-{uuid.uuid4()}")
+    return client.assessments.create(site.id, idempotency_key=f"e2e-{uuid.uuid4()}").to_wire()
+
+
+@pytest.fixture(scope="session")
+def alpha_assessment(alpha_client):
+    """An assessment of tenant demo-alpha, made through the service (not the page)."""
+    return _screened_site(alpha_client, "e2e alpha site")
+
+
+@pytest.fixture(scope="session")
+def beta_assessment(beta_client):
+    """An assessment of tenant demo-beta, made through the service (not the page)."""
+    return _screened_site(beta_client, "e2e beta site")

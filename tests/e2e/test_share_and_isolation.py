@@ -1,0 +1,84 @@
+"""Share and isolation: URLs reopen what they showed; one tenant never sees another's sites."""
+
+from __future__ import annotations
+
+import re
+
+from e2e_browser import assert_no_exception_box, main_text, open_page, screenshot, wait_for_run
+from playwright.sync_api import expect
+
+
+def test_assessment_url_opens_the_same_assessment_in_a_fresh_context(
+    new_page, app_url, alpha_assessment
+):
+    assessment_id = alpha_assessment["id"]
+    first = new_page()
+    open_page(first, app_url, f"assessment?assessment={assessment_id}")
+    expect(first.get_by_text(f"Assessment {assessment_id} of site")).to_be_visible()
+    shared_url = first.url
+    assert f"assessment={assessment_id}" in shared_url
+
+    second = new_page()  # a fresh context: no cookies, no session state
+    open_page(second, app_url, shared_url.removeprefix(app_url))
+    expect(second.get_by_text(f"Assessment {assessment_id} of site")).to_be_visible()
+    summary = alpha_assessment["readiness"]["summary"]
+    expect(second.get_by_text(summary, exact=True)).to_be_visible()
+    assert main_text(first) == main_text(second)
+    screenshot(second, "share-01-assessment-fresh-context")
+    assert_no_exception_box(second)
+
+
+def test_filtered_queue_url_reopens_with_its_filters(new_page, app_url, alpha_client):
+    records = [r.to_wire() for r in alpha_client.queue_records.list(limit=500)]
+    county = records[0]["county"]
+    status = records[0]["status"]
+    expected = sum(1 for r in records if r["county"] == county and r["status"] == status)
+
+    first = new_page()
+    open_page(first, app_url, f"queue?county={county}&status={status}")
+    counts = re.compile(rf"^{expected:,} of {len(records):,} records")
+    expect(first.get_by_text(counts)).to_be_visible()
+    shared_url = first.url
+
+    second = new_page()
+    open_page(second, app_url, shared_url.removeprefix(app_url))
+    expect(second.get_by_text(counts)).to_be_visible()
+    chips = second.locator('[data-testid="stMultiSelect"]')
+    expect(chips.filter(has_text="County")).to_contain_text(county)
+    expect(chips.filter(has_text="Status")).to_contain_text(status)
+    screenshot(second, "share-02-filtered-queue")
+    assert_no_exception_box(second)
+
+
+def test_tenant_switch_hides_the_other_tenants_sites(
+    page, app_url, alpha_assessment, beta_assessment
+):
+    alpha_site, beta_site = alpha_assessment["siteId"], beta_assessment["siteId"]
+    open_page(page, app_url)
+    assessments = page.get_by_role("combobox", name=re.compile("Assessment"))
+    expect(assessments).to_be_visible()
+    assessments.click()
+    options = page.locator('[role="option"]')
+    expect(options.filter(has_text=alpha_site)).to_have_count(1)
+    expect(options.filter(has_text=beta_site)).to_have_count(0)
+    page.keyboard.press("Escape")
+    screenshot(page, "isolation-01-alpha-sites")
+
+    page.locator('[data-testid="stSidebar"]').get_by_text("demo-beta", exact=True).click()
+    wait_for_run(page)
+    assessments.click()
+    expect(options.filter(has_text=beta_site)).to_have_count(1)
+    expect(options.filter(has_text=alpha_site)).to_have_count(0)
+    page.keyboard.press("Escape")
+    screenshot(page, "isolation-02-beta-sites")
+    assert_no_exception_box(page)
+
+
+def test_other_tenants_assessment_url_is_not_found(page, app_url, beta_assessment):
+    open_page(page, app_url, f"assessment?assessment={beta_assessment['id']}")
+    expect(
+        page.get_by_text(f"Assessment '{beta_assessment['id']}' was not found for this tenant.")
+    ).to_be_visible()
+    assert beta_assessment["readiness"]["summary"] not in main_text(page)
+    screenshot(page, "isolation-03-other-tenant-not-found")
+    assert_no_exception_box(page)
