@@ -39,7 +39,7 @@ CHROMIUM_ARGS = [
 ]
 # (url path, the title the page draws when its content is there)
 PAGES = [
-    ("screen", "Screen a site"),
+    ("", "Screen a site"),  # the default page lives at the root
     ("territory", "Service territory"),
     ("assessment", "Assessment"),
     ("queue", "Interconnection queue"),
@@ -162,7 +162,7 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             warm_context = new_context(browser)
-            cold = time_page(warm_context, f"{base_url}/screen", "Screen a site")
+            cold = time_page(warm_context, f"{base_url}/", "Screen a site")
             pages = [(p, t) for p, t in PAGES if not args.only or p in args.only]
             timings: dict[str, list[float]] = {path: [] for path, _ in pages}
             for _ in range(args.rounds):

@@ -24,7 +24,7 @@ COUNTY_LAYER_ID = "counties"
 CELL_LAYER_ID = "cells"
 PIN_LAYER_ID = "pin"
 
-REGION_VIEW = {"latitude": 31.3, "longitude": -99.3, "zoom": 4.6}
+REGION_VIEW = {"latitude": 31.5, "longitude": -98.8, "zoom": 4.1}
 OUTLINE_COLOUR = [90, 98, 112, 200]
 HIGHLIGHT_FILL = [255, 140, 0, 90]
 CANDIDATE_FILL = [30, 136, 229, 70]
@@ -170,7 +170,7 @@ def county_view(county: County) -> pdk.ViewState:
     """Return a view that frames the county."""
     minx, miny, maxx, maxy = county.shape.bounds
     span = max(maxx - minx, maxy - miny, 0.05)
-    zoom = max(5.0, min(11.0, 8.6 - 1.44 * _log2(span)))
+    zoom = max(5.0, min(10.0, 6.7 - _log2(span)))
     return view((miny + maxy) / 2, (minx + maxx) / 2, zoom)
 
 
@@ -248,8 +248,11 @@ def point_picker(
     layers.extend(extra_layers)
     if point is not None:
         layers.append(pin_layer(*point))
+    view_state = county_view(county) if county else None
+    if point is not None and view_state is not None:
+        view_state = view(point[0], point[1], view_state.zoom)
     event = st.pydeck_chart(
-        deck(layers, county_view(county) if county else None),
+        deck(layers, view_state),
         on_select="rerun",
         selection_mode="single-object",
         key=f"{picker}.map.{state.picked_county(picker) or 'region'}",
