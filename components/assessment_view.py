@@ -63,6 +63,7 @@ def market_signals_frame(signals: list[dict[str, Any]]) -> pd.DataFrame:
                 "Market": fact.get("market"),
                 "Predicate": fact.get("predicate"),
                 "Period": fact.get("period"),
+                "Scenario": fact.get("scenario"),
                 "Value": fact.get("value"),
                 "Unit": fact.get("unit"),
                 "Valid from": fact.get("validFrom"),
@@ -193,7 +194,7 @@ def draw_readiness(assessment: dict[str, Any]) -> None:
     """Draw readiness, findings, and every abstention and limitation in plain view."""
     readiness = assessment.get("readiness") or {}
     confidence = assessment.get("confidence") or {}
-    left, right = st.columns([1, 3])
+    left, right = st.columns([2, 3])
     left.metric("Readiness", readiness_label(readiness))
     if confidence:
         left.metric("Confidence (heuristic, not accuracy)", confidence.get("label") or "")
@@ -267,7 +268,7 @@ def draw_records(assessment: dict[str, Any]) -> None:
     _table(
         market_signals_frame(assessment.get("marketSignals") or []),
         "No market signals.",
-        Value=st.column_config.NumberColumn(format="%.1f"),
+        Value=st.column_config.NumberColumn(format="%.0f"),
     )
     st.subheader("Relevant queue records")
     _table(
