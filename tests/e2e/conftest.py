@@ -17,6 +17,7 @@ from e2e_browser import (
     NO_SAVE_PICKER,
     VIEWPORT,
     ConsoleWatch,
+    open_page,
     start_streamlit,
 )
 
@@ -49,11 +50,22 @@ def reference_service(chromium_path, tmp_path_factory):
     server.stop()
 
 
+def warm_up(browser, url: str) -> None:
+    """Open the main page once: a fresh process shows the first deep link "Page not found"
+    (see test_deep_link_on_a_fresh_server), which would make journeys depend on their order."""
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        open_page(context.new_page(), url)
+    finally:
+        context.close()
+
+
 @pytest.fixture(scope="session")
-def app_url(reference_service, tmp_path_factory):
+def app_url(reference_service, browser, tmp_path_factory):
     """Start `streamlit run app.py` on the embedded demo service over the session's database."""
     log_path = tmp_path_factory.mktemp("e2e-logs") / "streamlit.log"
     app = start_streamlit({"GRIDSERVICE_DB": str(reference_service.db_path)}, log_path)
+    warm_up(browser, app.url)
     yield app.url
     app.stop()
 
