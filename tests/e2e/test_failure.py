@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from e2e_browser import assert_no_exception_box, open_page, screenshot, start_streamlit
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -43,10 +45,9 @@ def test_deep_link_on_a_fresh_server(page, reference_service, tmp_path_factory):
         open_page(page, app.url, "evidence")
         expect(page.get_by_role("heading", name="Evidence search")).to_be_visible()
         dialog = page.get_by_role("dialog").filter(has_text="Page not found")
-        try:  # the dialog comes a moment after the page: wait for it, then judge
+        # the dialog comes a moment after the page: wait for it, then judge
+        with contextlib.suppress(PlaywrightTimeoutError):
             dialog.wait_for(timeout=5_000)
-        except PlaywrightTimeoutError:
-            pass
         screenshot(page, "failure-00-deep-link-fresh-server", whole_page=False)
         assert dialog.count() == 0, "a 'Page not found' dialog covers the page"
     finally:
