@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import json
 import secrets
@@ -58,8 +59,15 @@ def _ensure_data(settings: Settings, conn) -> None:
         conn.commit()
 
 
+_openapi_cache: dict[str, Any] = {}
+
+
 def _openapi(app: FastAPI) -> dict[str, Any]:
+    """Return the OpenAPI document; every app has the same routes, so it is built once."""
     if app.openapi_schema:
+        return app.openapi_schema
+    if "document" in _openapi_cache:
+        app.openapi_schema = copy.deepcopy(_openapi_cache["document"])
         return app.openapi_schema
     schema = get_openapi(
         title=app.title,
@@ -80,6 +88,7 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
                 operation.pop("security", None)
             operation.setdefault("responses", {})
     schema["x-service-version"] = NEWEST_VERSION
+    _openapi_cache["document"] = copy.deepcopy(schema)
     app.openapi_schema = schema
     return schema
 
