@@ -8,6 +8,7 @@ import secrets
 import sys
 from pathlib import Path
 
+from gridservice.harvest.cli import add_subcommands as add_harvest_subcommands
 from gridservice.settings import Settings, default_db_path
 
 
@@ -82,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--tenant", required=True)
     create.add_argument("--db", default=str(default_db_path()), help=db_help)
     create.set_defaults(run=_tokens_create)
+    add_harvest_subcommands(commands)
     return parser
 
 
