@@ -7,17 +7,20 @@ For each scale: builds the demo database if it is missing (`gridservice demo-dat
 the service's SQL and JSON encoding in-process (the floor), starts our service, Datasette
 and a static-bytes uvicorn (the HTTP floor) on loopback, checks that both sides page to the
 same rows, then loads every scenario with wrk, alternating which side goes first in each
-round; then the client's 50,000-record traversal against bare httpx, and the resident
-memory of each server. Results go to `<out>/peers-results.json` (merged by scale, so one
+round, and reads the resident memory of each server; then the client's 50,000-record
+traversal against bare httpx, and the app's pages in headless Chromium (through
+`bench/bench_pages.py`, against our service on the same database). `--parts` runs a subset. Results go to `<out>/peers-results.json` (merged by scale, so one
 scale can be re-run alone), and the tables and chart are regenerated from that file.
-Needs `wrk` on PATH.
+Needs `wrk` on PATH (and Chromium for the app part).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
+import signal
 import statistics
 import subprocess
 import sys
@@ -27,10 +30,10 @@ from pathlib import Path
 
 import httpx
 
-from bench.peers import client_overhead, floor, report, scenarios, servers
+from bench.peers import app_pages, client_overhead, floor, report, scenarios, servers
 from bench.peers.load import run_wrk, wrk_path
 
-SIDES = ("ours", "datasette")
+PARTS = ("load", "client", "app")
 
 
 def build_database(path: Path, scale: int) -> dict:
@@ -92,34 +95,43 @@ def load_scenarios(procs: dict, todo: list[scenarios.Scenario], args: argparse.N
     }
 
 
-def run_scale(scale: int, args: argparse.Namespace) -> dict:
+def run_scale(scale: int, args: argparse.Namespace, result: dict) -> dict:
+    """Run the selected parts at one scale, updating `result` (the scale's previous entry)."""
     db = args.data_dir / f"scale{scale}.db"
     print(f"scale {scale}: {db}", flush=True)
-    result: dict = {"database": build_database(db, scale)}
-    result["floor"] = floor.measure(db)
+    result["database"] = build_database(db, scale)
     procs: dict[str, servers.Process] = {}
     try:
+        if "load" in args.parts:
+            result["load_average_before"] = os.getloadavg()
+            result["floor"] = floor.measure(db)
         procs["ours"] = servers.start_service(db)
-        procs["datasette"] = servers.start_datasette(db)
-        todo, result["checks"] = scenarios.discover(
-            db.stem, procs["ours"].base_url, procs["datasette"].base_url
-        )
-        first = httpx.get(procs["ours"].base_url + todo[0].ours, headers=scenarios.AUTH)
-        procs["static"] = servers.start_static(first.raise_for_status().content)
-        result["titles"] = {s.name: s.title for s in todo}
-        result["load"] = load_scenarios(procs, todo, args)
-        result["memory_after_load_mb"] = {
-            "ours": procs["ours"].memory_mb(),
-            "datasette": procs["datasette"].memory_mb(),
-        }
-        print("  client traversal ...", flush=True)
-        result["client"] = client_overhead.measure(
-            procs["ours"].base_url, max_items=args.client_records, repeats=args.rounds
-        )
-        result["memory_mb"] = {
-            "ours": procs["ours"].memory_mb(),
-            "datasette": procs["datasette"].memory_mb(),
-        }
+        if "load" in args.parts:
+            procs["datasette"] = servers.start_datasette(db)
+            todo, result["checks"] = scenarios.discover(
+                db.stem, procs["ours"].base_url, procs["datasette"].base_url
+            )
+            first = httpx.get(procs["ours"].base_url + todo[0].ours, headers=scenarios.AUTH)
+            procs["static"] = servers.start_static(first.raise_for_status().content)
+            result["titles"] = {s.name: s.title for s in todo}
+            result["load"] = load_scenarios(procs, todo, args)
+            result["load_average_after"] = os.getloadavg()
+            result["memory_mb"] = {
+                "ours": procs["ours"].memory_mb(),
+                "datasette": procs["datasette"].memory_mb(),
+            }
+            for name in ("datasette", "static"):
+                procs.pop(name).stop()
+        if "client" in args.parts:
+            print("  client traversal ...", flush=True)
+            result["client"] = client_overhead.measure(
+                procs["ours"].base_url, max_items=args.client_records, repeats=args.rounds
+            )
+        if "app" in args.parts:
+            # after Datasette has stopped: screening one site writes to the store
+            print("  app pages ...", flush=True)
+            result["app"] = app_pages.measure(procs["ours"].base_url, rounds=args.app_rounds)
+        result["memory_mb_at_end"] = {"ours": procs["ours"].memory_mb()}
     finally:
         for proc in procs.values():
             proc.stop()
@@ -139,7 +151,7 @@ def machine() -> dict:
 
     wrk_version = subprocess.run([wrk_path(), "-v"], capture_output=True, text=True).stdout
     return {
-        "cpus": __import__("os").cpu_count(),
+        "cpus": os.cpu_count(),
         "cpu_model": cpu,
         "memory_gb": round(mem_kb / 2**20, 1),
         "python": platform.python_version(),
@@ -160,12 +172,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--client-records", type=int, default=50_000)
     parser.add_argument(
+        "--parts", nargs="+", choices=PARTS, default=list(PARTS),
+        help="load: service vs Datasette and the floors; client: gridclient vs bare httpx; "
+        "app: page timings via bench/bench_pages.py (default: all)",
+    )  # fmt: skip
+    parser.add_argument("--app-rounds", type=int, default=2)
+    parser.add_argument(
         "--data-dir", type=Path, default=Path(tempfile.gettempdir()) / "gds-peers",
         help="where the demo databases are built and kept (default: %(default)s)",
     )  # fmt: skip
     parser.add_argument("--out", type=Path, default=servers.REPO_ROOT / "docs" / "benchmarks")
     args = parser.parse_args(argv)
     wrk_path()
+    # a terminated run still stops the servers it started (the `finally` in run_scale)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     results_path = args.out / "peers-results.json"
     results = json.loads(results_path.read_text()) if results_path.exists() else {"scales": {}}
     results["machine"] = machine()
@@ -174,8 +194,10 @@ def main(argv: list[str] | None = None) -> int:
         "page_size": scenarios.PAGE, "search_limit": scenarios.SEARCH_LIMIT,
     }  # fmt: skip
     for scale in args.scales:
-        results["scales"][str(scale)] = run_scale(scale, args)
-        results["scales"][str(scale)]["settings"] = results["settings"]
+        previous = results["scales"].get(str(scale), {})
+        results["scales"][str(scale)] = run_scale(scale, args, previous)
+        if "load" in args.parts:
+            results["scales"][str(scale)]["settings"] = results["settings"]
         results_path.write_text(json.dumps(results, indent=1) + "\n")
     report.write(results, args.out)
     print(f"results: {results_path}; table: {args.out / 'peers-table.md'}")

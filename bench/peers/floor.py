@@ -62,6 +62,13 @@ def measure(db: Path) -> dict:
             conn, text, {}, None, SEARCH_LIMIT + 1
         )
     out = {"sql": {name: time_call(fn) for name, fn in sql.items()}}
+    out["search_matches"] = {
+        name: conn.execute(
+            "SELECT count(*) FROM evidence_fts WHERE evidence_fts MATCH ?",
+            (collections.fts_query(text),),
+        ).fetchone()[0]
+        for name, text in SEARCHES.items()
+    }
 
     rows = collections.page(conn, "generators", no_filter, None, PAGE)
     bodies = [r[1] for r in rows]

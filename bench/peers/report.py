@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import shutil
+import subprocess
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -25,11 +27,15 @@ def load_table(scale: str, data: dict) -> list[str]:
         "|---|---:|---:|---:|---|---|---:|---|",
     ]
     sql = data["floor"]["sql"]
+    matches = data["floor"].get("search_matches", {})
     for name, sides in data["load"].items():
         ours, ds = sides["ours"], sides["datasette"]
         ratio = ours["rps"] / ds["rps"] if ds["rps"] else math.inf
+        title = data["titles"][name]
+        if name in matches:
+            title += f" ({matches[name]:,} matching chunks)"
         lines.append(
-            f"| {data['titles'][name]} | {ours['rps']:.0f} | {ds['rps']:.0f} | **{ratio:.2f}** "
+            f"| {title} | {ours['rps']:.0f} | {ds['rps']:.0f} | **{ratio:.2f}** "
             f"| {_ms(ours['p50_ms'])} / {_ms(ours['p95_ms'])} / {_ms(ours['p99_ms'])} "
             f"| {_ms(ds['p50_ms'])} / {_ms(ds['p95_ms'])} / {_ms(ds['p99_ms'])} "
             f"| {_ms(sql[name]['median_ms'])} "
@@ -111,7 +117,9 @@ def targets_table(results: dict) -> list[str]:
         return f"{peak:.0f} MB {'met' if peak < TARGET_MEMORY_MB else 'MISSED'}"
 
     def client(d):
-        c = d["client"]
+        c = d.get("client")
+        if not c:
+            return "not run"
         return f"{c['ratio']:.2f}x ({c['records']:,} records)"
 
     row(
@@ -121,6 +129,44 @@ def targets_table(results: dict) -> list[str]:
     row(f"last page within {TARGET_DEEP_RATIO}x of the first (time per request)", deep)
     row(f"service peak RSS < {TARGET_MEMORY_MB} MB", memory)
     row("gridclient / bare httpx, one traversal (typed models vs dicts)", client)
+    row("app: queue page time to content, p50 (target < 2 s)", lambda d: _page(d, "/queue"))
+    row("app: slowest page p50", _slowest_page)
+    return lines
+
+
+def _page(d: dict, path: str) -> str:
+    app = d.get("app") or {}
+    if "pages" not in app:
+        return app.get("skipped", "not run") if app else "not run"
+    page = app["pages"].get(path)
+    return f"{page['p50_s']:.2f} s" if page else "n/a"
+
+
+def _slowest_page(d: dict) -> str:
+    pages = (d.get("app") or {}).get("pages")
+    if not pages:
+        return "not run"
+    path, page = max(pages.items(), key=lambda kv: kv[1]["p50_s"])
+    return f"{path} {page['p50_s']:.2f} s"
+
+
+def app_table(results: dict) -> list[str]:
+    scales = [
+        s
+        for s in sorted(results["scales"], key=int)
+        if "pages" in results["scales"][s].get("app", {})
+    ]
+    if not scales:
+        return ["Not run."]
+    paths = list(dict.fromkeys(p for s in scales for p in results["scales"][s]["app"]["pages"]))
+    lines = ["| page | " + " | ".join(f"scale {s}: p50 / max s" for s in scales) + " |"]
+    lines.append("|---|" + "---|" * len(scales))
+    for path in paths:
+        cells = []
+        for s in scales:
+            page = results["scales"][s]["app"]["pages"].get(path)
+            cells.append(f"{page['p50_s']:.2f} / {page['max_s']:.2f}" if page else "")
+        lines.append(f"| {path} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -132,10 +178,32 @@ def write(results: dict, out: Path) -> None:
         lines += load_table(scale, results["scales"][scale])
     lines += ["### Floor", ""] + floor_table(results) + [""]
     lines += ["### Growth", ""] + growth_table(results) + [""]
+    lines += ["### App: time to content in headless Chromium", ""] + app_table(results) + [""]
     (out / "peers-table.md").write_text("\n".join(lines))
-    (out / "peers-growth.svg").write_text(growth_svg(results))
+    svg = out / "peers-growth.svg"
+    svg.write_text(growth_svg(results))
+    svg_to_png(svg, out / "peers-growth.png")
 
 
+def svg_to_png(svg: Path, png: Path, size: str = "980,470") -> bool:
+    """Render the chart to PNG with headless Chromium when it is installed (else SVG only)."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        return False
+    args = [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+            f"--screenshot={png}", f"--window-size={size}", svg.resolve().as_uri()]  # fmt: skip
+    done = subprocess.run(args, capture_output=True, timeout=120)
+    return done.returncode == 0 and png.exists()
+
+
+_SHORT = {
+    "generators_first": "500-row page, first",
+    "generators_last": "500-row page, last",
+    "generators_filtered": "500-row page, state + min capacity",
+    "search_selective": "search `wichita` (selective)",
+    "search_two_terms": "search `battery storage`",
+    "search_common_term": "search `interconnection` (common)",
+}
 _COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
 
 
@@ -220,7 +288,8 @@ def growth_svg(results: dict) -> str:
         body.append(
             f'<line x1="{x}" y1="{row_y}" x2="{x + 24}" y2="{row_y}" stroke="{colour}" stroke-width="3"/>'
         )
-        body.append(f'<text x="{x + 30}" y="{row_y + 4}">{escape(titles[name][:44])}</text>')
+        label = _SHORT.get(name, titles[name])
+        body.append(f'<text x="{x + 30}" y="{row_y + 4}">{escape(label)}</text>')
     body.append(
         f'<text x="20" y="{height - 12}">solid: our service; dashed: Datasette on the same file. Log scales.</text>'
     )

@@ -20,7 +20,11 @@ SEARCH_LIMIT = 20
 # primary key it always adds), no count(*) and no facets, rows as objects.
 _DATASETTE_PAGE = {"_size": PAGE, "_col": "body", "_nocount": 1, "_nofacet": 1, "_shape": "objects"}
 FILTER = {"state": "TX", "min_capacity_mw": 100}
-SEARCHES = {"search_two_terms": "battery storage", "search_common_term": "interconnection"}
+SEARCHES = {
+    "search_selective": "wichita",
+    "search_two_terms": "battery storage",
+    "search_common_term": "interconnection",
+}
 
 
 @dataclass

@@ -37,12 +37,16 @@ class Process:
         return self.popen.pid
 
     def memory_mb(self) -> dict[str, float]:
-        """Return the current and peak resident set size (VmRSS, VmHWM) in MB."""
+        """Return resident memory in MB: now and peak, and now split into anonymous (heap,
+        SQLite page caches) and file-backed (mmap of the store, shared libraries); plus the
+        number of threads."""
         out: dict[str, float] = {}
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
             key, _, value = line.partition(":")
-            if key in ("VmRSS", "VmHWM"):
-                out[key] = int(value.split()[0]) / 1024
+            if key in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
+                out[key] = round(int(value.split()[0]) / 1024, 1)
+            elif key == "Threads":
+                out[key] = int(value)
         return out
 
     def stop(self) -> None:
