@@ -61,6 +61,42 @@ def _ensure_data(settings: Settings, conn) -> None:
 
 _openapi_cache: dict[str, Any] = {}
 
+# OpenAPI links from each creation to what it makes readable: clients (and stateful fuzzers)
+# follow a created site to its assessments, packet and export.
+_LINKS: dict[tuple[str, str], dict[str, tuple[str, str, str]]] = {
+    ("post", "/v1/sites"): {
+        "ReadSite": ("get", "/v1/sites/{siteId}", "siteId"),
+        "ScreenSite": ("post", "/v1/sites/{siteId}/assessments", "siteId"),
+        "ListSiteAssessments": ("get", "/v1/sites/{siteId}/assessments", "siteId"),
+    },
+    ("post", "/v1/sites/{siteId}/assessments"): {
+        "ReadAssessment": ("get", "/v1/assessments/{assessmentId}", "assessmentId"),
+        "ReadExpertReviewPacket": (
+            "get",
+            "/v1/assessments/{assessmentId}/expert-review.json",
+            "assessmentId",
+        ),
+        "ExportAssessment": ("post", "/v1/assessments/{assessmentId}/exports", "assessmentId"),
+    },
+    ("post", "/v1/assessments/{assessmentId}/exports"): {
+        "ReadExport": ("get", "/v1/assessments/exports/{exportId}", "exportId"),
+    },
+}
+
+
+def _add_links(schema: dict[str, Any]) -> None:
+    """Declare `_LINKS` on the 201 response of each creating operation."""
+    paths = schema.get("paths", {})
+    for (method, path), links in _LINKS.items():
+        response = paths[path][method]["responses"]["201"]
+        response["links"] = {
+            name: {
+                "operationId": paths[target_path][target_method]["operationId"],
+                "parameters": {parameter: "$response.body#/data/id"},
+            }
+            for name, (target_method, target_path, parameter) in links.items()
+        }
+
 
 def _openapi(app: FastAPI) -> dict[str, Any]:
     """Return the OpenAPI document; every app has the same routes, so it is built once."""
@@ -87,6 +123,7 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
             if path in _OPEN_PATHS:
                 operation.pop("security", None)
             operation.setdefault("responses", {})
+    _add_links(schema)
     schema["x-service-version"] = NEWEST_VERSION
     _openapi_cache["document"] = copy.deepcopy(schema)
     app.openapi_schema = schema
@@ -112,9 +149,14 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.connections = connections
     app.state.secret_key = _secret_key(settings, conn)
     app.state.cursor_codec = CursorCodec(app.state.secret_key, settings.cursor_ttl_seconds)
-    app.state.rate_limiter = RateLimiter(settings.rate_limit_per_second, settings.rate_limit_burst)
+    rate_limit = settings.rate_limit()
+    app.state.rate_limiter = RateLimiter(*rate_limit) if rate_limit else None
     install_error_handlers(app)
-    app.add_middleware(RequestContextMiddleware)
+    app.add_middleware(
+        RequestContextMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        max_query_bytes=settings.max_query_bytes,
+    )
     authenticated = [Depends(current_tenant)]
     for module in (facts, generation, grid, queue, evidence, territory, sites, assessments):
         app.include_router(module.router, dependencies=authenticated)

@@ -1,4 +1,11 @@
-"""Bearer tokens to tenants, and a token-bucket rate limit per token."""
+"""Bearer tokens to tenants, and a token-bucket rate limit per token.
+
+Tokens are never compared as text. The store keeps SHA-256(token) only, and the lookup is an
+equality search on that digest, so the time a lookup takes depends on the digest of the
+guess, which an attacker cannot steer towards a stored digest without a SHA-256 preimage:
+timing reveals nothing usable about a real token. No token or digest is ever logged; the
+429 bucket is keyed by the digest.
+"""
 
 from __future__ import annotations
 
@@ -47,12 +54,23 @@ def current_tenant(
 ) -> str:
     """Return the tenant of the bearer token, or raise 401 / 429."""
     if credentials is None or credentials.scheme.lower() != "bearer" or not credentials.credentials:
+        if request.headers.get("authorization", "").strip():
+            raise ApiError(
+                401,
+                "malformed_authorization",
+                "The Authorization header is not `Bearer <token>`.",
+            )
         raise ApiError(401, "missing_token", "Send `Authorization: Bearer <token>`.")
     token = credentials.credentials
     tenant = tenant_for_token(request.app.state.connections.get(), token)
     if tenant is None:
-        raise ApiError(401, "invalid_token", "The bearer token is not known to this service.")
-    limiter: RateLimiter = request.app.state.rate_limiter
+        raise ApiError(
+            401, "invalid_token", "The bearer token is not known to this service (or revoked)."
+        )
+    limiter: RateLimiter | None = request.app.state.rate_limiter
+    if limiter is None:
+        request.state.tenant_id = tenant
+        return tenant
     wait = limiter.retry_after(hashlib.sha256(token.encode()).hexdigest())
     if wait:
         raise ApiError(

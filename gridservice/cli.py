@@ -18,7 +18,13 @@ def _serve(args: argparse.Namespace) -> int:
     from gridservice.app import create_app
     from gridservice.server import bound_socket
 
-    settings = Settings(db_path=Path(args.db), demo=args.demo)
+    settings = Settings(
+        db_path=Path(args.db),
+        demo=args.demo,
+        rate_limit_per_second=args.rate_limit,
+        rate_limit_burst=args.rate_burst,
+        rate_limit_enabled=not args.no_rate_limit,
+    )
     app = create_app(settings)
     sock = bound_socket(args.host, args.port)
     host, port = sock.getsockname()[:2]
@@ -60,6 +66,24 @@ def _tokens_create(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tokens_revoke(args: argparse.Namespace) -> int:
+    from gridservice.store import tenancy
+    from gridservice.store.db import connect, init_schema
+
+    conn = connect(args.db)
+    init_schema(conn)
+    with conn:
+        if args.token is not None:
+            removed = tenancy.revoke_token(conn, args.token)
+        else:
+            removed = tenancy.revoke_tenant_tokens(conn, args.tenant)
+    conn.close()
+    # Name the tenant, never the token: terminals and CI logs keep what is printed.
+    what = f"tenant {args.tenant}" if args.token is None else "the given token"
+    print(f"revoked {removed} token(s) of {what}; a running service refuses them at once")
+    return 0 if removed else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gridservice", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -70,6 +94,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--db", default=str(default_db_path()), help=db_help)
     serve.add_argument("--demo", action="store_true", help="build demo data on first use")
+    serve.add_argument(
+        "--rate-limit",
+        type=float,
+        default=None,
+        metavar="PER_SECOND",
+        help="requests per second per token (default 50; off with --demo unless given)",
+    )
+    serve.add_argument("--rate-burst", type=int, default=None, help="burst per token (default 100)")
+    serve.add_argument("--no-rate-limit", action="store_true", help="turn the rate limit off")
     serve.set_defaults(run=_serve)
 
     demo = commands.add_parser("demo-data", help="build the seeded demo database")
@@ -83,6 +116,14 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--tenant", required=True)
     create.add_argument("--db", default=str(default_db_path()), help=db_help)
     create.set_defaults(run=_tokens_create)
+    revoke = token_commands.add_parser(
+        "revoke", help="revoke one token, or every token of a tenant (effective at once)"
+    )
+    which = revoke.add_mutually_exclusive_group(required=True)
+    which.add_argument("--token", help="the token to revoke")
+    which.add_argument("--tenant", help="revoke every token of this tenant")
+    revoke.add_argument("--db", default=str(default_db_path()), help=db_help)
+    revoke.set_defaults(run=_tokens_revoke)
     add_harvest_subcommands(commands)
     return parser
 

@@ -1,4 +1,4 @@
-"""Per-request work done before routing: request id, content negotiation and version."""
+"""Per-request work done before routing: request id, size caps, content negotiation, version."""
 
 from __future__ import annotations
 
@@ -32,11 +32,38 @@ def accepts_json(accept: str | None) -> bool:
     return False
 
 
-class RequestContextMiddleware:
-    """Gives every response an `X-Request-Id` and a `Service-Version`; refuses 406s early."""
+class BodyTooLarge(ApiError):
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, "body_too_large", f"The request body is larger than {limit} bytes.")
 
-    def __init__(self, app: ASGIApp) -> None:
+
+async def read_capped_body(receive: Receive, limit: int) -> list[Message]:
+    """Read the whole body (chunked uploads) or raise `BodyTooLarge` once past `limit`."""
+    messages: list[Message] = []
+    size = 0
+    while True:
+        message = await receive()
+        messages.append(message)
+        if message["type"] != "http.request":
+            return messages
+        size += len(message.get("body", b""))
+        if size > limit:
+            raise BodyTooLarge(limit)
+        if not message.get("more_body", False):
+            return messages
+
+
+class RequestContextMiddleware:
+    """Gives every response an `X-Request-Id` and a `Service-Version`; refuses early what
+    it can: 406, an unsupported version, a query string past `max_query_bytes` (400) and a
+    body past `max_body_bytes` (413, whether declared by Content-Length or streamed)."""
+
+    def __init__(
+        self, app: ASGIApp, *, max_body_bytes: int = 256 * 1024, max_query_bytes: int = 8192
+    ) -> None:
         self.app = app
+        self.max_body_bytes = max_body_bytes
+        self.max_query_bytes = max_query_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -54,6 +81,14 @@ class RequestContextMiddleware:
                     "This service answers with application/json (errors: application/problem+json).",
                 )
             version = resolve_version(headers.get("service-version"))
+            query = scope.get("query_string", b"")
+            if len(query) > self.max_query_bytes:
+                raise ApiError(
+                    400,
+                    "query_too_long",
+                    f"The query string is longer than {self.max_query_bytes} bytes.",
+                )
+            receive = await self._capped_receive(headers, receive)
         except ApiError as error:
             response = problem_response(
                 error.status, error.code, error.detail, instance=path, request_id=request_id
@@ -74,3 +109,19 @@ class RequestContextMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+    async def _capped_receive(self, headers: dict[str, str], receive: Receive) -> Receive:
+        """Return a `receive` that never yields more than the body cap."""
+        declared = headers.get("content-length")
+        if declared is not None:
+            if declared.strip().isdigit() and int(declared) > self.max_body_bytes:
+                raise BodyTooLarge(self.max_body_bytes)
+            return receive
+        if "chunked" not in headers.get("transfer-encoding", "").lower():
+            return receive
+        buffered = await read_capped_body(receive, self.max_body_bytes)
+
+        async def replay() -> Message:
+            return buffered.pop(0) if buffered else await receive()
+
+        return replay

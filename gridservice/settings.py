@@ -6,6 +6,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+DEFAULT_RATE_PER_SECOND = 50.0
+DEFAULT_RATE_BURST = 100
+
 
 def default_db_path() -> Path:
     """Return the per-user data file used when no `--db` is given."""
@@ -19,7 +22,12 @@ class Settings:
 
     `secret_key` signs cursors and derives the review-packet secret; when None, a random key
     is created once and kept in the store's `meta` table, so cursors survive a restart.
-    `rate_limit_per_second` and `rate_limit_burst` form a token bucket per bearer token.
+    `rate_limit_per_second` and `rate_limit_burst` form a token bucket per bearer token. Left
+    unset (None), the limit is 50/s with bursts of 100 on a real store and off on a demo
+    store (`demo=True`, e.g. the app's embedded service); setting either turns it on.
+    `rate_limit_enabled=False` turns it off whatever the numbers.
+    `max_body_bytes` (413 past it) and `max_query_bytes` (400 past it) bound what one request
+    may make the service read.
     """
 
     db_path: Path
@@ -28,5 +36,22 @@ class Settings:
     demo_scale: int = 1
     cursor_ttl_seconds: int = 3600
     idempotency_ttl_seconds: int = 24 * 3600
-    rate_limit_per_second: float = 50.0
-    rate_limit_burst: int = 100
+    rate_limit_per_second: float | None = None
+    rate_limit_burst: int | None = None
+    rate_limit_enabled: bool = True
+    max_body_bytes: int = 256 * 1024
+    max_query_bytes: int = 8192
+
+    def rate_limit(self) -> tuple[float, int] | None:
+        """Return the (refill per second, burst) of the per-token limit, or None when off."""
+        if not self.rate_limit_enabled:
+            return None
+        unset = self.rate_limit_per_second is None and self.rate_limit_burst is None
+        if unset and self.demo:
+            return None
+        rate = self.rate_limit_per_second
+        burst = self.rate_limit_burst
+        return (
+            DEFAULT_RATE_PER_SECOND if rate is None else float(rate),
+            DEFAULT_RATE_BURST if burst is None else int(burst),
+        )

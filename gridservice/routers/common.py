@@ -32,6 +32,7 @@ _PROBLEM_TEXT = {
     404: "No such resource for this tenant.",
     406: "The Accept header excludes JSON.",
     409: "The same Idempotency-Key is still being processed.",
+    413: "The request body is larger than the service accepts.",
     415: "The request body is not JSON.",
     422: "The body fails validation, or an Idempotency-Key is reused with another body.",
     429: "Rate limited; see Retry-After.",
@@ -39,7 +40,7 @@ _PROBLEM_TEXT = {
     503: "The store is unavailable.",
 }
 GET_ERRORS = (400, 401, 403, 404, 406, 422, 429, 500, 503)
-POST_ERRORS = (400, 401, 403, 404, 406, 409, 415, 422, 429, 500, 503)
+POST_ERRORS = (400, 401, 403, 404, 406, 409, 413, 415, 422, 429, 500, 503)
 
 
 def problem_responses(statuses: tuple[int, ...] = GET_ERRORS) -> dict[int | str, dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Annotated
 
@@ -24,6 +25,22 @@ from gridservice.routers.models import EvidenceChunk, Page
 from gridservice.store import collections
 
 router = APIRouter(tags=["evidence"], dependencies=[StrictQuery], responses=problem_responses())
+
+MAX_QUERY_CHARS = 500
+MAX_SEARCH_TERMS = 16
+_SEARCH_TERM = re.compile(r"\w+", re.UNICODE)  # the terms the store's FTS query is built from
+
+
+def refuse_costly_query(q: str) -> None:
+    """Refuse a `q` with more terms than one search may match (400 `too_many_search_terms`)."""
+    terms = len(_SEARCH_TERM.findall(q))
+    if terms > MAX_SEARCH_TERMS:
+        raise ApiError(
+            400,
+            "too_many_search_terms",
+            f"q has {terms} terms; a search takes at most {MAX_SEARCH_TERMS}.",
+            errors=[{"field": "q", "message": f"at most {MAX_SEARCH_TERMS} terms"}],
+        )
 
 
 class Authority(StrEnum):
@@ -62,7 +79,15 @@ class ChunkKind(StrEnum):
 )
 def search_evidence(
     request: Request,
-    q: Annotated[str, Query(min_length=1, max_length=500, description="Search text.")],
+    q: Annotated[
+        str,
+        Query(
+            min_length=1,
+            max_length=MAX_QUERY_CHARS,
+            description=f"Search text: at most {MAX_QUERY_CHARS} characters and "
+            f"{MAX_SEARCH_TERMS} words; the last word also matches as a prefix.",
+        ),
+    ],
     source_id: FilterText = None,
     authority: Authority | None = None,
     redistribution_policy: RedistributionPolicy | None = None,
@@ -74,6 +99,7 @@ def search_evidence(
     cursor: Cursor = None,
     limit: Annotated[int, Query(ge=1, le=100, description="Page size, 1 to 100.")] = 20,
 ) -> Response:
+    refuse_costly_query(q)
     filters = {
         "source_id": source_id,
         "authority": authority.value if authority else None,

@@ -14,6 +14,17 @@ def tenant_for_token(conn: sqlite3.Connection, token: str) -> str | None:
     return row[0] if row else None
 
 
+def revoke_token(conn: sqlite3.Connection, token: str) -> int:
+    """Forget one token (by its SHA-256); return how many were removed (0 or 1)."""
+    digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
+    return conn.execute("DELETE FROM tokens WHERE token_sha256 = ?", (digest,)).rowcount
+
+
+def revoke_tenant_tokens(conn: sqlite3.Connection, tenant_id: str) -> int:
+    """Forget every token of a tenant; return how many were removed."""
+    return conn.execute("DELETE FROM tokens WHERE tenant_id = ?", (tenant_id,)).rowcount
+
+
 _TABLES = {"site": "sites", "assessment": "assessments", "export": "exports"}
 
 
