@@ -61,8 +61,12 @@ def warm_up(browser, url: str) -> None:
 
 
 @pytest.fixture(scope="session")
-def app_url(reference_service, browser, tmp_path_factory):
-    """Start `streamlit run app.py` on the embedded demo service over the session's database."""
+def app_url(reference_service, browser, tmp_path_factory, alpha_assessment, beta_assessment):
+    """Start `streamlit run app.py` on the embedded demo service over the session's database.
+
+    The tenants' sites are made first: the app caches a tenant's site list for a minute, so
+    a site made behind its back (through the service) would not show at once.
+    """
     log_path = tmp_path_factory.mktemp("e2e-logs") / "streamlit.log"
     app = start_streamlit({"GRIDSERVICE_DB": str(reference_service.db_path)}, log_path)
     warm_up(browser, app.url)

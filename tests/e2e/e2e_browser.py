@@ -334,6 +334,7 @@ def dataframe_rows(page, frame) -> list[dict[str, str]]:
     frame.hover()
     button = frame.get_by_role("button", name="Download as CSV")
     with page.expect_download() as download:
-        button.click()
+        # the toolbar shows on hover; once the grid redraws it can sit under the grid's scroller
+        button.dispatch_event("click")
     text = Path(download.value.path()).read_text(encoding="utf-8-sig")
     return list(csv.DictReader(io.StringIO(text)))

@@ -1,0 +1,121 @@
+"""Regenerate docs/screenshots/<page>.png (1280x900) of every page on a fresh demo database.
+
+    uv run python scripts/screenshots.py            # all pages
+    uv run python scripts/screenshots.py queue      # only the named pages
+
+Needs Chromium at /usr/bin/chromium (`apt-get install -y chromium`). Builds the demo database
+in a temporary folder, screens one site through the service so the assessment page has
+something to show, starts `streamlit run app.py` on it and photographs each page as a user
+first sees it. Look at the pictures after regenerating them.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPO_ROOT / "tests" / "e2e"), str(REPO_ROOT)]
+
+from e2e_browser import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    INSTALL_HINT,
+    NO_SAVE_PICKER,
+    VIEWPORT,
+    open_page,
+    screenshot,
+    start_streamlit,
+    wait_for_run,
+)
+
+OUT = REPO_ROOT / "docs" / "screenshots"
+
+
+def type_point(page, latitude: float, longitude: float) -> None:
+    for label, value in (("Latitude", latitude), ("Longitude", longitude)):
+        field = page.get_by_role("spinbutton", name=label, exact=True)
+        field.fill(f"{value:.5f}")
+        field.press("Enter")
+        wait_for_run(page)
+
+
+def pages(assessment_id: str, record_id: str) -> dict[str, tuple[str, object]]:
+    """Return name -> (URL path, what to do on the page before the picture)."""
+    from gridservice.demo import DEMO_POINTS
+
+    point = DEMO_POINTS["dual_certified"]
+    return {
+        "screen_site": ("", lambda page: type_point(page, *point)),
+        "service_territory": ("territory", lambda page: type_point(page, *point)),
+        "assessment": (f"assessment?assessment={assessment_id}", None),
+        "queue": ("queue", None),
+        "queue_record": (f"queue?county=Hays&record={record_id}", None),
+        "transmission": ("transmission", None),
+        "generation": ("generation", None),
+        "grid_operations": ("grid-operations", None),
+        "market_facts": ("market-facts", None),
+        "evidence_search": ("evidence?q=transmission", None),
+        "dockets": ("dockets", None),
+        "data_quality": ("quality", None),
+    }
+
+
+def main(wanted: list[str]) -> int:
+    if not CHROMIUM.exists():
+        print(INSTALL_HINT, file=sys.stderr)
+        return 2
+    from playwright.sync_api import sync_playwright
+
+    from gridclient import GridDataClient
+    from gridservice.demo import DEMO_POINTS
+    from gridservice.server import start_in_thread
+    from gridservice.settings import Settings
+
+    with tempfile.TemporaryDirectory() as folder:
+        db_path = Path(folder) / "demo.db"
+        service = start_in_thread(Settings(db_path=db_path, demo=True))
+        with GridDataClient(base_url=service.base_url, token="gds_demo_alpha") as client:
+            latitude, longitude = DEMO_POINTS["dual_certified"]
+            site = client.sites.create(
+                {
+                    "location": {"latitude": latitude, "longitude": longitude},
+                    "requestedPeakLoadMw": 250.0,
+                    "customerReference": "Demo campus, San Marcos",
+                },
+                idempotency_key="screenshots-site",
+            )
+            assessment_id = client.assessments.create(site.id, idempotency_key="screenshots").id
+            hays = [r for r in client.queue_records.list(limit=500) if r.county == "Hays"]
+            record_id = hays[0].id if hays else ""
+        app = start_streamlit({"GRIDSERVICE_DB": str(db_path)}, Path(folder) / "streamlit.log")
+        try:
+            with sync_playwright() as playwright:
+                browser = playwright.chromium.launch(
+                    executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
+                )
+                warm = browser.new_page(viewport=VIEWPORT)
+                open_page(warm, app.url)  # a fresh process's first deep link misbehaves
+                warm.close()
+                for name, (path, prepare) in pages(assessment_id, record_id).items():
+                    if wanted and name not in wanted:
+                        continue
+                    context = browser.new_context(viewport=VIEWPORT)
+                    context.add_init_script(NO_SAVE_PICKER)
+                    page = context.new_page()
+                    open_page(page, app.url, path)
+                    if prepare:
+                        prepare(page)
+                    page.wait_for_timeout(2500)  # maps and charts finish drawing
+                    print(screenshot(page, name, whole_page=False, folder=OUT))
+                    context.close()
+                browser.close()
+        finally:
+            app.stop()
+            service.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
