@@ -52,12 +52,40 @@ class County:
         return {"type": "Feature", "geometry": self.geometry, "properties": properties}
 
 
-def _county_shapefile() -> str:
+def _shapefile(name: str) -> str:
     import _plotly_geo
 
-    return os.path.join(
-        os.path.dirname(_plotly_geo.__file__), "package_data", "cb_2016_us_county_500k"
-    )
+    return os.path.join(os.path.dirname(_plotly_geo.__file__), "package_data", name)
+
+
+def _county_shapefile() -> str:
+    return _shapefile("cb_2016_us_county_500k")
+
+
+def read_states(
+    state_fips: dict[str, str] = REGION_STATE_FIPS,
+    tolerance: float = 2 * SIMPLIFY_TOLERANCE_DEGREES,
+) -> dict[str, County]:
+    """Return the region's state outlines keyed by postal code (as `County`-shaped records)."""
+    states: dict[str, County] = {}
+    with shapefile.Reader(_shapefile("cb_2016_us_state_500k")) as reader:
+        for shape_record in reader.iterShapeRecords():
+            record = shape_record.record.as_dict()
+            code = state_fips.get(record["STATEFP"])
+            if code is None:
+                continue
+            geometry = shape(shape_record.shape.__geo_interface__)
+            simplified = geometry.simplify(tolerance, preserve_topology=True)
+            states[code] = County(
+                record["STATEFP"], record["NAME"], code, _rounded(mapping(simplified))
+            )
+    return states
+
+
+@st.cache_resource(show_spinner=False)
+def region_states() -> dict[str, County]:
+    """Return the region's state outlines, read once per process."""
+    return read_states()
 
 
 def read_counties(

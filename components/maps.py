@@ -1,8 +1,13 @@
-"""pydeck maps: the county-outline base map, the pin, and the two-step clickable surface.
+"""pydeck maps: county and state outlines, the pin, and the clickable H3 cell hierarchy.
 
 pydeck hands back only the objects a click picked, never the clicked coordinate. So the
-surface is two-step: transparent, pickable counties; once a county is picked, a fine grid
-of transparent H3 cells inside it, and a click on a cell picks its centre as the point.
+surface is a hierarchy of transparent, pickable H3 cells: the region's resolution-3 cells
+(about 110 km across) over the state outlines; a click zooms into that cell, showing its
+counties and its 49 resolution-5 children; a click zooms again to 49 resolution-7 cells
+(about 2.5 km across) over the county outlines, and a click on one of those picks its
+centre as the point. Every view draws at most a few hundred light objects: Streamlit's
+selection loses clicks on heavy maps (observed in Chromium with software WebGL from
+about 250 drawn county polygons), so the full 503-county region is never clickable at once.
 The base map is drawn offline from Census outlines; an online basemap style is used only
 when `GRID_APP_BASEMAP_STYLE` (env) or `basemap_style` (secrets) names one.
 """
@@ -29,15 +34,13 @@ OUTLINE_COLOUR = [90, 98, 112, 200]
 HIGHLIGHT_FILL = [255, 140, 0, 90]
 CANDIDATE_FILL = [30, 136, 229, 70]
 PIN_COLOUR = [214, 39, 40, 230]
-# Keep the cell grid fine but light enough for the browser: at most this many cells.
-MAX_CELLS = 3000
 
 
 @dataclass(frozen=True)
 class MapPick:
-    """What a click on the screening map picked: a county, or a point (a cell's centre)."""
+    """What a click on the picker picked: a cell to zoom into, or a point (a fine cell's centre)."""
 
-    county_fips: str | None = None
+    cell: str | None = None
     latitude: float | None = None
     longitude: float | None = None
 
@@ -79,7 +82,9 @@ def county_layer(
     return pdk.Layer(
         "GeoJsonLayer",
         id=layer_id,
-        data={"type": "FeatureCollection", "features": features},
+        # a list of features, not a FeatureCollection: Streamlit's selection only reports
+        # picks on layers whose data is an array
+        data=features,
         pickable=pickable,
         stroked=True,
         filled=True,
@@ -91,28 +96,51 @@ def county_layer(
     )
 
 
-def cell_resolution(county: County, max_cells: int = MAX_CELLS) -> int:
-    """Return the finest H3 resolution (6 to 9) that keeps the county under `max_cells`."""
-    area_km2 = county.shape.area * 111.0 * 96.0  # degrees² to km², near 30° N
-    for resolution in (9, 8, 7):
-        if area_km2 / h3.average_hexagon_area(resolution, unit="km^2") <= max_cells:
-            return resolution
-    return 6
+REGION_CELL_RES, MIDDLE_CELL_RES, POINT_CELL_RES = 3, 5, 7
+ZOOM_BY_RES = {REGION_CELL_RES: 6.4, MIDDLE_CELL_RES: 9.0}
 
 
-def county_cells(county: County, resolution: int | None = None) -> list[dict[str, Any]]:
-    """Return the H3 cells inside the county, each with its centre's latitude and longitude."""
-    resolution = resolution or cell_resolution(county)
-    cells = h3.h3shape_to_cells(h3.geo_to_h3shape(county.geometry), resolution)
-    rows = []
-    for cell in sorted(cells):
-        latitude, longitude = h3.cell_to_latlng(cell)
-        rows.append({"hex": cell, "latitude": round(latitude, 5), "longitude": round(longitude, 5)})
-    return rows
+def cell_row(cell: str) -> dict[str, Any]:
+    latitude, longitude = h3.cell_to_latlng(cell)
+    resolution = h3.get_resolution(cell)
+    return {
+        "hex": cell,
+        "latitude": round(latitude, 5),
+        "longitude": round(longitude, 5),
+        "label": "pick this point" if resolution >= POINT_CELL_RES else "zoom in here",
+    }
+
+
+def region_cells(counties: Iterable[County]) -> list[dict[str, Any]]:
+    """Return the resolution-3 cells that overlap any of the counties."""
+    cells: set[str] = set()
+    for county in counties:
+        shape = h3.geo_to_h3shape(county.geometry)
+        cells.update(h3.h3shape_to_cells_experimental(shape, REGION_CELL_RES, contain="overlap"))
+    return [cell_row(cell) for cell in sorted(cells)]
+
+
+def child_cells(cell: str) -> list[dict[str, Any]]:
+    """Return the 49 cells two resolutions finer inside a cell."""
+    children = h3.cell_to_children(cell, h3.get_resolution(cell) + 2)
+    return [cell_row(child) for child in sorted(children)]
+
+
+def counties_in_cell(counties: Iterable[County], cell: str) -> list[County]:
+    """Return the counties whose outline meets the cell (to draw under its children)."""
+    from shapely.geometry import Polygon
+
+    boundary = Polygon([(lng, lat) for lat, lng in h3.cell_to_boundary(cell)])
+    return [county for county in counties if county.shape.intersects(boundary)]
+
+
+def cell_view(cell: str) -> pdk.ViewState:
+    latitude, longitude = h3.cell_to_latlng(cell)
+    return view(latitude, longitude, ZOOM_BY_RES.get(h3.get_resolution(cell), 9.0))
 
 
 def cell_layer(cells: list[dict[str, Any]]) -> pdk.Layer:
-    """Return the transparent, pickable grid of H3 cells (a click picks a cell's centre)."""
+    """Return the faint, pickable grid of H3 cells (a click zooms in or picks a point)."""
     return pdk.Layer(
         "H3HexagonLayer",
         id=CELL_LAYER_ID,
@@ -120,9 +148,11 @@ def cell_layer(cells: list[dict[str, Any]]) -> pdk.Layer:
         get_hexagon="hex",
         pickable=True,
         filled=True,
-        stroked=False,
+        stroked=True,
         extruded=False,
-        get_fill_color=[255, 255, 255, 1],
+        get_fill_color=[30, 111, 217, 12],
+        get_line_color=[30, 111, 217, 70],
+        line_width_min_pixels=0.5,
         auto_highlight=True,
         highlight_color=[214, 39, 40, 120],
     )
@@ -166,20 +196,6 @@ def view(latitude: float, longitude: float, zoom: float) -> pdk.ViewState:
     return pdk.ViewState(latitude=latitude, longitude=longitude, zoom=zoom, pitch=0, bearing=0)
 
 
-def county_view(county: County) -> pdk.ViewState:
-    """Return a view that frames the county."""
-    minx, miny, maxx, maxy = county.shape.bounds
-    span = max(maxx - minx, maxy - miny, 0.05)
-    zoom = max(5.0, min(10.0, 6.7 - _log2(span)))
-    return view((miny + maxy) / 2, (minx + maxx) / 2, zoom)
-
-
-def _log2(value: float) -> float:
-    import math
-
-    return math.log2(value)
-
-
 def deck(layers: list[pdk.Layer], view_state: pdk.ViewState | None = None) -> pdk.Deck:
     """Return a Deck over the layers, with an online basemap only when one is configured."""
     style = basemap_style()
@@ -193,19 +209,21 @@ def deck(layers: list[pdk.Layer], view_state: pdk.ViewState | None = None) -> pd
 
 
 def read_pick(event: Any) -> MapPick | None:
-    """Return what a pydeck selection event picked (a cell's centre wins over a county)."""
+    """Return what a pydeck selection event picked on the cell layer, if anything."""
     selection = _get(event, "selection") or {}
     objects = _get(selection, "objects") or {}
     for obj in objects.get(CELL_LAYER_ID) or []:
-        if "latitude" in obj and "longitude" in obj:
-            return MapPick(latitude=float(obj["latitude"]), longitude=float(obj["longitude"]))
-        if "hex" in obj:
-            latitude, longitude = h3.cell_to_latlng(obj["hex"])
-            return MapPick(latitude=latitude, longitude=longitude)
-    for obj in objects.get(COUNTY_LAYER_ID) or []:
-        properties = obj.get("properties", obj)
-        if properties.get("fips"):
-            return MapPick(county_fips=str(properties["fips"]))
+        cell = obj.get("hex")
+        if not cell or not h3.is_valid_cell(cell):
+            continue
+        if h3.get_resolution(cell) < POINT_CELL_RES:
+            return MapPick(cell=cell)
+        latitude, longitude = h3.cell_to_latlng(cell)
+        return MapPick(
+            cell=cell,
+            latitude=float(obj.get("latitude", latitude)),
+            longitude=float(obj.get("longitude", longitude)),
+        )
     return None
 
 
@@ -216,46 +234,68 @@ def _get(value: Any, key: str) -> Any:
 
 
 @st.cache_resource(show_spinner=False)
-def cached_county_cells(fips: str) -> list[dict[str, Any]]:
-    """Return the clickable H3 cells of a region county (computed once per process)."""
+def cached_region_cells() -> list[dict[str, Any]]:
+    """Return the region's coarse cells (computed once per process)."""
     from components.geography import region_counties
 
-    return county_cells(region_counties()[fips])
+    return region_cells(region_counties().values())
+
+
+def state_outline_layer() -> pdk.Layer:
+    """Return the region's state outlines (five light polygons, not pickable)."""
+    from components.geography import region_states
+
+    features = [s.feature(fill=[0, 0, 0, 0], label=s.name) for s in region_states().values()]
+    return county_layer_from_features(features, layer_id="states")
+
+
+def county_layer_from_features(features: list[dict], *, layer_id: str) -> pdk.Layer:
+    return pdk.Layer(
+        "GeoJsonLayer",
+        id=layer_id,
+        data=features,
+        pickable=False,
+        stroked=True,
+        filled=True,
+        get_fill_color="properties.fill",
+        get_line_color=OUTLINE_COLOUR,
+        line_width_min_pixels=1,
+    )
 
 
 def point_picker(
     picker: str, *, extra_layers: Iterable[pdk.Layer] = (), height: int = 460
 ) -> tuple[float, float] | None:
-    """Draw the two-step clickable map and return the picker's point, if one is set.
+    """Draw the clickable map and return the picker's point, if one is set.
 
-    A click on a county shows its H3 cells; a click on a cell sets the point to the cell's
-    centre. The point lives in the session state of `picker` (the same keys the latitude and
-    longitude inputs use), so draw this before `point_inputs(picker)`.
+    Region: click a coarse cell to zoom in; again a finer one; then a fine cell sets the
+    point to its centre. The point lives in the session state of `picker` (the keys the
+    latitude and longitude inputs use), so draw this before `point_inputs(picker)`.
     """
     from components import state
     from components.geography import county_at, region_counties
 
     counties = region_counties()
     point = state.picked_point(picker)
-    fips = state.picked_county(picker)
-    if fips is None and point is not None:
-        found = county_at(counties, *point)
-        fips = found.fips if found else None
-    county = counties.get(fips) if fips else None
-    layers = [county_layer(counties.values(), highlight=[fips] if fips else [])]
-    if state.picked_county(picker):
-        layers.append(cell_layer(cached_county_cells(fips)))
+    cell = state.picked_cell(picker)
+    point_county = county_at(counties, *point) if point else None
+    highlight = [point_county.fips] if point_county else []
+    if cell is None:
+        layers = [state_outline_layer(), cell_layer(cached_region_cells())]
+        view_state = None
+    else:
+        shown = counties_in_cell(counties.values(), cell)
+        layers = [county_layer(shown, highlight=highlight, pickable=False)]
+        layers.append(cell_layer(child_cells(cell)))
+        view_state = cell_view(cell)
     layers.extend(extra_layers)
     if point is not None:
         layers.append(pin_layer(*point))
-    view_state = county_view(county) if county else None
-    if point is not None and view_state is not None:
-        view_state = view(point[0], point[1], view_state.zoom)
     event = st.pydeck_chart(
         deck(layers, view_state),
         on_select="rerun",
         selection_mode="single-object",
-        key=f"{picker}.map.{state.picked_county(picker) or 'region'}",
+        key=f"{picker}.map.{cell or 'region'}",
         height=height,
     )
     pick = read_pick(event)
@@ -265,7 +305,7 @@ def point_picker(
         if pick.is_point:
             state.set_picked_point(picker, pick.latitude, pick.longitude)
         else:
-            state.set_picked_county(picker, pick.county_fips)
+            state.set_picked_cell(picker, pick.cell)
         st.rerun()
     return point
 
@@ -274,7 +314,7 @@ def point_inputs(picker: str) -> tuple[float, float] | None:
     """Draw latitude and longitude inputs bound to the picker; return the point if complete."""
     from components import state
 
-    left, right, reset = st.columns([2, 2, 1], vertical_alignment="bottom")
+    left, right, back = st.columns([2, 2, 1], vertical_alignment="bottom")
     left.number_input(
         "Latitude",
         min_value=-90.0,
@@ -293,7 +333,10 @@ def point_inputs(picker: str) -> tuple[float, float] | None:
         format="%.5f",
         key=state.longitude_key(picker),
     )
-    if state.picked_county(picker) and reset.button("Whole region", key=f"{picker}.reset"):
-        state.set_picked_county(picker, None)
+    cell = state.picked_cell(picker)
+    if cell and back.button("Zoom out", key=f"{picker}.zoom_out"):
+        resolution = h3.get_resolution(cell)
+        parent = h3.cell_to_parent(cell, resolution - 2) if resolution > REGION_CELL_RES else None
+        state.set_picked_cell(picker, parent)
         st.rerun()
     return state.picked_point(picker)

@@ -65,8 +65,8 @@ def longitude_key(picker: str) -> str:
     return f"{picker}.longitude"
 
 
-def county_key(picker: str) -> str:
-    return f"{picker}.county"
+def cell_key(picker: str) -> str:
+    return f"{picker}.cell"
 
 
 def picked_point(picker: str) -> tuple[float, float] | None:
@@ -84,9 +84,10 @@ def set_picked_point(picker: str, latitude: float, longitude: float) -> None:
     st.session_state[longitude_key(picker)] = round(float(longitude), 5)
 
 
-def picked_county(picker: str) -> str | None:
-    return st.session_state.get(county_key(picker))
+def picked_cell(picker: str) -> str | None:
+    """Return the H3 cell the picker is zoomed into, or None for the whole region."""
+    return st.session_state.get(cell_key(picker))
 
 
-def set_picked_county(picker: str, fips: str | None) -> None:
-    st.session_state[county_key(picker)] = fips
+def set_picked_cell(picker: str, cell: str | None) -> None:
+    st.session_state[cell_key(picker)] = cell

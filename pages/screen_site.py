@@ -12,7 +12,8 @@ PICKER = "screen"
 
 st.title("Screen a site")
 st.caption(
-    "Click a county, then a cell inside it, to drop the pin — or type latitude and longitude. "
+    "Click the map to zoom in twice, then click a small cell to drop the pin there — or type "
+    "latitude and longitude. "
     "The screening is a non-capacity friction screen: it never claims capacity."
 )
 

@@ -13,7 +13,8 @@ PICKER = "territory"
 
 st.title("Service territory")
 st.caption(
-    "Click a county, then a cell inside it — or type a point — to see the utilities whose "
+    "Click the map to zoom in twice, then click a small cell — or type a point — to see the "
+    "utilities whose "
     f"service territories cover it. Confidence is a {territory_view.HEURISTIC_LABEL}."
 )
 
@@ -35,15 +36,15 @@ with problem_boundary():
     county = territory_view.point_county(resolution.get("location"))
     counties = region_counties()
     point_fips = county.get("fips") if county else None
-    territory = [
-        counties[fips]
-        for fips in territory_view.territory_county_fips(candidates)
-        if fips in counties and fips != point_fips
-    ]
+    shown = territory_view.territory_county_fips(candidates)
+    if point_fips and point_fips not in shown:
+        shown.insert(0, point_fips)  # an unserved point's county is still drawn
+    territory = [counties[fips] for fips in shown if fips in counties]
     map_column, result_column = st.columns([3, 2])
     with map_column:
         shading = county_layer(
             territory,
+            highlight=[point_fips] if point_fips else [],
             candidates=[c.fips for c in territory],
             pickable=False,
             layer_id="territory_counties",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import h3
 from conftest import app_path
 from streamlit.testing.v1 import AppTest
 
@@ -89,27 +90,36 @@ def test_out_of_bounds_values_are_refused_before_sending(service_env, alpha_clie
     assert len(tenant_site_ids(alpha_client)) == count
 
 
-def test_clicking_a_county_then_a_cell_drops_the_pin(service_env):
+def click_cell(at: AppTest, level: str, cell: str) -> None:
+    """Feed the map the selection a click on `cell` makes (pydeck reports picked objects)."""
+    latitude, longitude = h3.cell_to_latlng(cell)
+    picked = {"hex": cell, "latitude": latitude, "longitude": longitude}
+    at.session_state[f"screen.map.{level}"] = {
+        "selection": {"indices": {"cells": [0]}, "objects": {"cells": [picked]}}
+    }
+    at.run()
+    assert not at.exception
+
+
+def test_clicking_down_the_cell_grid_drops_the_pin(service_env):
+    latitude, longitude = DEMO_POINTS["dual_certified"]
+    coarse = h3.latlng_to_cell(latitude, longitude, 3)
+    middle = h3.latlng_to_cell(latitude, longitude, 5)
+    fine = h3.latlng_to_cell(latitude, longitude, 7)
     at = open_screen()
-    county_click = {
-        "selection": {
-            "indices": {"counties": [0]},
-            "objects": {"counties": [{"properties": {"fips": "48209", "name": "Hays"}}]},
-        }
-    }
-    at.session_state["screen.map.region"] = county_click
+    click_cell(at, "region", coarse)
+    assert at.session_state["screen.cell"] == coarse
+    click_cell(at, coarse, middle)
+    assert at.session_state["screen.cell"] == middle
+    assert at.number_input(key="screen.latitude").value is None
+    click_cell(at, middle, fine)
+    centre = h3.cell_to_latlng(fine)
+    assert at.number_input(key="screen.latitude").value == round(centre[0], 5)
+    assert at.number_input(key="screen.longitude").value == round(centre[1], 5)
+    assert f"**Location:** {centre[0]:.5f}, {centre[1]:.5f}" in [m.value for m in at.markdown]
+    next(b for b in at.button if b.label == "Zoom out").click()
     at.run()
-    assert not at.exception
-    assert at.session_state["screen.county"] == "48209"
-    cell = {"hex": "8848a2e80bfffff", "latitude": 29.9, "longitude": -97.95}
-    at.session_state["screen.map.48209"] = {
-        "selection": {"indices": {"cells": [0]}, "objects": {"cells": [cell]}}
-    }
-    at.run()
-    assert not at.exception
-    assert at.number_input(key="screen.latitude").value == 29.9
-    assert at.number_input(key="screen.longitude").value == -97.95
-    assert "**Location:** 29.90000, -97.95000" in [m.value for m in at.markdown]
+    assert at.session_state["screen.cell"] == coarse
 
 
 def test_the_tenants_sites_list_their_assessments_and_open_them(service_env, alpha_client):

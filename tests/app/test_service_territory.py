@@ -45,16 +45,16 @@ def test_dual_certified_point_lists_both_utilities_with_heuristic_confidence(ser
 def layer_fips(at: AppTest, layer_id: str) -> set[str]:
     spec = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
     layer = next(layer for layer in spec["layers"] if layer["id"] == layer_id)
-    return {feature["properties"]["fips"] for feature in layer["data"]["features"]}
+    return {feature["properties"]["fips"] for feature in layer["data"]}
 
 
 def test_the_map_shades_the_candidate_territories_counties(service_env):
     at = resolve_on_page(DEMO_POINTS["dual_certified"])
     shaded = layer_fips(at, "territory_counties")
-    # Travis (both territories) and Gillespie (Hill Country only) are shaded; Dallas is not,
-    # and Hays, the point's own county, is highlighted on the base layer instead.
-    assert {"48453", "48171"} <= shaded
-    assert "48113" not in shaded and "48209" not in shaded
+    # Hays (the point's county), Travis (both territories) and Gillespie (Hill Country only)
+    # are drawn; Dallas is not.
+    assert {"48209", "48453", "48171"} <= shaded
+    assert "48113" not in shaded
 
 
 def test_unserved_point_says_no_territory_plainly(service_env):
