@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import h3
-from conftest import app_path
+import httpx
+import pytest
+import uvicorn
+from conftest import app_path, page_path
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 from streamlit.testing.v1 import AppTest
 
 from gridservice.demo import DEMO_POINTS
+from gridservice.server import bound_socket
 
 
 def open_screen() -> AppTest:
@@ -138,3 +149,121 @@ def test_the_tenants_sites_list_their_assessments_and_open_them(service_env, alp
     at.run()
     assert at.query_params["assessment"] == assessment.id
     assert [t.value for t in at.title] == ["Assessment"]
+
+
+# Against a deployment of the published interface only (no OpenAPI document, no
+# extension operations), the app falls back to typing ids.
+FORWARDED_HEADERS = ("authorization", "idempotency-key", "content-type", "service-version")
+
+
+def is_extension(method: str, path: str) -> bool:
+    return (
+        path == "/v1/openapi.json"
+        or (method == "GET" and path == "/v1/sites")
+        or path.endswith("/assessments")
+        or path.endswith("/exports")
+    )
+
+
+def plain_deployment(upstream_url: str) -> Starlette:
+    """A deployment of the published interface only: no OpenAPI document, no extensions."""
+    upstream = httpx.AsyncClient(base_url=upstream_url)
+
+    async def forward(request: Request) -> Response:
+        path = request.url.path
+        if is_extension(request.method, path):
+            problem = {
+                "type": "/problems/not-found",
+                "title": "Not found",
+                "status": 404,
+                "detail": f"No operation at {path}.",
+                "instance": path,
+            }
+            return JSONResponse(problem, 404, media_type="application/problem+json")
+        headers = {k: v for k, v in request.headers.items() if k.lower() in FORWARDED_HEADERS}
+        reply = await upstream.request(
+            request.method,
+            path,
+            params=request.query_params,
+            content=await request.body(),
+            headers=headers,
+        )
+        keep = {
+            k: v for k, v in reply.headers.items() if k.lower() in ("content-type", "x-request-id")
+        }
+        return Response(reply.content, reply.status_code, headers=keep)
+
+    methods = ["GET", "POST"]
+    return Starlette(routes=[Route("/{path:path}", forward, methods=methods)])
+
+
+@pytest.fixture(scope="module")
+def plain_url(demo_service):
+    sock = bound_socket("127.0.0.1", 0)
+    server = uvicorn.Server(uvicorn.Config(plain_deployment(demo_service), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.01)
+    host, port = sock.getsockname()[:2]
+    yield f"http://{host}:{port}"
+    server.should_exit = True
+    thread.join(10)
+    sock.close()
+
+
+@pytest.fixture
+def plain_env(service_env, plain_url, monkeypatch):
+    monkeypatch.setenv("GRID_API_BASE_URL", plain_url)
+    return plain_url
+
+
+def test_screen_page_offers_the_id_box_and_still_creates_sites(plain_env, alpha_client):
+    at = AppTest.from_file(app_path(), default_timeout=90)
+    at.run()
+    assert not at.exception and not at.error
+    assert "This deployment does not list sites; open an assessment by its id." in [
+        i.value for i in at.info
+    ]
+    assert not at.dataframe
+    at.number_input(key="screen.latitude").set_value(DEMO_POINTS["single_territory"][0])
+    at.number_input(key="screen.longitude").set_value(DEMO_POINTS["single_territory"][1])
+    at.run()
+    next(b for b in at.button if b.label == "Create site and screen it").click()
+    at.run()
+    assert not at.error
+    success = at.success[0].value
+    assert success.endswith("This deployment does not screen sites on request.")
+    site_id = success.split()[1]
+    assert alpha_client.sites.get(site_id).tenant_id == "demo-alpha"
+
+
+def test_an_assessment_opens_by_id_without_the_export_extension(plain_env, alpha_client):
+    site = alpha_client.sites.create(
+        {"requestedPeakLoadMw": 20.0, "location": {"latitude": 29.76, "longitude": -95.37}},
+        idempotency_key="plain-deployment-site",
+    )
+    assessment = alpha_client.assessments.create(site.id)  # made on the full service
+    at = AppTest.from_file(app_path(), default_timeout=90)
+    at.run()
+    box = next(t for t in at.text_input if t.label == "Assessment id")
+    box.set_value(assessment.id)
+    next(b for b in at.button if b.label == "Open assessment").click()
+    at.run()
+    assert [t.value for t in at.title] == ["Assessment"]
+    assert at.warning[0].value == assessment.disclaimer
+    assert "Prepare the CSV export" not in [b.label for b in at.button]
+    assert "Or open an export by id" in [t.label for t in at.text_input]
+
+
+def test_assessment_page_alone_reads_through_the_plain_deployment(plain_env, alpha_client):
+    site = alpha_client.sites.create(
+        {"requestedPeakLoadMw": 30.0, "location": {"latitude": 29.76, "longitude": -95.37}},
+        idempotency_key="plain-deployment-site-2",
+    )
+    assessment = alpha_client.assessments.create(site.id)
+    at = AppTest.from_file(page_path("assessment"), default_timeout=90)
+    at.query_params["assessment"] = assessment.id
+    at.run()
+    assert not at.exception and not at.error
+    assert at.get("download_button")[0].proto.label.startswith("Expert-review packet (")
