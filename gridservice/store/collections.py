@@ -153,13 +153,20 @@ def record_body(conn: sqlite3.Connection, kind: str, record_id: str) -> str | No
 _TERM = re.compile(r"\w+", re.UNICODE)
 
 
+# A shorter last term would expand to every indexed token it begins, walking much of the
+# index for one keystroke; it is matched as a whole word instead.
+MIN_PREFIX_CHARS = 3
+
+
 def fts_query(text: str) -> str | None:
-    """Return an FTS5 MATCH expression with every user term quoted; the last is a prefix."""
+    """Return an FTS5 MATCH expression with every user term quoted; the last is a prefix
+    when it has at least MIN_PREFIX_CHARS characters."""
     terms = _TERM.findall(text)
     if not terms:
         return None
     quoted = ['"' + t.replace('"', '""') + '"' for t in terms]
-    quoted[-1] += "*"
+    if len(terms[-1]) >= MIN_PREFIX_CHARS:
+        quoted[-1] += "*"
     return " ".join(quoted)
 
 
