@@ -277,33 +277,45 @@ def click_map(page, map_index: int, view: Mapping[str, float], latitude: float, 
     page.mouse.click(box["x"] + x, box["y"] + y)
 
 
-def drop_pin(page, county_fips: str, latitude: float, longitude: float) -> str:
-    """Drop the first map's pin: click the county, then the cell at the point; else type it.
+def drop_pin(page, latitude: float, longitude: float) -> str:
+    """Drop the first map's pin by clicking down the map's cell levels; else type the point.
 
-    Returns "map" when the clicks set the point, "typed" when the journey fell back to the
-    latitude and longitude inputs (the clicks are tried every time; docs/E2E.md says why).
+    The picker starts on the region with coarse H3 cells; a click zooms into the clicked cell
+    (its finer cells drawn), and a click on a finest cell sets the point to that cell's
+    centre. Returns "map" when the clicks set the point, "typed" when the journey fell back
+    to the latitude and longitude inputs (docs/E2E.md says when and why).
     """
-    from components.geography import region_counties
-    from components.maps import REGION_VIEW, county_view
-
-    county = region_counties()[county_fips]
-    inside = county.shape.representative_point()
-    click_map(page, 0, REGION_VIEW, inside.y, inside.x)
-    wait_for_run(page, settle_ms=1500)
-    if "Whole region" in main_text(page):  # the county was picked: its cells are drawn
-        zoomed = county_view(county)
-        view = {"latitude": zoomed.latitude, "longitude": zoomed.longitude, "zoom": zoomed.zoom}
+    latitude_input = page.get_by_role("spinbutton", name="Latitude", exact=True)
+    try:
+        views = _cell_views(latitude, longitude)
+    except ImportError:  # the picker changed shape: the typed fallback still drops the pin
+        views = []
+    for view in views:
         click_map(page, 0, view, latitude, longitude)
         wait_for_run(page, settle_ms=1500)
-    latitude_input = page.get_by_role("spinbutton", name="Latitude", exact=True)
-    if latitude_input.input_value():
-        return "map"
+        if latitude_input.input_value():
+            return "map"
     for label, value in (("Latitude", latitude), ("Longitude", longitude)):
         field = page.get_by_role("spinbutton", name=label, exact=True)
         field.fill(f"{value:.5f}")
         field.press("Enter")
         wait_for_run(page)
     return "typed"
+
+
+def _cell_views(latitude: float, longitude: float) -> list[dict[str, float]]:
+    """Return the map's view before each click: the region, then each cell zoomed into."""
+    import h3
+
+    from components.maps import MIDDLE_CELL_RES, REGION_CELL_RES, REGION_VIEW, cell_view
+
+    views = [dict(REGION_VIEW)]
+    for resolution in (REGION_CELL_RES, MIDDLE_CELL_RES):
+        zoomed = cell_view(h3.latlng_to_cell(latitude, longitude, resolution))
+        views.append(
+            {"latitude": zoomed.latitude, "longitude": zoomed.longitude, "zoom": zoomed.zoom}
+        )
+    return views
 
 
 def count_colour(png: bytes, colour: tuple[int, int, int], tolerance: int = 40) -> int:

@@ -25,7 +25,7 @@ def test_overlapping_territories_show_both_candidates(page, app_url, alpha_clien
 
     open_page(page, app_url, "territory")
     expect(page.get_by_text("No point yet")).to_be_visible()
-    drop_pin(page, "48209", latitude, longitude)
+    drop_pin(page, latitude, longitude)
     expect(page.get_by_text("2 territories overlap here")).to_be_visible()
     text = main_text(page)
     assert "County: Hays, TX (FIPS 48209)" in text
@@ -40,7 +40,7 @@ def test_overlapping_territories_show_both_candidates(page, app_url, alpha_clien
 def test_unserved_point_says_no_territory(page, app_url):
     latitude, longitude = DEMO_POINTS["unserved"]
     open_page(page, app_url, "territory")
-    drop_pin(page, "48113", latitude, longitude)  # Dallas County
+    drop_pin(page, latitude, longitude)
     expect(page.get_by_text("No service territory found for this point.")).to_be_visible()
     assert "County: Dallas, TX" in main_text(page)
     assert page.locator('[data-testid="stDataFrame"]').count() == 0
