@@ -24,6 +24,7 @@ def _serve(args: argparse.Namespace) -> int:
         rate_limit_per_second=args.rate_limit,
         rate_limit_burst=args.rate_burst,
         rate_limit_enabled=not args.no_rate_limit,
+        idempotency_lease_seconds=args.idempotency_lease,
     )
     app = create_app(settings)
     sock = bound_socket(args.host, args.port)
@@ -103,6 +104,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--rate-burst", type=int, default=None, help="burst per token (default 100)")
     serve.add_argument("--no-rate-limit", action="store_true", help="turn the rate limit off")
+    serve.add_argument(
+        "--idempotency-lease",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="take over an in-flight Idempotency-Key claim older than this (default 30)",
+    )
     serve.set_defaults(run=_serve)
 
     demo = commands.add_parser("demo-data", help="build the seeded demo database")

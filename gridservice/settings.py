@@ -26,6 +26,8 @@ class Settings:
     unset (None), the limit is 50/s with bursts of 100 on a real store and off on a demo
     store (`demo=True`, e.g. the app's embedded service); setting either turns it on.
     `rate_limit_enabled=False` turns it off whatever the numbers.
+    `idempotency_lease_seconds`: an in-flight Idempotency-Key claim older than this is
+    treated as abandoned (its process died mid-request) and may be taken over.
     `max_body_bytes` (413 past it) and `max_query_bytes` (400 past it) bound what one request
     may make the service read.
     """
@@ -36,6 +38,7 @@ class Settings:
     demo_scale: int = 1
     cursor_ttl_seconds: int = 3600
     idempotency_ttl_seconds: int = 24 * 3600
+    idempotency_lease_seconds: float = 30.0
     rate_limit_per_second: float | None = None
     rate_limit_burst: int | None = None
     rate_limit_enabled: bool = True

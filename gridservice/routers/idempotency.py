@@ -2,7 +2,10 @@
 
 The claim is its own committed transaction (`in_flight`), so a concurrent duplicate sees it
 and gets 409. The work and the completed key commit together; if the work fails, the
-claim is released and nothing else is stored.
+claim is released and nothing else is stored. A claim left behind by a process that died
+mid-request is taken over once older than `Settings.idempotency_lease_seconds`; the
+completion only lands on the claim its own request made, so a taken-over request cannot
+also commit.
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ IdempotencyKey = Annotated[
         description="Unique per intended creation, 8 to 255 characters; kept at least 24 hours.",
     ),
 ]
+
+
+def _stamp(instant: dt.datetime) -> str:
+    return instant.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def utc_now() -> str:
@@ -75,16 +82,18 @@ def run_idempotent(
 ) -> Response:
     """Return the response of `work` (which inserts, uncommitted, and returns the JSON)."""
     conn = conn_for(request)
-    ttl = request.app.state.settings.idempotency_ttl_seconds
+    settings = request.app.state.settings
     now = dt.datetime.now(dt.UTC)
+    claimed_at = _stamp(now)
     claim = tenancy.claim_idempotency_key(
         conn,
         tenant_id=tenant_id,
         operation=operation,
         key=key,
         request_hash=request_hash(operation, body),
-        now=now.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-        expired_before=(now - dt.timedelta(seconds=ttl)).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+        now=claimed_at,
+        expired_before=_stamp(now - dt.timedelta(seconds=settings.idempotency_ttl_seconds)),
+        abandoned_before=_stamp(now - dt.timedelta(seconds=settings.idempotency_lease_seconds)),
     )
     if claim.state == "mismatch":
         raise ApiError(
@@ -106,17 +115,30 @@ def run_idempotent(
         )
     try:
         response_json = work(conn)
-        tenancy.complete_idempotency_key(
+        completed = tenancy.complete_idempotency_key(
             conn,
             tenant_id=tenant_id,
             operation=operation,
             key=key,
+            claimed_at=claimed_at,
             status_code=status_code,
             response=response_json,
         )
-        conn.commit()
+        if completed:
+            conn.commit()
+        else:
+            conn.rollback()
     except BaseException:
         conn.rollback()
-        tenancy.release_idempotency_key(conn, tenant_id=tenant_id, operation=operation, key=key)
+        tenancy.release_idempotency_key(
+            conn, tenant_id=tenant_id, operation=operation, key=key, claimed_at=claimed_at
+        )
         raise
+    if not completed:
+        raise ApiError(
+            409,
+            "idempotency_key_in_flight",
+            "This request outlived its claim on the Idempotency-Key and another request "
+            "took it over; retry to get that request's result.",
+        )
     return json_bytes_response(response_json.encode("utf-8"), status_code)

@@ -93,14 +93,20 @@ def claim_idempotency_key(
     request_hash: str,
     now: str,
     expired_before: str,
+    abandoned_before: str,
 ) -> Claim:
-    """Claim a key in its own committed transaction, so a concurrent duplicate sees it."""
+    """Claim a key in its own committed transaction, so a concurrent duplicate sees it.
+
+    A completed key older than `expired_before` is forgotten. An `in_flight` claim older than
+    `abandoned_before` is taken over: its process died (e.g. killed mid-request) before its
+    work committed, so nothing but the claim exists.
+    """
     with conn:
         conn.execute("BEGIN IMMEDIATE")
         conn.execute(
             "DELETE FROM idempotency_keys WHERE tenant_id = ? AND operation = ? AND key = ? "
-            "AND created_at < ?",
-            (tenant_id, operation, key, expired_before),
+            "AND (created_at < ? OR (state = 'in_flight' AND created_at < ?))",
+            (tenant_id, operation, key, expired_before, abandoned_before),
         )
         row = conn.execute(
             "SELECT request_hash, state, status_code, response FROM idempotency_keys "
@@ -127,24 +133,30 @@ def complete_idempotency_key(
     tenant_id: str,
     operation: str,
     key: str,
+    claimed_at: str,
     status_code: int,
     response: str,
-) -> None:
-    """Record the response; the caller commits it with the records it created."""
-    conn.execute(
+) -> bool:
+    """Record the response on our own claim; False if the claim was taken over meanwhile.
+
+    The caller commits it with the records it created (or rolls them back on False).
+    """
+    cursor = conn.execute(
         "UPDATE idempotency_keys SET state = 'done', status_code = ?, response = ? "
-        "WHERE tenant_id = ? AND operation = ? AND key = ?",
-        (status_code, response, tenant_id, operation, key),
+        "WHERE tenant_id = ? AND operation = ? AND key = ? AND state = 'in_flight' "
+        "AND created_at = ?",
+        (status_code, response, tenant_id, operation, key, claimed_at),
     )
+    return cursor.rowcount == 1
 
 
 def release_idempotency_key(
-    conn: sqlite3.Connection, *, tenant_id: str, operation: str, key: str
+    conn: sqlite3.Connection, *, tenant_id: str, operation: str, key: str, claimed_at: str
 ) -> None:
-    """Forget an in-flight claim whose work failed, so a retry can run."""
+    """Forget our in-flight claim whose work failed, so a retry can run."""
     with conn:
         conn.execute(
             "DELETE FROM idempotency_keys WHERE tenant_id = ? AND operation = ? AND key = ? "
-            "AND state = 'in_flight'",
-            (tenant_id, operation, key),
+            "AND state = 'in_flight' AND created_at = ?",
+            (tenant_id, operation, key, claimed_at),
         )

@@ -2,42 +2,22 @@
 
 The demo store (scale 1) holds two tenants, `demo-alpha` and `demo-beta`, with the tokens
 `gds_demo_alpha` and `gds_demo_beta`. Modules that write get their own copy of the file.
+Helpers live in `security_support.py`.
 """
 
 from __future__ import annotations
 
-import shutil
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from security_support import copy_store
 
 from gridservice.app import create_app
-from gridservice.demo import DEMO_POINTS, build_demo_database
+from gridservice.demo import build_demo_database
 from gridservice.settings import Settings
 from gridservice.store.db import connect, init_schema
-
-ALPHA_TOKEN = "gds_demo_alpha"
-BETA_TOKEN = "gds_demo_beta"
-ALPHA = {"Authorization": f"Bearer {ALPHA_TOKEN}"}
-BETA = {"Authorization": f"Bearer {BETA_TOKEN}"}
-
-
-def site_body(point: str = "dual_certified", **fields) -> dict:
-    """Return a valid site definition at one of the demo's named points."""
-    latitude, longitude = DEMO_POINTS[point]
-    return {
-        "requestedPeakLoadMw": 120.0,
-        "location": {"latitude": latitude, "longitude": longitude},
-        **fields,
-    }
-
-
-def key() -> dict[str, str]:
-    """Return a fresh Idempotency-Key header."""
-    return {"Idempotency-Key": "sec-" + uuid.uuid4().hex}
 
 
 @pytest.fixture(scope="session")
@@ -53,13 +33,6 @@ def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def copy_store(template: Path, directory: Path) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    target = directory / "store.db"
-    shutil.copyfile(template, target)
-    return target
-
-
 @pytest.fixture(scope="module")
 def store_copy(demo_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A module's own copy of the demo store."""
@@ -72,25 +45,3 @@ def service(store_copy: Path) -> Iterator[TestClient]:
     app = create_app(Settings(db_path=store_copy, demo=True, secret_key=b"s" * 32))
     with TestClient(app, raise_server_exceptions=False) as client:
         yield client
-
-
-def create_site(client: TestClient, headers: dict, **fields) -> dict:
-    response = client.post("/v1/sites", json=site_body(**fields), headers={**headers, **key()})
-    assert response.status_code == 201, response.text
-    return response.json()["data"]
-
-
-def create_assessment(client: TestClient, headers: dict, site_id: str) -> dict:
-    response = client.post(f"/v1/sites/{site_id}/assessments", headers={**headers, **key()})
-    assert response.status_code == 201, response.text
-    return response.json()["data"]
-
-
-def create_export(client: TestClient, headers: dict, assessment_id: str) -> dict:
-    response = client.post(
-        f"/v1/assessments/{assessment_id}/exports",
-        json={"format": "csv"},
-        headers={**headers, **key()},
-    )
-    assert response.status_code == 201, response.text
-    return response.json()["data"]

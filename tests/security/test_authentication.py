@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import ALPHA, copy_store, key, site_body
+from security_support import ALPHA, copy_store, key, site_body
 
 from gridservice.cli import main as gridservice_cli
 from gridservice.store.db import connect

@@ -12,8 +12,8 @@ import csv
 import io
 
 import pytest
-from conftest import ALPHA, create_assessment, create_export, create_site
 from fastapi.testclient import TestClient
+from security_support import ALPHA, create_assessment, create_export, create_site
 
 from gridservice.app import create_app
 from gridservice.settings import Settings

@@ -2,10 +2,13 @@
 
 One key: exactly one site is made and every answer names it, or is a 409 while the first is
 still in flight. Fifty keys: fifty sites. Checked in the answers and in the store itself.
+A claim left by a process that died mid-request is taken over after its lease; a request
+that outlived its claim cannot commit beside the one that took it over.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 import uuid
 from collections import Counter
@@ -13,13 +16,19 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
-from conftest import ALPHA, site_body
+from security_support import ALPHA, site_body
 
+from gridservice.routers.idempotency import request_hash
 from gridservice.server import start_in_thread
 from gridservice.settings import Settings
+from gridservice.store import tenancy
 from gridservice.store.db import connect
 
 CONCURRENCY = 50
+
+
+def utc_now_micro() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 @pytest.fixture(scope="module")
@@ -86,3 +95,63 @@ def test_fifty_concurrent_creates_with_distinct_keys_make_fifty_sites(live, stor
     ids = {a.json()["data"]["id"] for a in answers}
     assert len(ids) == CONCURRENCY
     assert set(sites_with_reference(store_copy, reference)) == ids
+
+
+def plant_claim(db, idempotency_key: str, claimed_at: str) -> None:
+    """Leave an in-flight claim as a process killed mid-request would."""
+    conn = connect(db)
+    body = site_body(customerReference="abandoned")
+    with conn:
+        conn.execute(
+            "INSERT INTO idempotency_keys(tenant_id, operation, key, request_hash, state, "
+            "created_at) VALUES ('demo-alpha', 'POST /v1/sites', ?, ?, 'in_flight', ?)",
+            (idempotency_key, request_hash("POST /v1/sites", body), claimed_at),
+        )
+    conn.close()
+
+
+def test_an_abandoned_claim_is_taken_over_and_a_live_one_is_not(live, store_copy):
+    body = site_body(customerReference="abandoned")
+    stale, fresh = "stale-" + uuid.uuid4().hex, "fresh-" + uuid.uuid4().hex
+    plant_claim(store_copy, stale, "2020-01-01T00:00:00.000000Z")
+    plant_claim(store_copy, fresh, utc_now_micro())
+    with httpx.Client(base_url=live.base_url) as http:
+        taken = http.post("/v1/sites", json=body, headers={**ALPHA, "Idempotency-Key": stale})
+        busy = http.post("/v1/sites", json=body, headers={**ALPHA, "Idempotency-Key": fresh})
+    assert taken.status_code == 201
+    assert busy.status_code == 409 and busy.json()["code"] == "idempotency_key_in_flight"
+
+
+def test_a_request_that_outlived_its_claim_cannot_also_commit(store_copy):
+    conn = connect(store_copy)
+    claim = {
+        "tenant_id": "demo-alpha",
+        "operation": "POST /v1/sites",
+        "key": "k-" + uuid.uuid4().hex,
+    }
+    first = tenancy.claim_idempotency_key(
+        conn,
+        **claim,
+        request_hash="h",
+        now="2020-01-01T00:00:00.000000Z",
+        expired_before="2000-01-01",
+        abandoned_before="2000-01-01",
+    )
+    second = tenancy.claim_idempotency_key(
+        conn,
+        **claim,
+        request_hash="h",
+        now="2020-01-01T00:01:00.000000Z",
+        expired_before="2000-01-01",
+        abandoned_before="2020-01-01T00:00:30.000000Z",
+    )
+    assert (first.state, second.state) == ("claimed", "claimed")
+    late = tenancy.complete_idempotency_key(
+        conn, **claim, claimed_at="2020-01-01T00:00:00.000000Z", status_code=201, response="{}"
+    )
+    current = tenancy.complete_idempotency_key(
+        conn, **claim, claimed_at="2020-01-01T00:01:00.000000Z", status_code=201, response="{}"
+    )
+    conn.commit()
+    conn.close()
+    assert (late, current) == (False, True)

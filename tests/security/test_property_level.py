@@ -13,8 +13,8 @@ import typing
 from typing import Any
 
 import pytest
-from conftest import ALPHA, create_assessment, create_export, create_site, key, site_body
 from pydantic import BaseModel
+from security_support import ALPHA, create_assessment, create_export, create_site, key, site_body
 
 from gridclient import models
 from gridservice.demo import DEMO_POINTS

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import httpx
-from conftest import ALPHA, BETA, key, site_body
 from fastapi.testclient import TestClient
+from security_support import ALPHA, BETA, copy_store, key, site_body
 
 from gridservice.app import create_app
 from gridservice.routers.evidence import MAX_QUERY_CHARS, MAX_SEARCH_TERMS
@@ -100,8 +100,6 @@ def test_q_is_capped_in_terms(service):
 
 
 def limited_app(tmp_path: Path, template: Path, **settings) -> TestClient:
-    from conftest import copy_store
-
     db = copy_store(template, tmp_path)
     return TestClient(create_app(Settings(db_path=db, **settings)), raise_server_exceptions=False)
 

@@ -11,7 +11,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import ALPHA, BETA, create_assessment, create_export, create_site, key, site_body
+from security_support import (
+    ALPHA,
+    BETA,
+    create_assessment,
+    create_export,
+    create_site,
+    key,
+    site_body,
+)
 
 SCOPED_PARAMETERS = ("siteId", "assessmentId", "exportId")
 NOT_FOUND_CODES = {

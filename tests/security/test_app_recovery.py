@@ -1,0 +1,42 @@
+"""The app while the service is down: it says the service is unreachable, and recovers by
+itself once the service is back on the same address (component level: the app's own client
+builder, fetch cache and problem description, without a browser)."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from components import connection, problems
+from gridservice.server import start_in_thread
+from gridservice.settings import Settings
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_the_app_reports_the_service_unreachable_and_recovers_when_it_returns(store_copy):
+    port = free_port()
+    settings = Settings(db_path=store_copy, demo=True)
+    server = start_in_thread(settings, port=port)
+    key = connection.ConnectionKey(server.base_url, "gds_demo_alpha", "demo-alpha")
+    assert connection.client_for(key).sites.list(limit=1) is not None
+    server.stop()
+
+    with pytest.raises(Exception) as failure:
+        connection.fetch_release(key)
+    problem = problems.describe_problem(failure.value)
+    assert problem.title == "The service is unreachable"
+    assert server.base_url in problem.detail and "Traceback" not in problem.text()
+
+    server = start_in_thread(settings, port=port)
+    try:
+        # Same client, same cache: nothing to restart, the next fetch simply works.
+        release = connection.fetch_release(key)
+        assert "demo" in release["releaseId"]
+    finally:
+        server.stop()
