@@ -123,8 +123,8 @@ def build_demo_database(
         writer.insert_ba_operations(conn, ba_operations)
         runs.append(_harvest_run(ctx, balancing.SOURCE_ID, len(ba_operations), []))
         triples = _load_queue(conn, ctx, runs)
-        transmission = projects.build_projects(ctx)
-        writer.insert_transmission_projects(conn, transmission)
+        transmission, project_states = projects.build_projects(ctx)
+        writer.insert_transmission_projects(conn, transmission, state_of=project_states)
         filings = projects.build_docket_filings(ctx)
         writer.insert_docket_filings(conn, filings)
         for source_id, n in sorted(

@@ -75,10 +75,16 @@ FILING_KINDS = (
 )
 
 
-def _project(ctx: DemoContext, rng, market: str, number: int, by_fips: dict) -> dict:
+def _project(ctx: DemoContext, rng, market: str, number: int, by_fips: dict) -> tuple[dict, str]:
     source = SOURCES[PROJECT_SOURCE[market]]
     county = ctx.pick_counties(rng, market, 1)[0]
-    neighbours = ctx.index.neighbours(county["county_fips"])
+    # Same-state neighbours only: a project's counties then share one state, which the
+    # store records so same-named counties of two states are never confused.
+    neighbours = [
+        f
+        for f in ctx.index.neighbours(county["county_fips"])
+        if by_fips[f]["state"] == county["state"]
+    ]
     extra = rng.sample(neighbours, k=min(len(neighbours), rng.randint(0, 2)))
     counties = [county["name"], *(by_fips[f]["name"] for f in extra)]
     kv = float(rng.choice((138, 345) if market == "ERCOT" else (115, 230, 345)))
@@ -97,7 +103,7 @@ def _project(ctx: DemoContext, rng, market: str, number: int, by_fips: dict) -> 
         )
     row = number + 1
     prefix = "DEMO-TPIT" if market == "ERCOT" else "DEMO-ITP"
-    return {
+    project = {
         "id": f"demo-tp-{market.lower()}-{number:05d}",
         "sourceId": source.source_id,
         "assetHash": ctx.asset_hash(source.source_id),
@@ -124,19 +130,23 @@ def _project(ctx: DemoContext, rng, market: str, number: int, by_fips: dict) -> 
             "sourceLocator": f"{source.file_name}#Projects!A{row}",
         },
     }
+    return project, county["state"]
 
 
-def build_projects(ctx: DemoContext) -> list[dict]:
-    """Return 150 x scale transmission projects, four in five in ERCOT."""
+def build_projects(ctx: DemoContext) -> tuple[list[dict], dict[str, str]]:
+    """Return 150 x scale transmission projects, four in five in ERCOT, and each one's state."""
     rng = ctx.rng("projects")
     projects = []
+    states: dict[str, str] = {}
     numbers = {"ERCOT": 0, "SPP": 0}
     by_fips = {c["county_fips"]: c for c in ctx.index.counties()}
     for _ in range(150 * ctx.scale):
         market = "ERCOT" if rng.random() < 0.8 else "SPP"
         numbers[market] += 1
-        projects.append(_project(ctx, rng, market, numbers[market], by_fips))
-    return projects
+        project, state = _project(ctx, rng, market, numbers[market], by_fips)
+        projects.append(project)
+        states[project["id"]] = state
+    return projects, states
 
 
 def build_docket_filings(ctx: DemoContext) -> list[dict]:

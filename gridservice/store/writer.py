@@ -73,8 +73,17 @@ def insert_facts(conn: sqlite3.Connection, kind: str, facts: Iterable[Record]) -
         "INSERT OR REPLACE INTO facts(id, kind, market, period, valid_from, valid_to, "
         "known_from, known_to, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (f["id"], kind, f["market"], f["period"], f["validFrom"], f["validTo"],
-             f["knownFrom"], f["knownTo"], _dump(f))
+            (
+                f["id"],
+                kind,
+                f["market"],
+                f["period"],
+                f["validFrom"],
+                f["validTo"],
+                f["knownFrom"],
+                f["knownTo"],
+                _dump(f),
+            )
             for f in facts
         ],
     )
@@ -87,9 +96,18 @@ def insert_generators(
         "INSERT OR REPLACE INTO generators(id, source_id, is_current, state, status, ba_code, "
         "technology, plant_id, capacity_mw, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (g["id"], source_id, int(is_current), g["state"], g["status"],
-             g["balancingAuthorityCode"], g["technology"], g["agencyPlantId"],
-             g["nameplateCapacityMw"], _dump(g))
+            (
+                g["id"],
+                source_id,
+                int(is_current),
+                g["state"],
+                g["status"],
+                g["balancingAuthorityCode"],
+                g["technology"],
+                g["agencyPlantId"],
+                g["nameplateCapacityMw"],
+                _dump(g),
+            )
             for g in generators
         ],
     )
@@ -100,8 +118,16 @@ def insert_plants(conn: sqlite3.Connection, plants: Iterable[Record]) -> None:
         "INSERT OR REPLACE INTO generation_plants(id, plant_id, state, county, ba_code, "
         "latitude, longitude, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (p["id"], p["agencyPlantId"], p["state"], p["county"], p["balancingAuthorityCode"],
-             p["latitude"], p["longitude"], _dump(p))
+            (
+                p["id"],
+                p["agencyPlantId"],
+                p["state"],
+                p["county"],
+                p["balancingAuthorityCode"],
+                p["latitude"],
+                p["longitude"],
+                _dump(p),
+            )
             for p in plants
         ],
     )
@@ -112,8 +138,15 @@ def insert_generator_operations(conn: sqlite3.Connection, operations: Iterable[R
         "INSERT OR REPLACE INTO generator_operations(id, plant_id, generator_id, ba_code, "
         "state, period, body) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
-            (o["id"], o["agencyPlantId"], o["generatorId"], o["balancingAuthorityCode"],
-             o["state"], o["period"], _dump(o))
+            (
+                o["id"],
+                o["agencyPlantId"],
+                o["generatorId"],
+                o["balancingAuthorityCode"],
+                o["state"],
+                o["period"],
+                _dump(o),
+            )
             for o in operations
         ],
     )
@@ -130,17 +163,28 @@ def insert_ba_operations(conn: sqlite3.Connection, operations: Iterable[Record])
     )
 
 
-def insert_transmission_projects(conn: sqlite3.Connection, projects: Iterable[Record]) -> None:
-    """The `counties` of each body are indexed for the `county` filter (names, not FIPS)."""
+def insert_transmission_projects(
+    conn: sqlite3.Connection,
+    projects: Iterable[Record],
+    *,
+    state_of: Mapping[str, str] | None = None,
+) -> None:
+    """The `counties` of each body are indexed for the `county` filter (names, not FIPS).
+
+    `state_of` maps a project id to the state its counties lie in, so a county name shared
+    by two states (Washington County, TX and OK) is not confused; without it the state is
+    unknown (null) and matching falls back to the name alone.
+    """
+    state_of = state_of or {}
     for p in projects:
         conn.execute(
             "INSERT OR REPLACE INTO transmission_projects(id, status, body) VALUES (?, ?, ?)",
             (p["id"], p["status"], _dump(p)),
         )
         conn.executemany(
-            "INSERT OR IGNORE INTO transmission_project_counties(project_id, county) "
-            "VALUES (?, ?)",
-            [(p["id"], c) for c in (p["counties"] or [])],
+            "INSERT OR IGNORE INTO transmission_project_counties(project_id, county, state) "
+            "VALUES (?, ?, ?)",
+            [(p["id"], c, state_of.get(p["id"])) for c in (p["counties"] or [])],
         )
 
 
@@ -150,8 +194,14 @@ def insert_queue_record(
     conn.execute(
         "INSERT OR REPLACE INTO queue_records(id, market, state, county, status, body) "
         "VALUES (?, ?, ?, ?, ?, ?)",
-        (record["id"], record["market"], record["state"], record["county"], record["status"],
-         _dump(record)),
+        (
+            record["id"],
+            record["market"],
+            record["state"],
+            record["county"],
+            record["status"],
+            _dump(record),
+        ),
     )
     conn.execute(
         "INSERT OR REPLACE INTO queue_record_details(record_id, body) VALUES (?, ?)",
@@ -184,8 +234,18 @@ def insert_evidence_chunks(
         cur = conn.execute(
             "INSERT INTO evidence_chunks(chunk_id, source_id, authority, redistribution_policy, "
             "kind, page, known_from, known_to, content, body) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            (c["chunkId"], c["sourceId"], authority, redistribution_policy, c["kind"],
-             c["page"], known_from, known_to, c["content"], _dump(c)),
+            (
+                c["chunkId"],
+                c["sourceId"],
+                authority,
+                redistribution_policy,
+                c["kind"],
+                c["page"],
+                known_from,
+                known_to,
+                c["content"],
+                _dump(c),
+            ),
         )
         conn.execute(
             "INSERT INTO evidence_fts(rowid, content) VALUES (?, ?)",

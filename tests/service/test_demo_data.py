@@ -436,3 +436,15 @@ def test_scale_must_be_positive(tmp_path):
     connection = sqlite3.connect(tmp_path / "x.sqlite")
     with pytest.raises(ValueError):
         build_demo_database(connection, scale=0)
+
+
+def test_transmission_project_counties_name_their_state(conn):
+    # Jackson County exists in TX and OK: a project's county must say which one it is, so an
+    # assessment in one state never cites a project in the other.
+    rows = conn.execute(
+        "SELECT t.county, t.state, "
+        "EXISTS(SELECT 1 FROM counties c WHERE c.name = t.county AND c.state = t.state) "
+        "FROM transmission_project_counties t"
+    ).fetchall()
+    assert rows
+    assert all(state is not None and exists for _, state, exists in rows)
