@@ -9,8 +9,9 @@ and a static-bytes uvicorn (the HTTP floor) on loopback, checks that both sides 
 same rows, then loads every scenario with wrk, alternating which side goes first in each
 round, and reads the resident memory of each server; then the client's 50,000-record
 traversal against bare httpx, and the app's pages in headless Chromium (through
-`bench/bench_pages.py`, against our service on the same database). `--parts` runs a subset. Results go to `<out>/peers-results.json` (merged by scale, so one
-scale can be re-run alone), and the tables and chart are regenerated from that file.
+`bench/bench_pages.py`, against our service on the same database). `--parts` runs a
+subset. Results go to `<out>/peers-results.json` (merged by scale, so one scale can be
+re-run alone), and the tables and chart are regenerated from that file.
 Needs `wrk` on PATH (and Chromium for the app part).
 """
 
