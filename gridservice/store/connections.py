@@ -5,13 +5,21 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
+import weakref
 from pathlib import Path
 
 from gridservice.store.db import connect
 
 
 class ConnectionPerThread:
-    """Hands each thread its own connection to the store (sqlite3 objects are not shared)."""
+    """Hands each thread its own connection to the store (sqlite3 objects are not shared).
+
+    A connection is closed when its thread ends: the server's worker threads come and go,
+    and a connection kept past its thread is memory (page cache, mmap) never given back.
+    """
+
+    # The mmap window serves most reads, so each thread's page cache can stay small.
+    CACHE_KIB = 8000
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -23,12 +31,26 @@ class ConnectionPerThread:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = connect(self.path)
-            conn.execute("PRAGMA cache_size=-32000")
+            conn.execute(f"PRAGMA cache_size=-{self.CACHE_KIB}")
             conn.execute("PRAGMA mmap_size=268435456")
             self._local.conn = conn
             with self._lock:
                 self._opened.append(conn)
+            weakref.finalize(threading.current_thread(), self._retire, conn)
         return conn
+
+    @property
+    def open_count(self) -> int:
+        """How many connections are open now (one per live thread that has used the store)."""
+        with self._lock:
+            return len(self._opened)
+
+    def _retire(self, conn: sqlite3.Connection) -> None:
+        with self._lock:
+            if conn in self._opened:
+                self._opened.remove(conn)
+        with contextlib.suppress(sqlite3.ProgrammingError):
+            conn.close()
 
     def close_all(self) -> None:
         with self._lock:
