@@ -97,7 +97,8 @@ def county_layer(
 
 
 REGION_CELL_RES, MIDDLE_CELL_RES, POINT_CELL_RES = 3, 5, 7
-ZOOM_BY_RES = {REGION_CELL_RES: 6.4, MIDDLE_CELL_RES: 9.0}
+# a zoomed cell fills most of the ~480 px wide picker, so its 49 children are easy to click
+ZOOM_BY_RES = {REGION_CELL_RES: 7.5, MIDDLE_CELL_RES: 10.3}
 
 
 def cell_row(cell: str) -> dict[str, Any]:
@@ -136,7 +137,7 @@ def counties_in_cell(counties: Iterable[County], cell: str) -> list[County]:
 
 def cell_view(cell: str) -> pdk.ViewState:
     latitude, longitude = h3.cell_to_latlng(cell)
-    return view(latitude, longitude, ZOOM_BY_RES.get(h3.get_resolution(cell), 9.0))
+    return view(latitude, longitude, ZOOM_BY_RES.get(h3.get_resolution(cell), 10.3))
 
 
 def cell_layer(cells: list[dict[str, Any]]) -> pdk.Layer:
@@ -263,18 +264,61 @@ def county_layer_from_features(features: list[dict], *, layer_id: str) -> pdk.La
     )
 
 
+def picker_step(cell: str | None) -> str:
+    """Return the line under the picker that says which click comes next."""
+    if cell is None:
+        return "Step 1 of 3: click a hexagon to zoom into it (about 110 km across)."
+    if h3.get_resolution(cell) < MIDDLE_CELL_RES:
+        return "Step 2 of 3: click a smaller hexagon to zoom into it (about 16 km across)."
+    return "Step 3 of 3: click a small hexagon to drop the pin at its centre (about 2.5 km)."
+
+
+def map_key(picker: str, cell: str | None, point: tuple[float, float] | None) -> str:
+    """Return the picker's chart key: a new level, cell or point makes a new chart.
+
+    Streamlit's deck keeps the user's camera while the chart's key stays the same, so the
+    key changes with every view the app sets; that applies the new view on rerun.
+    """
+    key = f"{picker}.map.{cell or 'region'}"
+    if point is not None:
+        key += f".{point[0]:.5f},{point[1]:.5f}"
+    return key
+
+
+def follow_point(picker: str, resolution: int) -> None:
+    """Zoom the picker to the cell around its point when the point was set by typing.
+
+    A typed point moves the view once (to its cell at `resolution`), so the pin is always
+    on the map; a point picked on the map keeps the view the click was made in.
+    """
+    from components import state
+
+    point = state.picked_point(picker)
+    followed = st.session_state.get(state.followed_point_key(picker))
+    if point is None or point == followed:
+        return
+    st.session_state[state.followed_point_key(picker)] = point
+    state.set_picked_cell(picker, h3.latlng_to_cell(*point, resolution))
+
+
 def point_picker(
-    picker: str, *, extra_layers: Iterable[pdk.Layer] = (), height: int = 460
+    picker: str,
+    *,
+    extra_layers: Iterable[pdk.Layer] = (),
+    height: int = 460,
+    follow_resolution: int = MIDDLE_CELL_RES,
 ) -> tuple[float, float] | None:
     """Draw the clickable map and return the picker's point, if one is set.
 
     Region: click a coarse cell to zoom in; again a finer one; then a fine cell sets the
-    point to its centre. The point lives in the session state of `picker` (the keys the
-    latitude and longitude inputs use), so draw this before `point_inputs(picker)`.
+    point to its centre. A typed point zooms the map to its cell at `follow_resolution`.
+    The point lives in the session state of `picker` (the keys the latitude and longitude
+    inputs use), so draw this before `point_inputs(picker)`.
     """
     from components import state
     from components.geography import county_at, region_counties
 
+    follow_point(picker, follow_resolution)
     counties = region_counties()
     point = state.picked_point(picker)
     cell = state.picked_cell(picker)
@@ -291,19 +335,24 @@ def point_picker(
     layers.extend(extra_layers)
     if point is not None:
         layers.append(pin_layer(*point))
+    chart_key = map_key(picker, cell, point)
     event = st.pydeck_chart(
         deck(layers, view_state),
         on_select="rerun",
         selection_mode="single-object",
-        key=f"{picker}.map.{cell or 'region'}",
+        key=chart_key,
         height=height,
     )
+    st.caption(picker_step(cell))
     pick = read_pick(event)
+    # a chart keeps its selection over reruns: act on it once per chart
     last_key = f"{picker}.last_pick"
-    if pick is not None and pick != st.session_state.get(last_key):
-        st.session_state[last_key] = pick
+    if pick is not None and (chart_key, pick) != st.session_state.get(last_key):
+        st.session_state[last_key] = (chart_key, pick)
         if pick.is_point:
             state.set_picked_point(picker, pick.latitude, pick.longitude)
+            # the click was made in this view: keep it, do not follow the point
+            st.session_state[state.followed_point_key(picker)] = state.picked_point(picker)
         else:
             state.set_picked_cell(picker, pick.cell)
         st.rerun()

@@ -69,6 +69,11 @@ def cell_key(picker: str) -> str:
     return f"{picker}.cell"
 
 
+def followed_point_key(picker: str) -> str:
+    """The point the picker's view last moved to (a typed point moves it once)."""
+    return f"{picker}.followed_point"
+
+
 def picked_point(picker: str) -> tuple[float, float] | None:
     """Return the picker's point (latitude, longitude), or None while one is not set."""
     latitude = st.session_state.get(latitude_key(picker))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -16,6 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from streamlit.testing.v1 import AppTest
 
+from components import maps
 from gridservice.demo import DEMO_POINTS
 from gridservice.server import bound_socket
 
@@ -101,15 +103,31 @@ def test_out_of_bounds_values_are_refused_before_sending(service_env, alpha_clie
     assert len(tenant_site_ids(alpha_client)) == count
 
 
-def click_cell(at: AppTest, level: str, cell: str) -> None:
+def session_value(at: AppTest, key: str):
+    """Return a session-state value of the app under test, None when it is not set."""
+    try:
+        return at.session_state[key]
+    except KeyError:
+        return None
+
+
+def click_cell(at: AppTest, cell: str) -> None:
     """Feed the map the selection a click on `cell` makes (pydeck reports picked objects)."""
     latitude, longitude = h3.cell_to_latlng(cell)
     picked = {"hex": cell, "latitude": latitude, "longitude": longitude}
-    at.session_state[f"screen.map.{level}"] = {
+    shown = session_value(at, "screen.cell")
+    lat, lng = session_value(at, "screen.latitude"), session_value(at, "screen.longitude")
+    point = (lat, lng) if lat is not None and lng is not None else None
+    at.session_state[maps.map_key("screen", shown, point)] = {
         "selection": {"indices": {"cells": [0]}, "objects": {"cells": [picked]}}
     }
     at.run()
     assert not at.exception
+
+
+def drawn_map(at: AppTest) -> dict:
+    """Return the deck the picker drew (its layers and initial view)."""
+    return json.loads(at.get("deck_gl_json_chart")[0].proto.json)
 
 
 def test_clicking_down_the_cell_grid_drops_the_pin(service_env):
@@ -118,19 +136,46 @@ def test_clicking_down_the_cell_grid_drops_the_pin(service_env):
     middle = h3.latlng_to_cell(latitude, longitude, 5)
     fine = h3.latlng_to_cell(latitude, longitude, 7)
     at = open_screen()
-    click_cell(at, "region", coarse)
+    assert any(c.value.startswith("Step 1 of 3:") for c in at.caption)
+    click_cell(at, coarse)
     assert at.session_state["screen.cell"] == coarse
-    click_cell(at, coarse, middle)
+    assert any(c.value.startswith("Step 2 of 3:") for c in at.caption)
+    click_cell(at, middle)
     assert at.session_state["screen.cell"] == middle
+    assert any(c.value.startswith("Step 3 of 3:") for c in at.caption)
     assert at.number_input(key="screen.latitude").value is None
-    click_cell(at, middle, fine)
+    click_cell(at, fine)
     centre = h3.cell_to_latlng(fine)
     assert at.number_input(key="screen.latitude").value == round(centre[0], 5)
     assert at.number_input(key="screen.longitude").value == round(centre[1], 5)
     assert f"**Location:** {centre[0]:.5f}, {centre[1]:.5f}" in [m.value for m in at.markdown]
+    # the view stays where the click was made, with the pin drawn
+    assert at.session_state["screen.cell"] == middle
+    assert "pin" in {layer["id"] for layer in drawn_map(at)["layers"]}
     next(b for b in at.button if b.label == "Zoom out").click()
     at.run()
     assert at.session_state["screen.cell"] == coarse
+
+
+def test_a_typed_point_moves_the_zoomed_map_to_it_and_draws_the_pin(service_env):
+    latitude, longitude = DEMO_POINTS["dual_certified"]
+    at = open_screen()
+    elsewhere = h3.latlng_to_cell(32.78, -96.8, 3)  # Dallas, far from the point typed next
+    click_cell(at, elsewhere)
+    assert drawn_map(at)["initialViewState"]["latitude"] == pytest.approx(
+        h3.cell_to_latlng(elsewhere)[0]
+    )
+    type_point(at, latitude, longitude)
+    around = h3.latlng_to_cell(latitude, longitude, maps.MIDDLE_CELL_RES)
+    assert at.session_state["screen.cell"] == around
+    deck = drawn_map(at)
+    expected = maps.cell_view(around)
+    assert deck["initialViewState"]["latitude"] == pytest.approx(expected.latitude)
+    assert deck["initialViewState"]["longitude"] == pytest.approx(expected.longitude)
+    pin = next(layer for layer in deck["layers"] if layer["id"] == "pin")
+    assert (pin["data"][0]["latitude"], pin["data"][0]["longitude"]) == (latitude, longitude)
+    # the pin is inside the view the map now shows
+    assert h3.latlng_to_cell(latitude, longitude, maps.MIDDLE_CELL_RES) == around
 
 
 def test_the_tenants_sites_list_their_assessments_and_open_them(service_env, alpha_client):

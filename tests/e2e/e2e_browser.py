@@ -273,7 +273,10 @@ def click_map(page, map_index: int, view: Mapping[str, float], latitude: float, 
     box = canvas.bounding_box()
     x, y = deck_pixel(view, box["width"], box["height"], latitude, longitude)
     assert 0 <= x <= box["width"] and 0 <= y <= box["height"], "the point is off the map"
-    # deck.gl's view overlay sits over the canvas and takes the pointer: click the page there.
+    # deck.gl's view overlay sits over the canvas and takes the pointer: click the page there,
+    # after resting on the spot as a user would (deck.gl picks on hover first).
+    page.mouse.move(box["x"] + x, box["y"] + y)
+    page.wait_for_timeout(400)
     page.mouse.click(box["x"] + x, box["y"] + y)
 
 
@@ -281,20 +284,24 @@ def drop_pin(page, latitude: float, longitude: float) -> str:
     """Drop the first map's pin by clicking down the map's cell levels; else type the point.
 
     The picker starts on the region with coarse H3 cells; a click zooms into the clicked cell
-    (its finer cells drawn), and a click on a finest cell sets the point to that cell's
-    centre. Returns "map" when the clicks set the point, "typed" when the journey fell back
-    to the latitude and longitude inputs (docs/E2E.md says when and why).
+    (its finer cells drawn, the caption under the map moves to the next step), and a click
+    on a finest cell sets the point to that cell's centre. Each click aims at the centre of
+    the cell under the point (a point near a cell's edge would be a coin toss). Returns
+    "map" when the clicks set the point, "typed" when the journey fell back to the latitude
+    and longitude inputs after the map zoomed in (docs/E2E.md says when and why). The first
+    click must zoom the map.
     """
     latitude_input = page.get_by_role("spinbutton", name="Latitude", exact=True)
-    try:
-        views = _cell_views(latitude, longitude)
-    except ImportError:  # the picker changed shape: the typed fallback still drops the pin
-        views = []
-    for view in views:
-        click_map(page, 0, view, latitude, longitude)
+    for level, (view, target) in enumerate(cell_clicks(latitude, longitude)):
+        click_map(page, 0, view, *target)
         wait_for_run(page, settle_ms=1500)
         if latitude_input.input_value():
             return "map"
+        step = page.get_by_text(re.compile(rf"^Step {level + 2} of 3: "))
+        if level == 0:
+            expect_visible(step, "a click on the region map did not zoom into its cell")
+        elif step.count() == 0:
+            break
     for label, value in (("Latitude", latitude), ("Longitude", longitude)):
         field = page.get_by_role("spinbutton", name=label, exact=True)
         field.fill(f"{value:.5f}")
@@ -303,19 +310,37 @@ def drop_pin(page, latitude: float, longitude: float) -> str:
     return "typed"
 
 
-def _cell_views(latitude: float, longitude: float) -> list[dict[str, float]]:
-    """Return the map's view before each click: the region, then each cell zoomed into."""
+def expect_visible(locator, message: str) -> None:
+    from playwright.sync_api import expect
+
+    try:
+        expect(locator).to_be_visible(timeout=10_000)
+    except AssertionError as error:
+        raise AssertionError(message) from error
+
+
+def cell_clicks(
+    latitude: float, longitude: float
+) -> list[tuple[dict[str, float], tuple[float, float]]]:
+    """Return, per click, the map's view and the centre of the cell under the point to click."""
     import h3
 
-    from components.maps import MIDDLE_CELL_RES, REGION_CELL_RES, REGION_VIEW, cell_view
+    from components.maps import (
+        MIDDLE_CELL_RES,
+        POINT_CELL_RES,
+        REGION_CELL_RES,
+        REGION_VIEW,
+        cell_view,
+    )
 
-    views = [dict(REGION_VIEW)]
-    for resolution in (REGION_CELL_RES, MIDDLE_CELL_RES):
-        zoomed = cell_view(h3.latlng_to_cell(latitude, longitude, resolution))
-        views.append(
-            {"latitude": zoomed.latitude, "longitude": zoomed.longitude, "zoom": zoomed.zoom}
-        )
-    return views
+    clicks = []
+    view = dict(REGION_VIEW)
+    for resolution in (REGION_CELL_RES, MIDDLE_CELL_RES, POINT_CELL_RES):
+        cell = h3.latlng_to_cell(latitude, longitude, resolution)
+        clicks.append((view, h3.cell_to_latlng(cell)))
+        zoomed = cell_view(cell)
+        view = {"latitude": zoomed.latitude, "longitude": zoomed.longitude, "zoom": zoomed.zoom}
+    return clicks
 
 
 def count_colour(png: bytes, colour: tuple[int, int, int], tolerance: int = 40) -> int:
