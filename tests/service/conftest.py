@@ -6,27 +6,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import service_records as records
 from fastapi.testclient import TestClient
+from service_support import seed_small_store
 
 from gridservice.app import create_app
 from gridservice.settings import Settings
-from gridservice.store import writer
-from gridservice.store.db import connect, init_schema
-
-ALPHA = {"Authorization": "Bearer tok_alpha_test"}
-BETA = {"Authorization": "Bearer tok_beta_test"}
-
-
-def seed_small_store(db_path: Path) -> None:
-    """Write a small, known set of records of every kind (and two tenants' tokens)."""
-    conn = connect(db_path)
-    init_schema(conn)
-    with conn:
-        writer.add_token(conn, "tok_alpha_test", "tenant-alpha", "2025-01-01T00:00:00Z")
-        writer.add_token(conn, "tok_beta_test", "tenant-beta", "2025-01-01T00:00:00Z")
-        records.write_all(conn)
-    conn.close()
 
 
 @pytest.fixture(scope="module")

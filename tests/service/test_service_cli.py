@@ -6,7 +6,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import seed_small_store
+from service_support import seed_small_store
 
 from gridservice import cli
 from gridservice.server import start_in_thread

@@ -7,7 +7,7 @@ import json
 
 import pytest
 import service_records as rec
-from conftest import ALPHA
+from service_support import ALPHA
 
 COLLECTIONS = [
     ("/v1/load-forecasts", {}, 2),  # current knowledge: the restated v1 is hidden

@@ -6,8 +6,8 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import ALPHA, seed_small_store
 from fastapi.testclient import TestClient
+from service_support import ALPHA, seed_small_store
 
 from gridservice.app import create_app
 from gridservice.settings import Settings

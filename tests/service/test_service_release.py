@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from conftest import ALPHA, seed_small_store
 from fastapi.testclient import TestClient
+from service_support import ALPHA, seed_small_store
 
 from gridservice.app import create_app
 from gridservice.release import POLICY_TEXT

@@ -34,7 +34,7 @@ def _app():
     db_path = Path(tempfile.mkdtemp(prefix="gds-schemathesis-")) / "store.db"
     if HAVE_DEMO:
         return create_app(Settings(db_path=db_path, demo=True, rate_limit_burst=10**9))
-    from conftest import seed_small_store
+    from service_support import seed_small_store
 
     seed_small_store(db_path)
     return create_app(Settings(db_path=db_path, rate_limit_burst=10**9))

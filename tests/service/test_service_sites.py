@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 import service_records as rec
-from conftest import ALPHA, BETA
+from service_support import ALPHA, BETA
 
 from gridservice.routers import sites as sites_router
 

@@ -1,0 +1,25 @@
+"""Tokens and the small known store the service tests share (imported by name, not through
+conftest, so a pytest run that names files of several test folders finds the right ones)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import service_records as records
+
+from gridservice.store import writer
+from gridservice.store.db import connect, init_schema
+
+ALPHA = {"Authorization": "Bearer tok_alpha_test"}
+BETA = {"Authorization": "Bearer tok_beta_test"}
+
+
+def seed_small_store(db_path: Path) -> None:
+    """Write a small, known set of records of every kind (and two tenants' tokens)."""
+    conn = connect(db_path)
+    init_schema(conn)
+    with conn:
+        writer.add_token(conn, "tok_alpha_test", "tenant-alpha", "2025-01-01T00:00:00Z")
+        writer.add_token(conn, "tok_beta_test", "tenant-beta", "2025-01-01T00:00:00Z")
+        records.write_all(conn)
+    conn.close()
