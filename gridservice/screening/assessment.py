@@ -9,10 +9,16 @@ from shapely.geometry.base import BaseGeometry
 from gridservice.screening import factors
 from gridservice.screening.narrative import next_actions, risks
 from gridservice.screening.outcomes import Context, Outcome, county_label, mw, number
-from gridservice.screening.territory import county_at, county_index, territory_candidates
+from gridservice.screening.territory import (
+    county_at,
+    county_index,
+    is_county_listing,
+    territory_candidates,
+)
 from gridservice.store import screening_reads
 
 RELEVANT_QUEUE_LIMIT = 25
+OPERATOR_AUTHORITY = "official_operator_dataset"
 MARKET_SIGNAL_LIMIT = 25
 DISCLAIMER = (
     "This is a non-capacity screening of friction for a site, computed from the loaded "
@@ -38,6 +44,12 @@ BASE_LIMITATIONS = (
     "Transmission projects are matched by the county names they list; a project near but "
     "outside the county is not counted.",
     "Confidence values are heuristics, not a measured accuracy or probability.",
+)
+
+COUNTY_LISTING_LIMITATION = (
+    "Service territories here are county listings (EIA-861: the counties each utility reports "
+    "serving), not territory polygons: every utility listing the site's county is a candidate, "
+    "and which one serves the point itself cannot be resolved from this data."
 )
 
 
@@ -76,6 +88,46 @@ def _gather_queue(conn: sqlite3.Connection, county: dict | None) -> tuple[list[d
             conn, county["state"], exclude_counties=same_state_names, limit=missing
         )
     return in_county, nearby
+
+
+def _by_source_preference(entries: list[dict]) -> list[dict]:
+    """Return entries with the operator's own report first, then newest observed, then id."""
+    ordered = sorted(entries, key=lambda e: e["record"]["id"])
+    ordered.sort(key=lambda e: str(e["record"].get("observedAt") or ""), reverse=True)
+    ordered.sort(
+        key=lambda e: (
+            ((e.get("details") or {}).get("evidence") or {}).get("authority") != OPERATOR_AUTHORITY
+        )
+    )
+    return ordered
+
+
+def _request_key(entry: dict) -> tuple[str, str] | None:
+    record = entry["record"]
+    key = str(record.get("recordKey") or "").strip().upper()
+    return (str(record.get("market") or "").upper(), key) if key else None
+
+
+def _dedupe_queue(
+    in_county: list[dict], nearby: list[dict]
+) -> tuple[list[dict], list[dict], list[dict]]:
+    """Return (in county, nearby, dropped in county): one record per request across sources.
+
+    Two sources (an operator's report and a national synthesis) can list the same request
+    under the same queue id; counting both would double its MW.
+    """
+    chosen: dict[tuple[str, str], dict] = {}
+    for entry in _by_source_preference(in_county + nearby):
+        key = _request_key(entry)
+        if key is not None:
+            chosen.setdefault(key, entry)
+    kept_ids = {e["record"]["id"] for e in chosen.values()}
+
+    def keep(entry: dict) -> bool:
+        return _request_key(entry) is None or entry["record"]["id"] in kept_ids
+
+    dropped = [e for e in in_county if not keep(e)]
+    return [e for e in in_county if keep(e)], [e for e in nearby if keep(e)], dropped
 
 
 def _markets(conn: sqlite3.Connection, county: dict | None, candidates: list[dict]) -> list[str]:
@@ -228,15 +280,18 @@ def _confidence(outcomes: list[Outcome], candidates: list[dict]) -> dict:
 
 
 def _limitations(
-    conn: sqlite3.Connection, relevant_queue: list[dict], as_of: str | None
+    conn: sqlite3.Connection, candidates: list[dict], relevant_queue: list[dict], as_of: str | None
 ) -> list[str]:
     limitations = list(BASE_LIMITATIONS)
+    if any(is_county_listing(c) for c in candidates):
+        limitations.append(COUNTY_LISTING_LIMITATION)
     if as_of:
         limitations.append(f"Timelines are measured from the data's as-of date {as_of}, not today.")
     flagged = sum(1 for r in relevant_queue if r.get("qualityFlags"))
     if flagged:
+        verb = "carries" if flagged == 1 else "carry"
         limitations.append(
-            f"{flagged} of the {len(relevant_queue)} relevant queue records carry quality flags."
+            f"{flagged} of the {len(relevant_queue)} relevant queue records {verb} quality flags."
         )
     if screening_reads.meta_value(conn, "data_kind") == "demo":
         limitations.append(
@@ -253,7 +308,7 @@ def screen_site(
     county = county_at(conn, float(location["latitude"]), float(location["longitude"]))
     candidates = territory_candidates(conn, county)
     markets = _markets(conn, county, candidates)
-    in_county, nearby = _gather_queue(conn, county)
+    in_county, nearby, duplicates = _dedupe_queue(*_gather_queue(conn, county))
     projects = (
         screening_reads.transmission_projects_for_county(conn, county["name"], county["state"])
         if county
@@ -263,7 +318,18 @@ def screen_site(
     as_of = screening_reads.data_as_of(conn)
     relevant = _relevant_queue(in_county, nearby)
     ctx = Context(
-        site, county, candidates, markets, facts, in_county, nearby, relevant, projects, as_of
+        site,
+        county,
+        candidates,
+        markets,
+        facts,
+        in_county,
+        nearby,
+        relevant,
+        projects,
+        as_of,
+        duplicate_queue=duplicates,
+        queue_states=screening_reads.queue_states(conn),
     )
     outcomes = factors.evaluate(ctx)
     utilities = _utility_candidates(candidates, county)
@@ -284,6 +350,8 @@ def screen_site(
         "relevantTransmissionProjects": projects,
         "risks": risks(ctx, outcomes),
         "nextActions": next_actions(ctx, outcomes, utilities),
-        "readiness": _readiness(outcomes, county, _limitations(conn, relevant_queue, as_of)),
+        "readiness": _readiness(
+            outcomes, county, _limitations(conn, candidates, relevant_queue, as_of)
+        ),
         "confidence": _confidence(outcomes, candidates),
     }

@@ -24,6 +24,7 @@ from gridservice.screening.outcomes import (
     number,
     parse_date,
 )
+from gridservice.screening.territory import is_county_listing
 
 __all__ = ["FACTORS", "RULES", "SEVERITY_ORDER", "evaluate", "is_active", "queue_summary"]
 
@@ -62,6 +63,8 @@ def service_territory(ctx: Context) -> Outcome:
         )
     ids = [c["evidence"]["territoryId"] for c in ctx.candidates]
     names = [f"{c['utility']} ({c['confidence']:.2f})" for c in ctx.candidates]
+    if all(is_county_listing(c) for c in ctx.candidates):
+        return _county_listing_outcome(ctx, names, ids)
     if len(ctx.candidates) == 1:
         return Outcome(
             factor,
@@ -74,6 +77,28 @@ def service_territory(ctx: Context) -> Outcome:
         "medium",
         f"{len(ctx.candidates)} utility territories overlap in {county_label(ctx.county)} "
         f"(dual certification): {', '.join(names)}. Which one serves the site must be confirmed.",
+        ids,
+    )
+
+
+def _county_listing_outcome(ctx: Context, names: list[str], ids: list[str]) -> Outcome:
+    """County listings say a utility serves part of a county, never which part."""
+    where = county_label(ctx.county)
+    if len(names) == 1:
+        return Outcome(
+            "service_territory",
+            "low",
+            f"One utility lists {where} in its reported service territory: {names[0]}. The "
+            "listing is a county, not a boundary, so that it serves the point itself must be "
+            "confirmed.",
+            ids,
+        )
+    return Outcome(
+        "service_territory",
+        "medium",
+        f"{len(names)} utilities list {where} in their reported service territories: "
+        f"{', '.join(names)}. These are county listings, not territory polygons, so the data "
+        "cannot say which of them serves the point; it must be confirmed with each.",
         ids,
     )
 
@@ -112,6 +137,12 @@ def queue_congestion(ctx: Context) -> Outcome:
             if ctx.nearby_queue
             else ""
         )
+        if ctx.county["state"] not in ctx.queue_states:
+            loaded = ", ".join(ctx.queue_states) or "no state"
+            context = (
+                f" The loaded queue data covers {loaded} only, so this is a gap in the data, "
+                "not a sign of an empty queue." + context
+            )
         return abstain(
             factor,
             f"No interconnection queue records are loaded for {county_label(ctx.county)}.{context}",
@@ -133,6 +164,12 @@ def queue_congestion(ctx: Context) -> Outcome:
         missing = count(summary["activeWithoutCapacity"], "active record")
         text += f" {missing} with no positive requested capacity left out of the total."
     cited = summary["activeIds"] or [e["record"]["id"] for e in ctx.county_queue]
+    if ctx.duplicate_queue:
+        dropped = count(len(ctx.duplicate_queue), "record")
+        text += (
+            f" {dropped} of a second source describing the same request (same queue id) "
+            "counted once (the operator's own report preferred)."
+        )
     if len(cited) > MAX_CITATIONS:
         text += f" The first {MAX_CITATIONS} are cited."
     return Outcome(factor, severity, text, cited[:MAX_CITATIONS])

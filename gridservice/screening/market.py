@@ -2,12 +2,42 @@
 
 from __future__ import annotations
 
+import re
+
 from gridservice.screening.outcomes import Context, Outcome, abstain, mw, number
 
 # Margin short of this share of peak is medium when no reserve requirement is loaded.
 RESERVE_MARGIN_MEDIUM = 0.15
 # Forecast growth over the horizon at which market adequacy is medium without a margin.
 LOAD_GROWTH_MEDIUM = 0.15
+# Every rule here adds and compares megawatts; a fact in another unit is left out.
+MW_UNIT = "MW"
+
+
+def is_mw(fact: dict) -> bool:
+    return str(fact.get("unit") or "").strip().upper() == MW_UNIT
+
+
+def season(period: str) -> str:
+    """'2026-summer' -> 'summer', '2026-2027-winter' -> 'winter', '2026' -> ''."""
+    return re.sub(r"^[\d-]+", "", period).strip("-").lower()
+
+
+def _period_word(period: str) -> str:
+    return "season" if season(period) else "year" if re.fullmatch(r"\d{4}", period) else "period"
+
+
+def _in_time_order(facts: list[dict]) -> list[dict]:
+    return sorted(facts, key=lambda f: (str(f.get("validFrom") or ""), f["period"], f["id"]))
+
+
+def _growth_series(peaks: list[dict]) -> list[dict]:
+    """The peaks of one season, the one with the highest peak: growth never mixes seasons."""
+    by_season: dict[str, list[dict]] = {}
+    for f in peaks:
+        by_season.setdefault(season(f["period"]), []).append(f)
+    top = max(by_season, key=lambda s: (max(float(f["value"]) for f in by_season[s]), s))
+    return _in_time_order(by_season[top])
 
 
 def _series(facts: list[dict], words: tuple[str, ...]) -> list[dict]:
@@ -15,7 +45,7 @@ def _series(facts: list[dict], words: tuple[str, ...]) -> list[dict]:
     groups: dict[tuple[str, str], list[dict]] = {}
     for f in facts:
         predicate = str(f.get("predicate") or "")
-        if number(f.get("value")) is None or not f.get("period"):
+        if number(f.get("value")) is None or not f.get("period") or not is_mw(f):
             continue
         if not any(word in predicate.lower() for word in words):
             continue
@@ -27,7 +57,7 @@ def _series(facts: list[dict], words: tuple[str, ...]) -> list[dict]:
         return (0 if key[1] == "base" else 1, -len(groups[key]), key)
 
     best = min(groups, key=rank)
-    return sorted(groups[best], key=lambda f: (f["period"], f["id"]))
+    return _in_time_order(groups[best])
 
 
 def _by_period(series: list[dict]) -> dict[str, dict]:
@@ -75,10 +105,15 @@ def market_adequacy(ctx: Context) -> Outcome:
     if not loads and not adequacy:
         return abstain(factor, f"No current load-forecast or resource-adequacy facts for {market}.")
     if not peaks:
+        units = sorted({str(f.get("unit")) for f in loads if not is_mw(f)})
+        unit_note = f" (facts in {', '.join(units)} are not used as MW)" if units else ""
         return abstain(
-            factor, f"{market} has no current peak-load forecast to judge adequacy against."
+            factor,
+            f"{market} has no current peak-load forecast in MW to judge adequacy "
+            f"against{unit_note}.",
         )
-    first, last = peaks[0], peaks[-1]
+    growth_series = _growth_series(peaks)
+    first, last = growth_series[0], growth_series[-1]
     start = float(first["value"])
     growth = (float(last["value"]) - start) / start if start else 0.0
     text = (
@@ -100,7 +135,7 @@ def market_adequacy(ctx: Context) -> Outcome:
         else f"a {RESERVE_MARGIN_MEDIUM:.0%} screening reserve"
     )
     text += (
-        f" The tightest year is {tightest['period']}: {tightest['supply']['predicate']} leaves a "
+        f" The tightest {_period_word(tightest['period'])} is {tightest['period']}: {tightest['supply']['predicate']} leaves a "
         f"{mw(margin) if margin >= 0 else '-' + mw(-margin)} margin ({tightest['share']:.1%} of peak) "
         f"against {need_text}."
     )

@@ -24,6 +24,10 @@ class Context:
     relevant_queue: list[dict]
     projects: list[dict]
     as_of: str | None
+    # County records dropped because another source's record describes the same request.
+    duplicate_queue: list[dict] = field(default_factory=list)
+    # States with any queue record loaded: says whether an empty county is a data gap.
+    queue_states: list[str] = field(default_factory=list)
 
 
 @dataclass

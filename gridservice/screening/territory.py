@@ -22,6 +22,9 @@ DEFAULT_RESOLUTION_METHOD = "regulator_polygon"
 # Used when a territory template carries no confidence of its own.
 DEFAULT_SOURCE_CONFIDENCE = 0.6
 COUNTY_METHOD = "census_point_in_polygon"
+# A territory known only as the list of counties a utility reports (EIA-861), not a shape.
+COUNTY_LISTING_GEOMETRY = "county_union_not_polygon"
+COUNTY_LISTING_METHODS = {"eia861_county_listing"}
 
 _CACHE_SIZE = 8
 _index_cache: OrderedDict[tuple[Any, ...], CountyIndex] = OrderedDict()
@@ -60,6 +63,15 @@ def county_at(conn: sqlite3.Connection, latitude: float, longitude: float) -> di
         "method": COUNTY_METHOD,
         "source": source,
     }
+
+
+def is_county_listing(candidate: dict) -> bool:
+    """Return whether a candidate's territory is a county listing rather than a polygon."""
+    evidence = candidate.get("evidence") or {}
+    return (
+        evidence.get("geometry") == COUNTY_LISTING_GEOMETRY
+        or candidate.get("resolutionMethod") in COUNTY_LISTING_METHODS
+    )
 
 
 def _number(value: Any, default: float) -> float:

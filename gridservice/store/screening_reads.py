@@ -138,6 +138,14 @@ def queue_market_counts(conn: sqlite3.Connection, state: str) -> list[tuple[str,
     return [(r[0], int(r[1])) for r in rows]
 
 
+def queue_states(conn: sqlite3.Connection) -> list[str]:
+    """Return the states that have any queue record loaded, alphabetically."""
+    rows = conn.execute(
+        "SELECT DISTINCT state FROM queue_records WHERE state IS NOT NULL ORDER BY state"
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
 def transmission_projects_for_county(
     conn: sqlite3.Connection, county_name: str, state: str
 ) -> list[Record]:
