@@ -5,7 +5,9 @@ Where the data comes from, in order:
    `grid_api_token` in `st.secrets`: a deployment, used as is.
 2. Neither: the reference service is started once per process in a background thread on
    127.0.0.1 (port chosen by the system) on the demo database in a per-user data folder
-   (`GRIDSERVICE_DB` points it at another file), and the app talks to it over HTTP.
+   (`GRIDSERVICE_DB` points it at another file), and the app talks to it over HTTP. A store
+   without the demo tokens (a harvested one) gets a token of tenant `local` issued by this
+   process for itself, stored hashed like every token and revoked when the process exits.
 
 Cache convention: every `st.cache_data` fetch takes a `ConnectionKey` as its first argument
 (from `connection_key()`), so cached data is keyed by deployment and tenant, and calls
@@ -14,8 +16,11 @@ Cache convention: every `st.cache_data` fetch takes a `ConnectionKey` as its fir
 
 from __future__ import annotations
 
+import atexit
+import datetime as dt
 import hashlib
 import os
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +31,7 @@ from gridclient import GridDataClient
 
 DEMO_TOKENS: dict[str, str] = {"demo-alpha": "gds_demo_alpha", "demo-beta": "gds_demo_beta"}
 EMBEDDED_LABEL = "embedded demo service"
+LOCAL_TENANT = "local"
 
 
 @dataclass(frozen=True)
@@ -81,12 +87,46 @@ def _embedded_service(db_path: str):
     return start_in_thread(Settings(db_path=Path(db_path), demo=True))
 
 
+@st.cache_resource(show_spinner=False)
+def _local_token(db_path: str) -> str | None:
+    """Return None on a demo store; else a token of tenant `local` issued for this process."""
+    from gridservice.store import tenancy, writer
+    from gridservice.store.db import connect
+
+    conn = connect(db_path)
+    try:
+        if tenancy.tenant_for_token(conn, DEMO_TOKENS["demo-alpha"]) is not None:
+            return None
+        token = "gds_local_" + secrets.token_urlsafe(32)
+        with conn:
+            now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            writer.add_token(conn, token, LOCAL_TENANT, now)
+    finally:
+        conn.close()
+    atexit.register(_revoke_local_token, db_path, token)
+    return token
+
+
+def _revoke_local_token(db_path: str, token: str) -> None:
+    from gridservice.store import tenancy
+    from gridservice.store.db import connect
+
+    conn = connect(db_path)
+    with conn:
+        tenancy.revoke_token(conn, token)
+    conn.close()
+
+
 def connection_key() -> ConnectionKey:
     """Return the deployment and credential this session uses now (tenant switcher included)."""
     base_url = _setting("GRID_API_BASE_URL", "grid_api_base_url")
     token = _setting("GRID_API_TOKEN", "grid_api_token")
     if base_url is None:
-        server = _embedded_service(str(demo_db_path()))
+        db_path = str(demo_db_path())
+        server = _embedded_service(db_path)
+        local_token = _local_token(db_path)
+        if local_token is not None:
+            return ConnectionKey(server.base_url, local_token, LOCAL_TENANT, embedded=True)
         tenant = state.demo_tenant()
         return ConnectionKey(server.base_url, DEMO_TOKENS[tenant], tenant, embedded=True)
     if token in DEMO_TOKENS.values():
@@ -124,13 +164,15 @@ def current_tenant() -> str:
 def is_demo(key: ConnectionKey | None = None) -> bool:
     """Return whether the session talks to a demo database (the tenant switcher shows)."""
     key = key or connection_key()
-    return key.embedded or key.token in DEMO_TOKENS.values()
+    return key.token in DEMO_TOKENS.values()
 
 
 def connection_info() -> ConnectionInfo:
     """Return where the data comes from, for the sidebar."""
     key = connection_key()
-    source = EMBEDDED_LABEL if key.embedded else key.base_url
+    source = key.base_url
+    if key.embedded:
+        source = EMBEDDED_LABEL if is_demo(key) else f"embedded service on {demo_db_path().name}"
     return ConnectionInfo(
         source=source,
         base_url=key.base_url,
