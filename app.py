@@ -12,24 +12,29 @@ st.set_page_config(
 )
 state.init_state()
 
+
+def page(stem: str, title: str, icon: str, *, default: bool = False) -> st.Page:
+    """Return the st.Page of pages/<stem>.py, served at /<stem>.
+
+    The URL path is the file's stem on purpose: on a fresh process Streamlit first resolves a
+    deep link against the scripts it finds in pages/ (named by stem), so the two must agree,
+    or the first visitor of a page's URL sees "Page not found" over the right page.
+    """
+    return st.Page(f"pages/{stem}.py", title=title, icon=icon, url_path=stem, default=default)
+
+
 PAGES = [
-    st.Page(
-        "pages/screen_site.py", title="Screen a site", icon="📍", url_path="screen", default=True
-    ),
-    st.Page(
-        "pages/service_territory.py", title="Service territory", icon="🗺️", url_path="territory"
-    ),
-    st.Page("pages/assessment.py", title="Assessment", icon="📋", url_path="assessment"),
-    st.Page("pages/queue.py", title="Interconnection queue", icon="⏳", url_path="queue"),
-    st.Page("pages/transmission.py", title="Transmission", icon="🔌", url_path="transmission"),
-    st.Page("pages/generation.py", title="Generation", icon="🏭", url_path="generation"),
-    st.Page(
-        "pages/grid_operations.py", title="Grid operations", icon="📈", url_path="grid-operations"
-    ),
-    st.Page("pages/market_facts.py", title="Market facts", icon="📊", url_path="market-facts"),
-    st.Page("pages/evidence_search.py", title="Evidence search", icon="🔎", url_path="evidence"),
-    st.Page("pages/dockets.py", title="Dockets", icon="🗂️", url_path="dockets"),
-    st.Page("pages/data_quality.py", title="Data quality & release", icon="✅", url_path="quality"),
+    page("screen_site", "Screen a site", "📍", default=True),
+    page("service_territory", "Service territory", "🗺️"),
+    page("assessment", "Assessment", "📋"),
+    page("queue", "Interconnection queue", "⏳"),
+    page("transmission", "Transmission", "🔌"),
+    page("generation", "Generation", "🏭"),
+    page("grid_operations", "Grid operations", "📈"),
+    page("market_facts", "Market facts", "📊"),
+    page("evidence_search", "Evidence search", "🔎"),
+    page("dockets", "Dockets", "🗂️"),
+    page("data_quality", "Data quality & release", "✅"),
 ]
 navigation = st.navigation(PAGES)
 

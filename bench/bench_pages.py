@@ -40,16 +40,16 @@ CHROMIUM_ARGS = [
 # (url path, the title the page draws when its content is there)
 PAGES = [
     ("", "Screen a site"),  # the default page lives at the root
-    ("territory", "Service territory"),
+    ("service_territory", "Service territory"),
     ("assessment", "Assessment"),
     ("queue", "Interconnection queue"),
     ("transmission", "Transmission"),
     ("generation", "Generation"),
-    ("grid-operations", "Grid operations"),
-    ("market-facts", "Market facts"),
-    ("evidence", "Evidence search"),
+    ("grid_operations", "Grid operations"),
+    ("market_facts", "Market facts"),
+    ("evidence_search", "Evidence search"),
     ("dockets", "Dockets"),
-    ("quality", "Data quality"),
+    ("data_quality", "Data quality"),
 ]
 
 

@@ -48,17 +48,17 @@ def pages(assessment_id: str, record_id: str) -> dict[str, tuple[str, object]]:
     point = DEMO_POINTS["dual_certified"]
     return {
         "screen_site": ("", lambda page: type_point(page, *point)),
-        "service_territory": ("territory", lambda page: type_point(page, *point)),
+        "service_territory": ("service_territory", lambda page: type_point(page, *point)),
         "assessment": (f"assessment?assessment={assessment_id}", None),
         "queue": ("queue", None),
         "queue_record": (f"queue?county=Hays&record={record_id}", None),
         "transmission": ("transmission", None),
         "generation": ("generation", None),
-        "grid_operations": ("grid-operations", None),
-        "market_facts": ("market-facts", None),
-        "evidence_search": ("evidence?q=transmission", None),
+        "grid_operations": ("grid_operations", None),
+        "market_facts": ("market_facts", None),
+        "evidence_search": ("evidence_search?q=transmission", None),
         "dockets": ("dockets", None),
-        "data_quality": ("quality", None),
+        "data_quality": ("data_quality", None),
     }
 
 
@@ -95,9 +95,6 @@ def main(wanted: list[str]) -> int:
                 browser = playwright.chromium.launch(
                     executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
                 )
-                warm = browser.new_page(viewport=VIEWPORT)
-                open_page(warm, app.url)  # a fresh process's first deep link misbehaves
-                warm.close()
                 for name, (path, prepare) in pages(assessment_id, record_id).items():
                     if wanted and name not in wanted:
                         continue

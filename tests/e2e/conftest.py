@@ -51,8 +51,8 @@ def reference_service(chromium_path, tmp_path_factory):
 
 
 def warm_up(browser, url: str) -> None:
-    """Open the main page once: a fresh process shows the first deep link "Page not found"
-    (see test_deep_link_on_a_fresh_server), which would make journeys depend on their order."""
+    """Open the main page once, so the first journey does not pay for the process's first run
+    (county outlines, the region's cells) and no journey depends on running first."""
     context = browser.new_context(viewport=VIEWPORT)
     try:
         open_page(context.new_page(), url)

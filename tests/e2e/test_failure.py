@@ -33,16 +33,11 @@ def stopped_service_app(reference_service, tmp_path_factory):
     app.stop()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app bug: the first visit of a fresh streamlit process at a page's URL shows a "
-    "'Page not found' dialog over the right page (report 3 in the e2e bug list)",
-)
 def test_deep_link_on_a_fresh_server(page, reference_service, tmp_path_factory):
     log = tmp_path_factory.mktemp("e2e-deep-link") / "streamlit.log"
     app = start_streamlit({"GRIDSERVICE_DB": str(reference_service.db_path)}, log)
     try:
-        open_page(page, app.url, "evidence")
+        open_page(page, app.url, "evidence_search")
         expect(page.get_by_role("heading", name="Evidence search")).to_be_visible()
         dialog = page.get_by_role("dialog").filter(has_text="Page not found")
         # the dialog comes a moment after the page: wait for it, then judge
@@ -51,6 +46,7 @@ def test_deep_link_on_a_fresh_server(page, reference_service, tmp_path_factory):
         screenshot(page, "failure-00-deep-link-fresh-server", whole_page=False)
         assert dialog.count() == 0, "a 'Page not found' dialog covers the page"
     finally:
+        page.close()  # before the server goes, or the page logs its reconnection attempts
         app.stop()
 
 

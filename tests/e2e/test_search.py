@@ -23,7 +23,7 @@ def test_search_highlights_ranks_and_loads_more(page, app_url, alpha_client):
     served = next(first_page)
     assert served.has_more, "the demo data should have more than ten matches"
 
-    open_page(page, app_url, "evidence")
+    open_page(page, app_url, "evidence_search")
     screenshot(page, "search-00-opened", whole_page=False)
     box = page.get_by_role("textbox", name="Search the source evidence")
     box.fill(TERM)

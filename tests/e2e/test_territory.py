@@ -23,7 +23,7 @@ def test_overlapping_territories_show_both_candidates(page, app_url, alpha_clien
     utilities = sorted(c["utility"] for c in served.to_wire()["candidates"])
     assert len(utilities) == 2  # the demo data's promise; the page is checked against it below
 
-    open_page(page, app_url, "territory")
+    open_page(page, app_url, "service_territory")
     expect(page.get_by_text("No point yet")).to_be_visible()
     drop_pin(page, latitude, longitude)
     expect(page.get_by_text("2 territories overlap here")).to_be_visible()
@@ -39,7 +39,7 @@ def test_overlapping_territories_show_both_candidates(page, app_url, alpha_clien
 
 def test_unserved_point_says_no_territory(page, app_url):
     latitude, longitude = DEMO_POINTS["unserved"]
-    open_page(page, app_url, "territory")
+    open_page(page, app_url, "service_territory")
     drop_pin(page, latitude, longitude)
     expect(page.get_by_text("No service territory found for this point.")).to_be_visible()
     assert "County: Dallas, TX" in main_text(page)
