@@ -202,12 +202,21 @@ def _tariff_candidates(utilities: list[dict], site: dict) -> list[dict]:
     ]
 
 
-def _market_signals(facts: list[dict]) -> list[dict]:
-    """Full fact records, at most MARKET_SIGNAL_LIMIT per kind, kind then id."""
+def _market_signals(facts: list[dict], outcomes: list[Outcome]) -> list[dict]:
+    """Full fact records, kind then id: every cited fact, filled up to MARKET_SIGNAL_LIMIT per kind.
+
+    A finding's citations must resolve inside the assessment, so the facts a finding cites are
+    never cut by the limit.
+    """
+    cited = {c for o in outcomes for c in o.citations}
     signals: list[dict] = []
     for kind in ("load_forecast", "resource_adequacy"):
-        of_kind = [f for f in facts if f["_kind"] == kind][:MARKET_SIGNAL_LIMIT]
-        signals += [{k: v for k, v in f.items() if k != "_kind"} for f in of_kind]
+        of_kind = [f for f in facts if f["_kind"] == kind]
+        chosen = [f for f in of_kind if f["id"] in cited]
+        room = max(0, MARKET_SIGNAL_LIMIT - len(chosen))
+        chosen += [f for f in of_kind if f["id"] not in cited][:room]
+        chosen.sort(key=lambda f: f["id"])
+        signals += [{k: v for k, v in f.items() if k != "_kind"} for f in chosen]
     return signals
 
 
@@ -345,7 +354,7 @@ def screen_site(
         "utilityCandidates": utilities,
         "tariffCandidates": _tariff_candidates(utilities, site),
         "serviceTerritoryCandidates": candidates,
-        "marketSignals": _market_signals(facts),
+        "marketSignals": _market_signals(facts, outcomes),
         "relevantQueueRecords": relevant_queue,
         "relevantTransmissionProjects": projects,
         "risks": risks(ctx, outcomes),

@@ -41,7 +41,8 @@ def by_factor(assessment: dict, kind: str) -> dict[str, dict]:
 
 def seasonal_fact(fact_id: str, predicate: str, period: str, value: float, unit="MW") -> dict:
     record = fact(fact_id, "ERCOT", predicate, "2026", value)
-    valid_from, valid_to = SEASON_DATES[period]
+    year = period[:4]
+    valid_from, valid_to = SEASON_DATES.get(period, (f"{year}-06-01", f"{year}-09-30"))
     record.update(
         period=period,
         factKey=f"ERCOT:{predicate}:{period}",
@@ -115,6 +116,20 @@ def test_only_non_megawatt_load_facts_make_market_adequacy_abstain_naming_the_un
     world.commit()
     abstention = by_factor(screen(world), "abstentions")["market_adequacy"]
     assert "in MW" in abstention["reason"] and "GWh" in abstention["reason"]
+
+
+def test_cited_facts_are_among_the_market_signals_beyond_the_signal_limit(world):
+    years = range(2026, 2056)  # 30 summers: more than the 25 signals listed per kind
+    load_seasons(
+        world,
+        {f"{y}-summer": 80_000.0 + 1_000 * (y - 2026) for y in years},
+        {f"{y}-summer": 120_000.0 for y in years},
+    )
+    assessment = screen(world)
+    finding = by_factor(assessment, "findings")["market_adequacy"]
+    assert "lf-2055-summer" in finding["citations"]  # the last summer, past the first 25 ids
+    signal_ids = {s["id"] for s in assessment["marketSignals"]}
+    assert set(finding["citations"]) <= signal_ids
 
 
 # --- one request in two queue sources --------------------------------------------------------
