@@ -135,9 +135,17 @@ def counties_in_cell(counties: Iterable[County], cell: str) -> list[County]:
     return [county for county in counties if county.shape.intersects(boundary)]
 
 
-def cell_view(cell: str) -> pdk.ViewState:
+def cell_view(cell: str, point: tuple[float, float] | None = None) -> pdk.ViewState:
+    """Return the view into a cell: centred on it, or on `point` when the point is inside it.
+
+    With a point set, the pin and its surroundings matter more than the cell's outline.
+    """
+    resolution = h3.get_resolution(cell)
+    zoom = ZOOM_BY_RES.get(resolution, 10.3)
+    if point is not None and h3.latlng_to_cell(*point, resolution) == cell:
+        return view(*point, zoom)
     latitude, longitude = h3.cell_to_latlng(cell)
-    return view(latitude, longitude, ZOOM_BY_RES.get(h3.get_resolution(cell), 10.3))
+    return view(latitude, longitude, zoom)
 
 
 def cell_layer(cells: list[dict[str, Any]]) -> pdk.Layer:
@@ -307,11 +315,13 @@ def point_picker(
     extra_layers: Iterable[pdk.Layer] = (),
     height: int = 460,
     follow_resolution: int = MIDDLE_CELL_RES,
+    follow_picked: bool = False,
 ) -> tuple[float, float] | None:
     """Draw the clickable map and return the picker's point, if one is set.
 
     Region: click a coarse cell to zoom in; again a finer one; then a fine cell sets the
-    point to its centre. A typed point zooms the map to its cell at `follow_resolution`.
+    point to its centre. A typed point zooms the map to its cell at `follow_resolution`;
+    with `follow_picked` a clicked point does too (to show its surroundings, not the cell).
     The point lives in the session state of `picker` (the keys the latitude and longitude
     inputs use), so draw this before `point_inputs(picker)`.
     """
@@ -331,7 +341,7 @@ def point_picker(
         shown = counties_in_cell(counties.values(), cell)
         layers = [county_layer(shown, highlight=highlight, pickable=False)]
         layers.append(cell_layer(child_cells(cell)))
-        view_state = cell_view(cell)
+        view_state = cell_view(cell, point)
     layers.extend(extra_layers)
     if point is not None:
         layers.append(pin_layer(*point))
@@ -351,8 +361,8 @@ def point_picker(
         st.session_state[last_key] = (chart_key, pick)
         if pick.is_point:
             state.set_picked_point(picker, pick.latitude, pick.longitude)
-            # the click was made in this view: keep it, do not follow the point
-            st.session_state[state.followed_point_key(picker)] = state.picked_point(picker)
+            if not follow_picked:  # keep the view the click was made in
+                st.session_state[state.followed_point_key(picker)] = state.picked_point(picker)
         else:
             state.set_picked_cell(picker, pick.cell)
         st.rerun()

@@ -76,6 +76,11 @@ def point_county(location: dict[str, Any] | None) -> dict[str, Any] | None:
     return county if isinstance(county, dict) else None
 
 
+# At 1280 px a table of every field is cut off (the heuristic confidence went off-screen), so
+# the table holds what tells the candidates apart; how each was found is text below it.
+SUMMARY_COLUMNS = ["utility", "confidence", "ccnNumber", "isoRto"]
+
+
 def candidate_column_config() -> dict[str, Any]:
     return {
         CANDIDATE_COLUMNS["confidence"]: st.column_config.NumberColumn(
@@ -85,8 +90,18 @@ def candidate_column_config() -> dict[str, Any]:
     }
 
 
+def candidate_provenance(candidate: dict[str, Any]) -> str:
+    """Return how a candidate was found, as one plain-text paragraph."""
+    return (
+        f"{candidate.get('utility')} (utility id {candidate.get('utilityId')}, "
+        f"{candidate.get('companyType')}): found by {candidate.get('resolutionMethod')}; "
+        f"confidence basis {candidate.get('confidenceBasis')}. "
+        f"Evidence: {evidence_text(candidate.get('evidence'))}"
+    )
+
+
 def draw_candidates(candidates: list[dict[str, Any]]) -> None:
-    """Draw the candidate table, or say plainly that no territory was found."""
+    """Draw the candidate table and how each was found, or say no territory was found."""
     if not candidates:
         st.warning(NO_TERRITORY)
         return
@@ -95,10 +110,14 @@ def draw_candidates(candidates: list[dict[str, Any]]) -> None:
             f"{len(candidates)} territories overlap here; the data cannot say which one serves "
             "the point."
         )
+    summary = [CANDIDATE_COLUMNS[c] for c in SUMMARY_COLUMNS]
     st.dataframe(
-        candidates_frame(candidates),
+        candidates_frame(candidates)[summary],
         hide_index=True,
         column_config=candidate_column_config(),
         width="stretch",
     )
     st.caption(f"Confidence is a {HEURISTIC_LABEL}.")
+    st.markdown("**How each candidate was found**")
+    for candidate in candidates:
+        st.text(candidate_provenance(candidate))

@@ -6,7 +6,7 @@ import streamlit as st
 
 from components import connection, state, territory_view
 from components.geography import region_counties
-from components.maps import county_layer, point_inputs, point_picker
+from components.maps import REGION_CELL_RES, county_layer, point_inputs, point_picker
 from components.problems import problem_boundary
 
 PICKER = "territory"
@@ -49,9 +49,15 @@ with problem_boundary():
             pickable=False,
             layer_id="territory_counties",
         )
-        point_picker(PICKER, extra_layers=[shading])
+        # a set point, typed or clicked, shows its surroundings (about 110 km) with the territories
+        point_picker(
+            PICKER,
+            extra_layers=[shading],
+            height=400,
+            follow_resolution=REGION_CELL_RES,
+            follow_picked=True,
+        )
         point_inputs(PICKER)
-        st.caption("Orange: the point's county. Blue: other counties of the candidate territories.")
     with result_column:
         if point is None:
             st.info("No point yet: click the map or type latitude and longitude.")
@@ -61,4 +67,7 @@ with problem_boundary():
                 st.text(f"County: {county.get('name')}, {county.get('state')} (FIPS {point_fips})")
             else:
                 st.text("The point is in no county the service has loaded.")
-            territory_view.draw_candidates(candidates)
+        st.caption("Orange: the point's county. Blue: other counties of the candidate territories.")
+    # below the map, at the page's full width, so every column of the table shows
+    if point is not None:
+        territory_view.draw_candidates(candidates)

@@ -80,3 +80,16 @@ def test_the_map_is_offline_unless_a_basemap_is_configured(monkeypatch, counties
     monkeypatch.setenv("GRID_APP_BASEMAP_STYLE", "light")
     online = maps.deck([])
     assert "positron" in online.map_style and online.map_provider == "carto"
+
+
+def test_a_cell_view_centres_on_the_cell_or_on_a_point_inside_it():
+    point = (29.8833, -97.9414)
+    cell = h3.latlng_to_cell(*point, maps.MIDDLE_CELL_RES)
+    centre = h3.cell_to_latlng(cell)
+    plain = maps.cell_view(cell)
+    assert (plain.latitude, plain.longitude) == pytest.approx(centre)
+    assert plain.zoom == maps.ZOOM_BY_RES[maps.MIDDLE_CELL_RES]
+    on_point = maps.cell_view(cell, point)
+    assert (on_point.latitude, on_point.longitude) == pytest.approx(point)
+    elsewhere = maps.cell_view(cell, (32.78, -96.8))  # Dallas is not in the cell
+    assert (elsewhere.latitude, elsewhere.longitude) == pytest.approx(centre)

@@ -42,6 +42,16 @@ def test_candidate_frame_labels_confidence_as_a_heuristic_and_flattens_evidence(
     assert "counties: Travis, TX, Hays, TX" in row["Evidence"]
 
 
+def test_candidate_provenance_says_how_it_was_found_as_text():
+    text = territory_view.candidate_provenance(CANDIDATE)
+    assert text.startswith(
+        "Lone Star Metro Electric (demo) (utility id u1, investor_owned_utility)"
+    )
+    assert "found by county_union_polygon" in text
+    assert "confidence basis source_authority_heuristic_not_benchmark_accuracy" in text
+    assert "Evidence: sourceId: demo-puct-ccn" in text
+
+
 def test_territory_counties_are_fips_codes_with_the_matched_county_first():
     assert territory_view.territory_county_fips([CANDIDATE]) == ["48209", "48453", "48491"]
     assert territory_view.territory_county_fips([{"evidence": "opaque text"}]) == []

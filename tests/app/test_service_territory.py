@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 
+import h3
+import pytest
 from conftest import page_path
 from streamlit.testing.v1 import AppTest
 
+from components import maps
 from gridservice.demo import DEMO_POINTS
 
 CONFIDENCE = "Confidence (source-authority heuristic, not accuracy)"
@@ -29,17 +32,39 @@ def test_dual_certified_point_lists_both_utilities_with_heuristic_confidence(ser
     at = resolve_on_page(DEMO_POINTS["dual_certified"])
     assert "County: Hays, TX (FIPS 48209)" in [t.value for t in at.text]
     table = at.dataframe[0].value
+    # one narrow table, so at 1280 px the heuristic confidence is on screen next to the name
+    assert list(table.columns) == ["Utility", CONFIDENCE, "CCN", "ISO/RTO"]
     assert set(table["Utility"]) == {
         "Lone Star Metro Electric (demo)",
         "Hill Country Electric Cooperative (demo)",
     }
-    assert {"Company type", "CCN", "ISO/RTO", "Resolution method", "Evidence", CONFIDENCE} <= set(
-        table.columns
-    )
     assert set(table["CCN"]) == {"30901", "10977"}
-    assert all("sourceId: demo-puct-ccn" in text for text in table["Evidence"])
+    assert list(table[CONFIDENCE]) == [0.425, 0.425]
+    provenance = [t.value for t in at.text if "found by" in t.value]
+    assert len(provenance) == 2
+    assert all("sourceId: demo-puct-ccn" in text for text in provenance)
+    assert any(
+        text.startswith("Lone Star Metro Electric (demo) (utility id demo-util-lsme")
+        and "county_union_polygon" in text
+        for text in provenance
+    )
     assert "2 territories overlap here" in at.info[0].value
     assert any("source-authority heuristic, not accuracy" in c.value for c in at.caption)
+
+
+def test_the_map_moves_to_the_point_and_frames_its_surroundings(service_env):
+    latitude, longitude = DEMO_POINTS["dual_certified"]
+    at = resolve_on_page((latitude, longitude))
+    spec = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
+    assert at.session_state["territory.cell"] == h3.latlng_to_cell(
+        latitude, longitude, maps.REGION_CELL_RES
+    )
+    # centred on the point at the coarse cell's zoom: the county and its neighbours show
+    assert spec["initialViewState"]["latitude"] == pytest.approx(latitude)
+    assert spec["initialViewState"]["longitude"] == pytest.approx(longitude)
+    assert spec["initialViewState"]["zoom"] == maps.ZOOM_BY_RES[maps.REGION_CELL_RES]
+    pin = next(layer for layer in spec["layers"] if layer["id"] == "pin")
+    assert pin["data"][0]["latitude"] == latitude
 
 
 def layer_fips(at: AppTest, layer_id: str) -> set[str]:
