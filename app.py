@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, state
+from components import connection, release_view, state
 from components.problems import problem_boundary
 
 st.set_page_config(
@@ -55,12 +55,7 @@ def draw_sidebar() -> None:
         )
     else:
         st.sidebar.caption(f"Tenant: {info.tenant}")
-    release = connection.fetch_release(connection.connection_key())
-    st.sidebar.markdown("**Release**")
-    st.sidebar.text(f"Release id: {release.get('releaseId')}")
-    snapshot = release.get("dataSnapshotSha256") or ""
-    st.sidebar.text(f"Data snapshot: {snapshot[:12]}")
-    st.sidebar.text(f"Valid until: {release.get('validUntil')}")
+    release_view.draw_release(connection.fetch_release(connection.connection_key()))
 
 
 with st.sidebar, problem_boundary():

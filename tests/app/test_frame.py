@@ -3,6 +3,8 @@ isolated, and a wrong token or an unreachable service reads as a message, not a 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from conftest import app_path, page_path
 from streamlit.testing.v1 import AppTest
@@ -27,7 +29,12 @@ def test_app_renders_the_default_page_through_navigation(service_env, alpha_clie
     assert service_env in sidebar
     assert f"Release id: {release.release_id}" in sidebar
     assert f"Data snapshot: {release.data_snapshot_sha256[:12]}" in sidebar
-    assert "Valid until: 2026-10-01" in sidebar
+    valid_until = release.to_wire()["validUntil"]
+    assert f"Valid until: {valid_until}" in sidebar
+    # the demo release's validity may have ended by the time this runs: then it says so
+    ended = release.valid_until <= datetime.now(UTC)
+    expected = [f"Expired — this release's validity ended on {valid_until[:10]}."]
+    assert texts(at.sidebar.warning) == (expected if ended else [])
     assert at.sidebar.radio[0].label == "Demo tenant"
     assert at.sidebar.radio[0].value == "demo-alpha"
 
