@@ -108,13 +108,21 @@ def _local_token(db_path: str) -> str | None:
 
 
 def _revoke_local_token(db_path: str, token: str) -> None:
+    """Forget this process's local token at exit; a store removed meanwhile needs nothing."""
+    import sqlite3
+
     from gridservice.store import tenancy
     from gridservice.store.db import connect
 
-    conn = connect(db_path)
-    with conn:
-        tenancy.revoke_token(conn, token)
-    conn.close()
+    if not Path(db_path).is_file():
+        return
+    try:
+        conn = connect(db_path)
+        with conn:
+            tenancy.revoke_token(conn, token)
+        conn.close()
+    except sqlite3.Error:
+        pass  # the process is exiting; a token left behind is revocable by tenant
 
 
 def connection_key() -> ConnectionKey:
