@@ -13,6 +13,7 @@ modules shape them the same way whether they came from the client's models or ra
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
@@ -112,6 +113,26 @@ def list_records(
     """Return a filtered collection through the cache; empty filters are not sent."""
     kept = tuple(sorted((k, v) for k, v in params.items() if v not in (None, "", [])))
     return listing(key, collection, kept, max_items)
+
+
+@st.cache_data(ttl=FETCH_TTL, show_spinner=False, max_entries=2000)
+def has_operations_from(key: ConnectionKey, ba_code: str, start: str | None) -> bool:
+    """Return whether the authority has any hourly operation at or after `start` (one record)."""
+    pager = client_for(key).balancing_authority_operations.list(
+        ba_code=ba_code, start=start, limit=1, max_items=1
+    )
+    return bool(as_wire_list(pager))
+
+
+@st.cache_data(ttl=FETCH_TTL, show_spinner="Finding the latest operations…", max_entries=200)
+def latest_operations_day(key: ConnectionKey, ba_code: str) -> dt.date | None:
+    """Return the last UTC day with an hourly operation of the authority, or None."""
+    from components.operations_view import latest_day
+
+    def has_data_from(day: dt.date) -> bool:
+        return has_operations_from(key, ba_code, f"{day.isoformat()}T00:00:00Z")
+
+    return latest_day(has_data_from, dt.datetime.now(dt.UTC).date())
 
 
 @st.cache_data(ttl=FETCH_TTL, show_spinner="Loading filings…", max_entries=200)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import pandas as pd
@@ -33,6 +33,71 @@ OPERATION_COLUMNS = [
     "observedAt",
     "qualityFlags",
 ]
+
+
+# Far enough for any hourly series (EIA-930 starts in 2015); bounds the search's probes.
+SEARCH_REACH_DAYS = 1 << 15
+WHOLE_AUTHORITY = "Whole balancing authority"
+
+
+def authority_codes(*record_lists: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Return the distinct balancing-authority codes the records name, upper-case, sorted."""
+    codes = {
+        str(record.get("balancingAuthorityCode")).strip().upper()
+        for records in record_lists
+        for record in records
+        if str(record.get("balancingAuthorityCode") or "").strip()
+    }
+    return sorted(codes)
+
+
+def latest_day(has_data_from: Callable[[dt.date], bool], today: dt.date) -> dt.date | None:
+    """Return the last UTC day with data, given `has_data_from(day)`: any hour at or after it.
+
+    Galloping from `today` then bisecting asks O(log distance) small questions, each near the
+    end of the series, instead of walking every hour; None when not even the reach has data.
+    """
+    step = 1
+    if has_data_from(today):
+        low = today
+        while step <= SEARCH_REACH_DAYS and has_data_from(today + dt.timedelta(days=step)):
+            low, step = today + dt.timedelta(days=step), step * 2
+        high = today + dt.timedelta(days=step)
+    else:
+        high = today
+        while step <= SEARCH_REACH_DAYS and not has_data_from(today - dt.timedelta(days=step)):
+            high, step = today - dt.timedelta(days=step), step * 2
+        if step > SEARCH_REACH_DAYS:
+            return None
+        low = today - dt.timedelta(days=step)
+    while (high - low).days > 1:
+        middle = low + (high - low) // 2
+        if has_data_from(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+def latest_week(last_day: dt.date) -> tuple[dt.date, dt.date]:
+    """Return the default window: the seven UTC days that end with the last day of data."""
+    return last_day - dt.timedelta(days=6), last_day
+
+
+def region_label(region: Any) -> str:
+    """Return how a region is offered: its code, or the whole authority when it has none."""
+    return str(region) if region not in (None, "") else WHOLE_AUTHORITY
+
+
+def region_options(operations: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Return the regions in the window, the whole authority first (EIA-930 lists both)."""
+    labels = {region_label(op.get("region")) for op in operations}
+    return sorted(labels, key=lambda label: (label != WHOLE_AUTHORITY, label))
+
+
+def in_region(operations: Iterable[Mapping[str, Any]], label: str) -> list[Mapping[str, Any]]:
+    """Return the operations of one region label (so hours of subregions are not mixed in)."""
+    return [op for op in operations if region_label(op.get("region")) == label]
 
 
 def operations_frame(operations: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
@@ -90,6 +155,6 @@ def summary(frame: pd.DataFrame) -> dict[str, float | None]:
     error = (frame["demandMw"] - frame["demandForecastMw"]).abs()
     return {
         "hours": int(len(frame)),
-        "peakDemandMw": float(frame["demandMw"].max()),
+        "peakDemandMw": None if frame["demandMw"].isna().all() else float(frame["demandMw"].max()),
         "meanForecastErrorMw": None if error.dropna().empty else float(error.mean()),
     }

@@ -11,32 +11,58 @@ from components.problems import problem_boundary
 from components.tables import mw_column, provenance_config
 
 SCOPE = "operations"
+# Streamlit's default lower bound is ten years back, which hides the start of EIA-930 (2015).
+DATE_BOUNDS = {"min_value": dt.date(2000, 1, 1), "max_value": dt.date(2100, 12, 31)}
+
+
+def authority_choices(key: connection.ConnectionKey) -> tuple[list[str], list[str]]:
+    """Return (codes with hourly operations, codes named elsewhere without any).
+
+    Plants, generators and the first page of operations name the candidates (a harvested
+    plants file may carry no code at all); one single-record request per candidate keeps
+    only those with data, without walking hundreds of thousands of hours.
+    """
+    named = operations_view.authority_codes(
+        data_fetch.traverse(key, "generation_plants", "generation plants"),
+        data_fetch.traverse(key, "generators", "generators"),
+    )
+    first_page = data_fetch.list_records(key, "balancing_authority_operations", max_items=500)
+    listed = operations_view.authority_codes(first_page)
+    candidates = sorted(set(named) | set(listed))
+    with_data = [
+        c for c in candidates if c in listed or data_fetch.has_operations_from(key, c, None)
+    ]
+    return with_data, [c for c in candidates if c not in with_data]
+
 
 st.title("Grid operations")
 
 with problem_boundary():
     key = connection.connection_key()
-    plants = data_fetch.traverse(key, "generation_plants", "generation plants")
-    codes = sorted({p["balancingAuthorityCode"] for p in plants if p.get("balancingAuthorityCode")})
+    codes, unserved = authority_choices(key)
     left, middle, right = st.columns([2, 1, 1])
     with left:
         ba_code = filters.selectbox("Balancing authority", codes, "ba", scope=SCOPE)
+    if unserved:
+        st.caption(
+            f"Named by plants or generators but without hourly operations here: {', '.join(unserved)}."
+        )
     if not ba_code:
-        st.info("The service lists no plant with a balancing authority to choose from.")
+        st.info("The service has no hourly balancing-authority operations to show.")
         st.stop()
-    first = data_fetch.list_records(
-        key, "balancing_authority_operations", ba_code=ba_code, max_items=1
-    )
-    if not first:
+    last_day = data_fetch.latest_operations_day(key, ba_code)
+    if last_day is None:
         st.info(f"No hourly operations for {ba_code}.")
         st.stop()
-    first_day = dt.date.fromisoformat(first[0]["utcTime"][:10])
     with middle:
-        start = filters.date_input("From (UTC)", "start", scope=SCOPE) or first_day
+        start = filters.date_input("From (UTC)", "start", scope=SCOPE, **DATE_BOUNDS)
     with right:
-        end = filters.date_input("To (UTC, inclusive)", "end", scope=SCOPE) or (
-            start + dt.timedelta(days=6)
-        )
+        end = filters.date_input("To (UTC, inclusive)", "end", scope=SCOPE, **DATE_BOUNDS)
+    if start is None and end is None:
+        start, end = operations_view.latest_week(last_day)
+        st.caption(f"The latest week of data, {start} to {end} (UTC); pick dates for another.")
+    start = start or end - dt.timedelta(days=6)
+    end = end or start + dt.timedelta(days=6)
     window_start, window_end = operations_view.window_bounds(start, end)
     operations = data_fetch.list_records(
         key,
@@ -46,6 +72,10 @@ with problem_boundary():
         end=window_end,
         max_items=24 * 93,
     )
+    regions = operations_view.region_options(operations)
+    if len(regions) > 1:
+        region = st.radio("Region", regions, horizontal=True, key="operations.region")
+        operations = operations_view.in_region(operations, region or regions[0])
     frame = operations_view.operations_frame(operations)
     if frame.empty:
         st.info(f"No hourly operations for {ba_code} between {window_start} and {window_end}.")
@@ -53,7 +83,8 @@ with problem_boundary():
     summary = operations_view.summary(frame)
     metrics = st.columns(3)
     metrics[0].metric("Hours", f"{summary['hours']:,}")
-    metrics[1].metric("Peak demand", f"{summary['peakDemandMw']:,.0f} MW")
+    peak = summary["peakDemandMw"]
+    metrics[1].metric("Peak demand", "n/a" if peak is None else f"{peak:,.0f} MW")
     error = summary["meanForecastErrorMw"]
     metrics[2].metric("Mean |demand − forecast|", "n/a" if error is None else f"{error:,.0f} MW")
     st.altair_chart(

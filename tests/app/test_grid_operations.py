@@ -6,9 +6,12 @@ import datetime as dt
 import json
 from pathlib import Path
 
+import pandas as pd
+import pytest
 from streamlit.testing.v1 import AppTest
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "grid_operations.py")
+REPO_ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(REPO_ROOT / "pages" / "grid_operations.py")
 
 
 def test_window_and_authority_drive_the_charts(service_env, alpha_client):
@@ -33,3 +36,208 @@ def test_window_and_authority_drive_the_charts(service_env, alpha_client):
         f"{code}: generation by fuel",
     ]
     assert len(at.dataframe[0].value) == 48
+
+
+# A store shaped like a harvested one: the plants file names no balancing authority, the
+# generators name two (one without any hourly data), and the hourly series of one authority
+# runs for years, with weather-zone subregions over its last days.
+LAST_HOUR = dt.datetime(2025, 3, 10, 23, tzinfo=dt.UTC)
+SOURCE = {
+    "sourceId": "eia930-test",
+    "assetHash": "b" * 64,
+    "sourceLocator": "test.csv",
+    "observedAt": "2025-03-11T00:00:00Z",
+}
+
+
+def _hourly(code: str, region: str | None, hour: dt.datetime, demand: float) -> dict:
+    stamp = hour.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return {
+        "id": f"ops-{code}-{region or 'BA'}-{stamp}",
+        "balancingAuthorityCode": code,
+        "utcTime": stamp,
+        "localTime": stamp,
+        "region": region,
+        "demandForecastMw": None,
+        "demandMw": demand,
+        "demandAdjustedMw": None,
+        "netGenerationMw": None,
+        "netGenerationAdjustedMw": None,
+        "totalInterchangeMw": None,
+        "totalInterchangeAdjustedMw": None,
+        "generationByFuelMw": None,
+        "evidence": SOURCE,
+        "qualityFlags": [],
+    }
+
+
+def _plant(i: int) -> dict:
+    return {
+        "id": f"plant-{i}",
+        "plantName": f"Plant {i}",
+        "utilityName": "Utility",
+        "state": "TX",
+        "county": "Travis",
+        "balancingAuthorityCode": None,
+        "nercRegion": None,
+        "sectorName": None,
+        "agencyPlantId": i,
+        "utilityId": 1,
+        "latitude": 30.3,
+        "longitude": -97.7,
+        "preliminary": False,
+        "evidence": SOURCE,
+        "qualityFlags": [],
+    }
+
+
+def _generator(i: int, code: str) -> dict:
+    return {
+        "id": f"gen-{i}",
+        "generatorId": f"G{i}",
+        "plantName": f"Plant {i}",
+        "utilityName": "Utility",
+        "state": "TX",
+        "county": "Travis",
+        "balancingAuthorityCode": code,
+        "status": "OP",
+        "technology": "Solar Photovoltaic",
+        "energySourceCode": "SUN",
+        "primeMoverCode": "PV",
+        "agencyPlantId": i,
+        "utilityId": 1,
+        "nameplateCapacityMw": 50.0,
+        "summerCapacityMw": None,
+        "winterCapacityMw": None,
+        "operatingDate": "2020-01",
+        "plannedOperationDate": None,
+        "retirementDate": None,
+        "preliminary": False,
+        "evidence": SOURCE,
+        "qualityFlags": [],
+    }
+
+
+def _harvested_operations() -> list[dict]:
+    early = [
+        _hourly("ERCO", None, dt.datetime(2016, 5, 1, tzinfo=dt.UTC) + dt.timedelta(hours=h), 1.0)
+        for h in range(48)
+    ]
+    last_days = [LAST_HOUR - dt.timedelta(hours=h) for h in range(24 * 20)]
+    whole = [_hourly("ERCO", None, hour, 40_000.0 + hour.day) for hour in last_days]
+    west = [_hourly("ERCO", "WEST", hour, 3_000.0) for hour in last_days[: 24 * 3]]
+    return early + whole + west
+
+
+@pytest.fixture(scope="module")
+def harvested_env(tmp_path_factory):
+    from gridservice.server import start_in_thread
+    from gridservice.settings import Settings
+    from gridservice.store import writer
+    from gridservice.store.db import connect, init_schema
+
+    db_path = tmp_path_factory.mktemp("harvested-ops") / "harvested.db"
+    conn = connect(db_path)
+    init_schema(conn)
+    with conn:
+        writer.add_token(conn, "tok_ops_test", "tenant-ops", "2025-01-01T00:00:00Z")
+        writer.insert_plants(conn, [_plant(i) for i in range(1, 4)])
+        writer.insert_generators(
+            conn,
+            [_generator(1, "ERCO"), _generator(2, "swpp")],
+            source_id="eia860-test",
+            is_current=True,
+        )
+        writer.insert_ba_operations(conn, _harvested_operations())
+    conn.close()
+    server = start_in_thread(Settings(db_path=db_path, rate_limit_enabled=False))
+    yield server.base_url
+    server.stop()
+
+
+@pytest.fixture
+def on_harvested_store(harvested_env, monkeypatch):
+    monkeypatch.setenv("GRID_API_BASE_URL", harvested_env)
+    monkeypatch.setenv("GRID_API_TOKEN", "tok_ops_test")
+    monkeypatch.chdir(REPO_ROOT)
+
+
+def test_authorities_come_from_data_that_names_them_when_plants_name_none(on_harvested_store):
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="filter:operations:ba").options == ["ERCO"]
+    assert [c.value for c in at.caption if "SWPP" in c.value] == [
+        "Named by plants or generators but without hourly operations here: SWPP."
+    ]
+    assert not [i.value for i in at.info]
+
+
+def test_the_default_window_is_the_latest_week_of_data_without_subregions_mixed_in(
+    on_harvested_store,
+):
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception and not at.error
+    assert "The latest week of data, 2025-03-04 to 2025-03-10 (UTC)" in " ".join(
+        c.value for c in at.caption
+    )
+    assert at.radio(key="operations.region").options == ["Whole balancing authority", "WEST"]
+    assert at.metric[0].value == f"{7 * 24:,}"
+    assert at.metric[1].value == "40,010 MW"
+    frame = at.dataframe[0].value
+    assert frame["utcTime"].min() == pd.Timestamp("2025-03-04T00:00:00Z")
+    assert frame["utcTime"].max() == pd.Timestamp(LAST_HOUR)
+    assert frame["region"].isna().all()
+
+    at.radio(key="operations.region").set_value("WEST").run()
+    assert at.metric[0].value == f"{3 * 24:,}"
+    assert set(at.dataframe[0].value["region"]) == {"WEST"}
+
+
+def test_a_chosen_window_in_early_data_is_shown(on_harvested_store):
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.date_input(key="filter:operations:start").set_value(dt.date(2016, 5, 1))
+    at.date_input(key="filter:operations:end").set_value(dt.date(2016, 5, 2)).run()
+    assert not at.exception and not at.error
+    assert at.metric[0].value == "48"
+    assert "radio" not in [element.type for element in at.main]
+
+
+def _asked(last: dt.date | None) -> tuple[list[dt.date], object]:
+    asked: list[dt.date] = []
+
+    def has_data_from(day: dt.date) -> bool:
+        asked.append(day)
+        return last is not None and day <= last
+
+    return asked, has_data_from
+
+
+@pytest.mark.parametrize(
+    "last",
+    [dt.date(2026, 8, 22), dt.date(2015, 7, 1), dt.date(2027, 1, 3), dt.date(2026, 11, 21)],
+)
+def test_latest_day_is_found_with_few_questions_either_side_of_today(last):
+    from components.operations_view import latest_day
+
+    asked, has_data_from = _asked(last)
+    assert latest_day(has_data_from, dt.date(2026, 11, 21)) == last
+    assert len(asked) <= 30
+
+
+def test_latest_day_is_none_without_data():
+    from components.operations_view import latest_day
+
+    asked, has_data_from = _asked(None)
+    assert latest_day(has_data_from, dt.date(2026, 11, 21)) is None
+
+
+def test_a_window_without_demand_says_so_instead_of_nan():
+    from components.operations_view import operations_frame, summary
+
+    hours = [dt.datetime(2026, 8, 16, h, tzinfo=dt.UTC) for h in range(3)]
+    generation_only = [{**_hourly("ERCO", None, h, 0.0), "demandMw": None} for h in hours]
+    assert summary(operations_frame(generation_only)) == {
+        "hours": 3,
+        "peakDemandMw": None,
+        "meanForecastErrorMw": None,
+    }
