@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data_fetch, queue_view
+from components import connection, data_fetch, queue_requests, queue_view
 from components.problems import problem_boundary
 
 st.title("Interconnection queue")
@@ -17,7 +17,9 @@ with problem_boundary():
     key = connection.connection_key()
     records = data_fetch.traverse(key, "queue_records", "queue records")
     by_id = {str(record.get("id")): record for record in records}
-    frame = queue_view.queue_frame(records)
+    authorities = queue_requests.source_authorities(key, queue_requests.duplicated_sources(records))
+    collapsed = queue_requests.one_per_request(records, authorities)
+    frame = queue_view.queue_frame(collapsed.kept)
     filtered = queue_view.filter_queue(frame, queue_view.draw_filters(frame))
     filtered = queue_view.draw_technology(key, filtered)
 
@@ -25,6 +27,9 @@ with problem_boundary():
     st.markdown(
         f"**{len(filtered):,}** of {len(frame):,} records · **{total_mw:,.0f} MW** requested"
     )
+    note = queue_requests.collapse_note(collapsed, authorities)
+    if note:
+        st.caption(note)
     if filtered.empty:
         st.info("No queue record matches these filters.")
     else:

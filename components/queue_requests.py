@@ -1,0 +1,137 @@
+"""One interconnection request counted once, however many sources list it.
+
+The ERCOT GIS report and LBNL Queued Up both list many ERCOT requests under the same queue
+id (`market` + `recordKey`, any case). Counting both doubles their MW. The rule is the
+screening's: keep the operator's own report (details authority `official_operator_dataset`),
+then the newest `observedAt`, then the smallest id. A source's authority is in a record's
+details, so the page asks for one record's details per source that has a duplicate.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+OPERATOR_AUTHORITY = "official_operator_dataset"
+
+
+@dataclasses.dataclass(frozen=True)
+class CollapsedQueue:
+    """The records to count, those set aside as another source's copy, and who was kept."""
+
+    kept: list[dict[str, Any]]
+    set_aside: list[dict[str, Any]]
+    kept_for: dict[str, str]  # set-aside record id -> id of the record kept in its place
+
+    def kept_sources(self) -> Counter[str]:
+        """Return how many duplicated requests each source was kept for."""
+        by_id = {str(r.get("id")): r for r in self.kept}
+        return Counter(source_of(by_id[k]) for k in set(self.kept_for.values()))
+
+    def set_aside_sources(self) -> Counter[str]:
+        """Return how many records of each source were set aside as copies."""
+        return Counter(source_of(record) for record in self.set_aside)
+
+
+def source_of(record: Mapping[str, Any]) -> str:
+    """Return the record's source id, or "unnamed source"."""
+    return str(record.get("sourceId") or "unnamed source")
+
+
+def request_key(record: Mapping[str, Any]) -> tuple[str, str] | None:
+    """Return (market, queue id) upper-cased, or None when the record has no queue id."""
+    queue_id = str(record.get("recordKey") or "").strip().upper()
+    return (str(record.get("market") or "").strip().upper(), queue_id) if queue_id else None
+
+
+def duplicated_sources(records: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Return {source id: one of its record ids} for the sources that share a queue id."""
+    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    for record in records:
+        key = request_key(record)
+        if key is not None:
+            groups.setdefault(key, []).append(record)
+    samples: dict[str, str] = {}
+    for group in groups.values():
+        if len(group) > 1:
+            for record in group:
+                samples.setdefault(source_of(record), str(record.get("id")))
+    return dict(sorted(samples.items()))
+
+
+def by_preference(
+    records: Iterable[dict[str, Any]], authorities: Mapping[str, str | None]
+) -> list[dict[str, Any]]:
+    """Return the records best first: the operator's report, then newest observed, then id."""
+    ordered = sorted(records, key=lambda r: str(r.get("id")))
+    ordered.sort(key=lambda r: str(r.get("observedAt") or ""), reverse=True)
+    ordered.sort(key=lambda r: authorities.get(source_of(r)) != OPERATOR_AUTHORITY)
+    return ordered
+
+
+def one_per_request(
+    records: Iterable[Mapping[str, Any]], authorities: Mapping[str, str | None]
+) -> CollapsedQueue:
+    """Return the records with each queue id kept once, in their original order.
+
+    `authorities` maps a source id to its details' evidence authority (None when unknown).
+    Records without a queue id are always kept: nothing says they repeat another.
+    """
+    records = [dict(record) for record in records]
+    chosen: dict[tuple[str, str], dict[str, Any]] = {}
+    for record in by_preference(records, authorities):
+        key = request_key(record)
+        if key is not None:
+            chosen.setdefault(key, record)
+    kept, set_aside, kept_for = [], [], {}
+    for record in records:
+        key = request_key(record)
+        winner = chosen.get(key) if key is not None else None
+        if winner is None or winner is record:
+            kept.append(record)
+        else:
+            set_aside.append(record)
+            kept_for[str(record.get("id"))] = str(winner.get("id"))
+    return CollapsedQueue(kept, set_aside, kept_for)
+
+
+def collapse_note(collapsed: CollapsedQueue, authorities: Mapping[str, str | None]) -> str | None:
+    """Return the sentence saying how many copies were set aside and which source was kept."""
+    if not collapsed.set_aside:
+        return None
+
+    def named(source: str) -> str:
+        authority = authorities.get(source)
+        return f"{source} ({authority})" if authority else source
+
+    kept = ", ".join(
+        f"{named(source)} for {count:,}"
+        for source, count in sorted(collapsed.kept_sources().items())
+    )
+    aside = ", ".join(
+        f"{count:,} of {source}" for source, count in sorted(collapsed.set_aside_sources().items())
+    )
+    requests = len(set(collapsed.kept_for.values()))
+    return (
+        f"{len(collapsed.set_aside):,} duplicate records collapsed: {requests:,} requests are "
+        f"listed by more than one source under the same queue id and are counted once, kept "
+        f"from {kept} (the operator's own report first, then the newest); set aside: {aside}."
+    )
+
+
+def source_authorities(key: Any, samples: Mapping[str, str]) -> dict[str, str | None]:
+    """Return each source's authority from one of its records' details (None when unknown)."""
+    from components import data_fetch
+    from gridclient import GridAPIError
+
+    authorities: dict[str, str | None] = {}
+    for source, record_id in samples.items():
+        try:
+            details = data_fetch.queue_details(key, record_id)
+        except GridAPIError:
+            # Without details the rule still holds: newest observed first, then id.
+            details = {}
+        authorities[source] = (details.get("evidence") or {}).get("authority")
+    return authorities
