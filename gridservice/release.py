@@ -95,7 +95,10 @@ def release_identity(
         release_id = stored_id if stored_id and "demo" in stored_id else f"demo-{snapshot[:12]}"
     else:
         release_id = stored_id or f"release-{snapshot[:12]}"
-    built_at = meta_reads.get_meta(conn, "built_at")
+    # Fictional demo data has no real-world shelf life: its validity runs from the start of
+    # the service serving it, so a demo never shows itself expired. Harvested data ages from
+    # when it was built.
+    built_at = None if data_kind == "demo" else meta_reads.get_meta(conn, "built_at")
     try:
         valid_from = (
             dt.datetime.fromisoformat(built_at.replace("Z", "+00:00")) if built_at else started_at

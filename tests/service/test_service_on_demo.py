@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 from fastapi.testclient import TestClient
@@ -57,6 +58,13 @@ def test_demo_collections_traverse_completely(demo, path, params):
 
 def test_demo_release_says_demo(demo):
     assert "demo" in demo.get("/v1/release").json()["data"]["releaseId"]
+
+
+def test_a_demo_release_is_valid_while_it_is_served(demo):
+    # Fictional data has no shelf life: a sales demo must never show its release expired.
+    release = demo.get("/v1/release").json()["data"]
+    valid_until = datetime.fromisoformat(release["validUntil"].replace("Z", "+00:00"))
+    assert valid_until > datetime.now(UTC)
 
 
 def test_demo_docket_filings_and_queue_details(demo):
