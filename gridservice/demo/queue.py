@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from gridservice.demo.common import DEVELOPERS, SOURCES, WORDS, DemoContext, mojibake
-from gridservice.quality import queue_quality_flags, synthesized_project_name
+from gridservice.quality import QUEUE_COUNT_CODES, queue_quality_flags, synthesized_project_name
 
 SOURCE_BY_MARKET = {"ERCOT": "demo-ercot-gis", "SPP": "demo-spp-gi-queue"}
 WORKSHEET = {"ERCOT": "Project Details - Large Gen", "SPP": "Active Queue"}
@@ -45,28 +45,8 @@ TRANSMISSION_ENTITIES = {
     "ERCOT": ("Lone Star Transmission Co. (demo)", "Brazos Valley Wires (demo)"),
     "SPP": ("Prairie Transmission Partners (demo)", "Red River Grid Co. (demo)"),
 }
-DIRT = (
-    "missingCounty",
-    "missingProposedDate",
-    "synthesizedProjectName",
-    "unresolvedProjectName",
-    "missingPointOfInterconnection",
-    "unresolvedPointOfInterconnection",
-    "unknownPointOfInterconnection",
-    "missingState",
-    "unknownState",
-    "unknownStatus",
-    "zeroRequestedCapacity",
-    "negativeRequestedCapacity",
-    "suspectedProjectNameEncodingDamage",
-    "suspectedPointOfInterconnectionEncodingDamage",
-    "suspectedEncodingDamage",
-    "activeWithWithdrawnDate",
-    "proposedDateBeforeQueueDate",
-    "onlineDateBeforeQueueDate",
-    "withdrawnDateBeforeQueueDate",
-    "interconnectionAgreementDateBeforeQueueDate",
-)
+# Every queue count of the quality report gets dirty records, in the report's order.
+DIRT = QUEUE_COUNT_CODES
 
 
 @dataclass
