@@ -353,13 +353,16 @@ def draw_table(filtered: pd.DataFrame) -> str | None:
 def draw_record(key: Any, record: Mapping[str, Any]) -> None:
     """Draw one record: its details and its source evidence with the row as it was."""
     from components import data_fetch
-    from components.evidence_view import draw_flags, draw_queue_evidence
+    from components.evidence_view import draw_flags, draw_queue_evidence, escape_markdown
 
     record_id = str(record.get("id"))
-    st.subheader(f"{record.get('projectName') or record_id}")
+    # Headings and captions are markdown: the source's text is escaped so it stays text.
+    st.subheader(escape_markdown(str(record.get("projectName") or record_id)))
     st.caption(
-        f"Record {record_id} · {record.get('market') or ''} · {record.get('county') or ''}, "
-        f"{record.get('state') or ''} · observed {record.get('observedAt') or 'unknown'}"
+        escape_markdown(
+            f"Record {record_id} · {record.get('market') or ''} · {record.get('county') or ''}, "
+            f"{record.get('state') or ''} · observed {record.get('observedAt') or 'unknown'}"
+        )
     )
     details = data_fetch.queue_details(key, record_id)
     evidence = data_fetch.queue_evidence(key, record_id)

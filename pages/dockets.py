@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components import connection, data_fetch, dockets_view, filters
+from components.evidence_view import escape_markdown
 from components.problems import problem_boundary
 from components.tables import as_wire_list
 
@@ -36,7 +37,7 @@ with problem_boundary():
         st.stop()
     filings = data_fetch.docket_filings(key, control_number)
     if not filings:
-        st.info(f"No filings under control number {control_number}.")
+        st.info(f"No filings under control number {escape_markdown(control_number)}.")
         st.stop()
     frame = dockets_view.filings_frame(filings)
     st.markdown(

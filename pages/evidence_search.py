@@ -68,7 +68,7 @@ with problem_boundary():
     )
     terms = evidence_view.query_terms(query)
     if not results:
-        st.info(f"No evidence matches “{query}” with these filters.")
+        st.info(f"No evidence matches “{evidence_view.escape_markdown(query)}” with these filters.")
     else:
         st.markdown(f"**{len(results)}** results{' so far' if has_more else ''}, best first")
     for position, chunk in enumerate(results, start=1):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components import charts, connection, data_fetch, generation_view, maps
+from components.evidence_view import escape_markdown
 from components.problems import problem_boundary
 from components.tables import mwh_column, provenance_config
 
@@ -71,7 +72,7 @@ with problem_boundary():
     operations = data_fetch.list_records(key, "generator_operations", plant_id=int(plant_id))
     monthly = generation_view.monthly_generation(operations)
     if monthly.empty:
-        st.info(f"No generator operations reported for {names[plant_id]}.")
+        st.info(f"No generator operations reported for {escape_markdown(str(names[plant_id]))}.")
         st.stop()
     st.altair_chart(
         charts.monthly(

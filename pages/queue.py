@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components import connection, data_fetch, queue_requests, queue_view
+from components.evidence_view import escape_markdown
 from components.problems import problem_boundary
 
 st.title("Interconnection queue")
@@ -38,6 +39,6 @@ with problem_boundary():
     if selected and selected in by_id:
         queue_view.draw_record(key, by_id[selected])
     elif selected:
-        st.warning(f"No queue record with id {selected!r} in this release.")
+        st.warning(f"No queue record with id “{escape_markdown(selected)}” in this release.")
     else:
         st.caption("Select a row to see the record's details and evidence.")

@@ -54,7 +54,9 @@ with problem_boundary():
     rows = event.selection.rows if event else []
     chosen = frame.iloc[rows[0]] if rows else frame.iloc[0]
     project = next(p for p in projects if p.get("id") == chosen["id"])
-    st.subheader(f"Evidence · {project.get('projectNumber') or project.get('id')}")
+    st.subheader(
+        f"Evidence · {escape_markdown(str(project.get('projectNumber') or project.get('id')))}"
+    )
     st.markdown(escape_markdown(project.get("description") or "(no description)"))
     evidence = project.get("evidence") or {}
     st.markdown(

@@ -103,7 +103,7 @@ def test_a_selected_record_shows_its_details_and_the_source_row(service_env, alp
     evidence = alpha_client.queue_records.evidence(record.id)
     at = page({"record": record.id})
     assert not at.exception and not at.error
-    assert at.subheader[0].value == record.project_name
+    assert unescape(at.subheader[0].value) == record.project_name
     text = " ".join(unescape(m.value) for m in at.markdown)
     assert evidence.source_name in text
     assert evidence.redistribution_policy in text
