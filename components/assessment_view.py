@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from components.evidence_view import escape_markdown
 from components.territory_view import HEURISTIC_LABEL, candidates_frame, evidence_text
 
 READINESS_LABELS = {
@@ -38,18 +39,36 @@ def readiness_label(readiness: dict[str, Any] | None) -> str:
     return READINESS_LABELS.get(level, str(level or "not given"))
 
 
-def findings_frame(readiness: dict[str, Any] | None) -> pd.DataFrame:
-    """Return one row per friction finding: factor, severity, finding, cited record ids."""
-    rows = [
-        {
-            "Factor": finding.get("factor"),
-            "Severity": f"{SEVERITY_ICONS.get(finding.get('severity'), '')} {finding.get('severity')}".strip(),
-            "Finding": finding.get("finding"),
-            "Cites": ", ".join(str(c) for c in finding.get("citations") or []),
-        }
-        for finding in (readiness or {}).get("findings") or []
-    ]
-    return pd.DataFrame(rows, columns=["Factor", "Severity", "Finding", "Cites"])
+def finding_lines(readiness: dict[str, Any] | None) -> list[dict[str, str]]:
+    """Return each friction finding as plain text: heading (factor, severity), finding, cites."""
+    lines = []
+    for finding in (readiness or {}).get("findings") or []:
+        severity = finding.get("severity")
+        icon = SEVERITY_ICONS.get(severity, "")
+        citations = [str(c) for c in finding.get("citations") or []]
+        lines.append(
+            {
+                "factor": str(finding.get("factor") or "unnamed factor"),
+                "severity": f"{icon} {severity} severity".strip(),
+                "finding": str(finding.get("finding") or ""),
+                "cites": ", ".join(citations) if citations else "no record cited",
+            }
+        )
+    return lines
+
+
+def draw_findings(readiness: dict[str, Any] | None) -> None:
+    """Draw each finding in its own box, its full text wrapped and its citations under it."""
+    lines = finding_lines(readiness)
+    if not lines:
+        st.caption("No friction findings.")
+    for line in lines:
+        with st.container(border=True):
+            st.markdown(
+                f"**{escape_markdown(line['factor'])}** · {escape_markdown(line['severity'])}"
+            )
+            st.markdown(escape_markdown(line["finding"]))
+            st.caption(f"Cites: {escape_markdown(line['cites'])}")
 
 
 def market_signals_frame(signals: list[dict[str, Any]]) -> pd.DataFrame:
@@ -204,7 +223,7 @@ def draw_readiness(assessment: dict[str, Any]) -> None:
     right.markdown("**Summary**")
     right.text(readiness.get("summary") or "No summary given.")
     st.subheader("Friction findings")
-    _table(findings_frame(readiness), "No friction findings.")
+    draw_findings(readiness)
     st.subheader("Abstentions")
     abstentions = readiness.get("abstentions") or []
     if not abstentions:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from conftest import ALPHA_TOKEN, page_path
@@ -29,6 +31,11 @@ def screened(demo_service):
         return client.assessments.create(site.id)
 
 
+def unescape(markdown: str) -> str:
+    """Return markdown source as the reader sees it: backslash escapes removed."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
 def open_assessment(assessment_id: str | None) -> AppTest:
     at = AppTest.from_file(page_path("assessment"), default_timeout=90)
     if assessment_id is not None:
@@ -43,8 +50,14 @@ def test_disclaimer_comes_first_and_readiness_is_shown(service_env, screened):
     assert at.warning[0].value == screened.disclaimer
     assert at.metric[0].value == "High friction"
     assert screened.readiness["summary"] in [t.value for t in at.text]
-    findings = at.dataframe[0].value
-    assert set(findings["Factor"]) == {f["factor"] for f in screened.readiness["findings"]}
+    shown = [m.value for m in at.markdown]
+    captions = [c.value for c in at.caption]
+    for finding in screened.readiness["findings"]:
+        factor = finding["factor"].replace("_", "\\_")
+        assert any(line.startswith(f"**{factor}** · ") for line in shown), finding["factor"]
+        cites = ", ".join(finding["citations"]) or "no record cited"
+        assert any(unescape(c) == f"Cites: {cites}" for c in captions), finding["citations"]
+        assert any(unescape(line) == finding["finding"] for line in shown), finding["finding"]
 
 
 def test_abstentions_and_limitations_are_in_plain_view(service_env, screened):

@@ -68,11 +68,17 @@ def test_findings_and_flags_read_as_text():
             },
         ]
     }
-    frame = assessment_view.findings_frame(readiness)
-    assert frame.to_dict("records") == [
-        {"Factor": "queue_congestion", "Severity": "🔴 high", "Finding": "Busy.", "Cites": "q1, q2"}
+    assert assessment_view.finding_lines(readiness) == [
+        {
+            "factor": "queue_congestion",
+            "severity": "🔴 high severity",
+            "finding": "Busy.",
+            "cites": "q1, q2",
+        }
     ]
-    assert assessment_view.findings_frame(None).empty
+    assert assessment_view.finding_lines(None) == []
+    uncited = {"findings": [{"factor": "load_scale", "severity": "low", "finding": "Small."}]}
+    assert assessment_view.finding_lines(uncited)[0]["cites"] == "no record cited"
     flags = [{"code": "missing_county", "field": "county", "message": "No county."}]
     assert assessment_view.flags_text(flags) == "missing_county (county): No county."
 
