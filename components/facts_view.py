@@ -16,7 +16,9 @@ import pandas as pd
 from components.tables import flags_text
 
 FACT_COLUMNS = [
+    "row",
     "factKey",
+    "measure",
     "market",
     "predicate",
     "period",
@@ -38,15 +40,21 @@ FACT_COLUMNS = [
     "id",
 ]
 KINDS = {"Load forecasts": "load_forecasts", "Resource adequacy": "resource_adequacy"}
+# What fits beside the sidebar at 1280 px: the numbers in one table, where and when each was
+# known in a second (joined by the row number), quote and parser confidence for the chosen fact.
+FACT_TABLE = ["row", "market", "measure", "period", "scenario", "value", "validFrom", "validTo"]
+PROVENANCE_TABLE = ["row", "factVersion", "knownFrom", "sourceId", "sourceLocator"]
 
 
 def facts_frame(facts: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     """Return facts as a flat frame with their evidence page, quote and provenance."""
     rows = []
-    for fact in facts:
+    for number, fact in enumerate(facts, start=1):
         evidence = fact.get("evidence") or {}
         row = {c: fact.get(c) for c in FACT_COLUMNS}
         row.update(
+            row=number,
+            measure=measure(fact),
             page=evidence.get("page"),
             quote=evidence.get("quote"),
             parserConfidence=evidence.get("parserConfidence"),
@@ -56,7 +64,24 @@ def facts_frame(facts: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
         rows.append(row)
     frame = pd.DataFrame(rows, columns=FACT_COLUMNS)
     frame["value"] = pd.to_numeric(frame["value"], errors="coerce")
+    frame["knownFrom"] = pd.to_datetime(frame["knownFrom"], utc=True, errors="coerce")
+    for column in ("validFrom", "validTo"):
+        frame[column] = pd.to_datetime(frame[column], errors="coerce").dt.date
     return frame
+
+
+def measure(fact: Mapping[str, Any]) -> str:
+    """Return what a fact measures in words: `summer_peak_demand_forecast` -> `summer peak demand forecast`."""
+    return str(fact.get("predicate") or "").replace("_", " ")
+
+
+def flag_lines(facts: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Return one line per flagged fact: its row number, name and flags; unflagged facts omitted."""
+    return [
+        f"#{number} {fact_label(fact)}: {flags_text(fact.get('qualityFlags'))}"
+        for number, fact in enumerate(facts, start=1)
+        if fact.get("qualityFlags")
+    ]
 
 
 def before(known_from: str) -> str:
@@ -125,20 +150,62 @@ def fact_label(fact: Mapping[str, Any]) -> str:
     )
 
 
-def table_config() -> dict[str, Any]:
-    """Column configs of the facts table: MW, dates, the uncalibrated parser confidence."""
+def value_unit(facts: Iterable[Mapping[str, Any]]) -> str:
+    """Return the one unit the facts share, for the value column's title; "mixed units" if not."""
+    units = {fact.get("unit") or "no unit" for fact in facts}
+    return units.pop() if len(units) == 1 else "mixed units"
+
+
+def table_config(unit: str = "MW") -> dict[str, Any]:
+    """Column configs of the facts and provenance tables: short labels, narrow codes and numbers."""
     import streamlit as st
 
-    from components.tables import mw_column, provenance_config
+    from components.tables import PROVENANCE_HELP
 
     return {
-        **provenance_config(),
-        "value": mw_column("Value"),
-        "parserConfidence": st.column_config.NumberColumn(
-            "Parser confidence (uncalibrated)",
-            format="%.2f",
-            help="How sure the document parser was: uncalibrated, not an accuracy.",
+        "row": st.column_config.NumberColumn("#", width=34, format="%d"),
+        "market": st.column_config.TextColumn("Market", width=56),
+        "measure": st.column_config.TextColumn("Measure", width=190),
+        "period": st.column_config.TextColumn("Period", width=54),
+        "scenario": st.column_config.TextColumn("Scenario", width=68),
+        "value": st.column_config.NumberColumn(f"Value ({unit})", format="localized", width=96),
+        "validFrom": st.column_config.DateColumn("Valid from", width=86),
+        "validTo": st.column_config.DateColumn("Valid to", width=86),
+        "factVersion": st.column_config.TextColumn("Version", width=64),
+        "knownFrom": st.column_config.DatetimeColumn(
+            "Known from (UTC)", format="YYYY-MM-DD HH:mm", width=140, help=PROVENANCE_HELP
         ),
-        "quote": st.column_config.TextColumn("Evidence quote", width="medium"),
-        "page": st.column_config.NumberColumn("Page", format="%d"),
+        "sourceId": st.column_config.TextColumn("Source id", help=PROVENANCE_HELP),
+        "sourceLocator": st.column_config.TextColumn("Locator", help=PROVENANCE_HELP),
+    }
+
+
+def picked_fact_id(selection: Any, frame: pd.DataFrame) -> str | None:
+    """Return the id of the fact on the selected row of the facts table, or None."""
+    rows = list(getattr(getattr(selection, "selection", None), "rows", None) or [])
+    if not rows or not 0 <= rows[0] < len(frame):
+        return None
+    return str(frame.iloc[rows[0]]["id"])
+
+
+def provenance_text(fact: Mapping[str, Any]) -> str:
+    """Return one fact's provenance as a line: source, locator, page, known from/to, flags."""
+    evidence = fact.get("evidence") or {}
+    flags = flags_text(fact.get("qualityFlags")) or "none"
+    return (
+        f"Record {fact.get('id')} · source {fact.get('sourceId')} · locator "
+        f"{evidence.get('sourceLocator')} · page {evidence.get('page')} · known from "
+        f"{fact.get('knownFrom')} to {fact.get('knownTo') or 'now'} · quality flags: {flags}"
+    )
+
+
+def history_config(unit: str) -> dict[str, Any]:
+    """Column configs of a fact's history table."""
+    import streamlit as st
+
+    return {
+        "knownFrom": st.column_config.DatetimeColumn("Known from (UTC)", format="YYYY-MM-DD HH:mm"),
+        "knownTo": st.column_config.TextColumn("Known to"),
+        "value": st.column_config.NumberColumn("Value", format=f"%.0f {unit}".strip()),
+        "factVersion": st.column_config.TextColumn("Version"),
     }

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components import charts, connection, data_fetch, facts_view, filters
-from components.evidence_view import draw_fact_evidence
+from components.evidence_view import draw_fact_evidence, escape_markdown
 from components.problems import problem_boundary
 
 SCOPE = "facts"
@@ -46,12 +46,34 @@ with problem_boundary():
     if not facts:
         st.info("No fact matches these filters at that moment.")
         st.stop()
-    st.dataframe(
-        facts_view.facts_frame(facts), hide_index=True, column_config=facts_view.table_config()
+    table = facts_view.facts_frame(facts)
+    config = facts_view.table_config(facts_view.value_unit(facts))
+    picked = st.dataframe(
+        table,
+        hide_index=True,
+        column_order=facts_view.FACT_TABLE,
+        column_config=config,
+        on_select="rerun",
+        selection_mode="single-row",
+        key="facts.table",
     )
+    st.caption("Select a row to follow that fact through time below, with its evidence.")
+    st.markdown("**Where each fact comes from and when it was known** (rows as above)")
+    st.dataframe(
+        table, hide_index=True, column_order=facts_view.PROVENANCE_TABLE, column_config=config
+    )
+    flagged = facts_view.flag_lines(facts)
+    st.markdown("**Quality flags**")
+    for line in flagged or ["No fact in this list carries a quality flag."]:
+        st.caption(escape_markdown(line))
 
     st.subheader("One fact through time")
     by_id = {f["id"]: f for f in facts}
+    picked_id = facts_view.picked_fact_id(picked, table)
+    if picked_id in by_id and st.session_state.get("facts.picked") != picked_id:
+        # A newly selected row picks the fact below; the box still lets the reader pick another.
+        st.session_state["facts.fact"] = picked_id
+    st.session_state["facts.picked"] = picked_id
     ordered = sorted(by_id, key=lambda fid: (by_id[fid].get("factVersion") == "1", fid))
     chosen = st.selectbox(
         "Fact", ordered, format_func=lambda fid: facts_view.fact_label(by_id[fid]), key="facts.fact"
@@ -77,6 +99,12 @@ with problem_boundary():
         )
     else:
         st.caption("This fact has one known version: it was never restated.")
-    st.dataframe(history, hide_index=True)
+    st.dataframe(
+        history,
+        hide_index=True,
+        column_order=["knownFrom", "knownTo", "value", "factVersion"],
+        column_config=facts_view.history_config(fact.get("unit") or ""),
+    )
+    st.caption(escape_markdown(facts_view.provenance_text(fact)))
     st.markdown("**Evidence**")
     draw_fact_evidence(fact.get("evidence") or {})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -25,8 +26,21 @@ def test_a_restated_value_changes_with_known_at(service_env, alpha_client):
 
     at.date_input(key="filter:facts:known_at").set_value(dt.date(2025, 6, 1)).run()
     table = at.dataframe[0].value
-    row = table[table["factKey"] == restated.fact_key].iloc[0]
+    shown = at.dataframe[0].proto.column_order
+    assert {"market", "measure", "period", "scenario", "value"} <= set(shown)
+    row = table[
+        (table["market"] == restated.market)
+        & (table["measure"] == restated.predicate.replace("_", " "))
+        & (table["period"] == restated.period)
+        & (table["scenario"] == restated.scenario)
+    ].iloc[0]
     assert row["value"] == old.value
+    provenance = at.dataframe[1]
+    assert {"row", "sourceId", "sourceLocator", "knownFrom"} <= set(provenance.proto.column_order)
+    assert provenance.value.loc[row.name, "sourceLocator"] == old.evidence.source_locator
+    captions = [re.sub(r"\\(.)", r"\1", c.value) for c in at.caption]
+    flag = old.quality_flags[0]
+    assert any(f"#{row['row']} " in c and flag.code in c for c in captions)
     assert at.query_params["known_at"] in ("2025-06-01", ["2025-06-01"])
     evidence = dict(at.dataframe[-1].value.values.tolist())
     assert evidence["Page"] == str(old.evidence.page)
