@@ -14,7 +14,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from components.tables import flags_text, link_column, provenance_config
+from components.evidence_view import escape_markdown
+from components.tables import PROVENANCE_HELP, flags_text, provenance_config
 
 _MENTION = re.compile(
     r"\b(?:docket|control)\s*(?:number|no\.?|#)?\s*:?\s*(\d{4,6})\b", re.IGNORECASE
@@ -32,6 +33,10 @@ FILING_COLUMNS = [
     "qualityFlags",
     "id",
 ]
+# What fits beside the sidebar at 1280 px: what was filed in one table, where each record
+# comes from in a second (joined by item number), the whole text of the selected filing.
+FILING_TABLE = ["itemNumber", "filedAt", "documentUrl", "filingParty", "filing"]
+PROVENANCE_TABLE = ["itemNumber", "sourceId", "sourceLocator", "observedAt", "authority"]
 
 
 def mentioned_control_numbers(texts: Iterable[str]) -> list[str]:
@@ -53,25 +58,97 @@ def chunk_texts(chunks: Iterable[Mapping[str, Any]]) -> list[str]:
     return texts
 
 
+def shared_subject(descriptions: Iterable[str | None]) -> str | None:
+    """Return the subject every description ends with after "kind: ", or None.
+
+    Filings of one docket often read "<kind of filing>: <docket title>"; naming the title
+    once leaves each row only the part that tells the filings apart.
+    """
+    subjects = {(text or "").partition(": ")[2] for text in descriptions}
+    if len(subjects) != 1:
+        return None
+    subject = subjects.pop()
+    return subject or None
+
+
 def filings_frame(filings: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
-    """Return filings by item number with the document link, provenance and flags."""
+    """Return filings by item number with the document link, provenance and flags.
+
+    `filing` is the description without the docket's shared subject (see `shared_subject`).
+    """
+    filings = list(filings)
+    subject = shared_subject(f.get("description") for f in filings) if len(filings) > 1 else None
     rows = []
     for filing in filings:
         row = {c: filing.get(c) for c in FILING_COLUMNS}
         row["authority"] = (filing.get("evidence") or {}).get("authority")
         row["qualityFlags"] = flags_text(filing.get("qualityFlags"))
+        description = filing.get("description") or ""
+        row["filing"] = description.removesuffix(f": {subject}") if subject else description
         rows.append(row)
-    frame = pd.DataFrame(rows, columns=FILING_COLUMNS)
+    frame = pd.DataFrame(rows, columns=[*FILING_COLUMNS, "filing"])
     frame["filedAt"] = pd.to_datetime(frame["filedAt"], errors="coerce")
     return frame.sort_values(["itemNumber", "id"]).reset_index(drop=True)
 
 
 def table_config() -> dict[str, Any]:
-    """Column configs of the filings table."""
+    """Column configs of the filings and provenance tables: narrow item and date, short link."""
     return {
         **provenance_config(),
-        "itemNumber": st.column_config.NumberColumn("Item", format="%d"),
-        "filedAt": st.column_config.DateColumn("Filed"),
-        "filingParty": st.column_config.TextColumn("Filed by"),
-        "documentUrl": link_column("Document", display_text="Open document"),
+        "itemNumber": st.column_config.NumberColumn("Item", format="%d", width=44),
+        "filedAt": st.column_config.DateColumn("Filed", width=88),
+        "documentUrl": st.column_config.LinkColumn("Document", display_text="Open", width=76),
+        # Bounded so the row fits at 1280 px; the selected filing shows both texts whole.
+        "filingParty": st.column_config.TextColumn("Filed by", width=262),
+        "filing": st.column_config.TextColumn("Filing", width=230),
+        "observedAt": st.column_config.TextColumn("Observed at", help=PROVENANCE_HELP),
+        "authority": st.column_config.TextColumn("Authority"),
     }
+
+
+def flag_lines(frame: pd.DataFrame) -> list[str]:
+    """Return one line per flagged filing: its item number and flags."""
+    return [
+        f"Item {row.itemNumber}: {row.qualityFlags}"
+        for row in frame.itertuples()
+        if row.qualityFlags
+    ]
+
+
+def draw_filings(frame: pd.DataFrame) -> None:
+    """Draw the filings (what, when, who, link), their provenance and flags, and the selected one."""
+    subject = shared_subject(frame["description"]) if len(frame) > 1 else None
+    if subject:
+        st.markdown(f"Subject of every filing: {escape_markdown(subject)}")
+    config = table_config()
+    # No row selection: its checkbox column would push the last column off-screen at 1280 px.
+    st.dataframe(frame, hide_index=True, column_order=FILING_TABLE, column_config=config)
+    st.markdown("**Where each filing comes from**")
+    st.dataframe(frame, hide_index=True, column_order=PROVENANCE_TABLE, column_config=config)
+    st.markdown("**Quality flags**")
+    for line in flag_lines(frame) or ["No filing in this docket carries a quality flag."]:
+        st.caption(escape_markdown(line))
+    position = st.selectbox(
+        "Read a filing in full",
+        range(len(frame)),
+        format_func=lambda i: f"Item {frame.iloc[i]['itemNumber']} · {frame.iloc[i]['filing']}",
+        key="dockets.filing",
+    )
+    draw_filing_detail(frame.iloc[position or 0])
+
+
+def draw_filing_detail(row: pd.Series) -> None:
+    """Draw one filing's whole description, record id and provenance as text."""
+    with st.container(border=True):
+        st.markdown(
+            f"**Item {row['itemNumber']}**, filed {row['filedAt']:%Y-%m-%d} by "
+            f"{escape_markdown(str(row['filingParty'] or 'an unnamed party'))}"
+        )
+        st.markdown(escape_markdown(str(row["description"] or "No description given.")))
+        st.caption(
+            escape_markdown(
+                f"Record {row['id']} · source {row['sourceId']} · locator {row['sourceLocator']}"
+                f" · observed at {row['observedAt']} · {row['authority']} · quality flags: "
+                f"{row['qualityFlags'] or 'none'}"
+            )
+        )

@@ -44,4 +44,4 @@ with problem_boundary():
         f"**{len(frame):,}** filings in docket **{control_number}**, from "
         f"{frame['filedAt'].min():%Y-%m-%d} to {frame['filedAt'].max():%Y-%m-%d}"
     )
-    st.dataframe(frame, hide_index=True, column_config=dockets_view.table_config())
+    dockets_view.draw_filings(frame)

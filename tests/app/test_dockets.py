@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
+
+from components.dockets_view import filings_frame, shared_subject
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "dockets.py")
 
@@ -21,10 +24,46 @@ def test_offered_dockets_show_their_filings(service_env, alpha_client):
     assert at.markdown[0].value.startswith(
         f"**{len(filings):,}** filings in docket **{control_number}**"
     )
+    ordered = sorted(filings, key=lambda f: (f.item_number, f.id))
     table = at.dataframe[0].value
-    assert table["documentUrl"].tolist() == [
-        f.document_url for f in sorted(filings, key=lambda f: (f.item_number, f.id))
-    ]
+    assert table["documentUrl"].tolist() == [f.document_url for f in ordered]
+    assert {"itemNumber", "filedAt", "filingParty", "filing", "documentUrl"} == set(
+        at.dataframe[0].proto.column_order
+    )
+    # The docket's shared subject is said once; each row keeps what tells the filings apart.
+    subject = ordered[0].description.partition(": ")[2]
+    assert f"Subject of every filing: {subject}" in [unescape(m.value) for m in at.markdown]
+    assert table["filing"].tolist() == [f.description.partition(": ")[0] for f in ordered]
+    provenance = at.dataframe[1]
+    assert {"sourceId", "sourceLocator", "observedAt"} <= set(provenance.proto.column_order)
+    assert provenance.value["sourceLocator"].tolist() == [f.source_locator for f in ordered]
+    captions = [unescape(c.value) for c in at.caption]
+    assert "No filing in this docket carries a quality flag." in captions
+    # The filing read in full: its whole description, record id and provenance.
+    last = ordered[-1]
+    at.selectbox(key="dockets.filing").select(len(ordered) - 1).run()
+    assert last.description in [unescape(m.value) for m in at.markdown]
+    detail = unescape(at.caption[-1].value)
+    assert f"Record {last.id} · source {last.source_id} · locator {last.source_locator}" in detail
+
+
+def unescape(markdown: str) -> str:
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def test_the_shared_subject_is_named_once_only_when_every_filing_has_it():
+    same = ["Order: Rulemaking on loads", "Comments: Rulemaking on loads"]
+    assert shared_subject(same) == "Rulemaking on loads"
+    assert shared_subject([*same, "Order without a subject"]) is None
+    assert shared_subject(["A: one", "B: two"]) is None
+    frame = filings_frame(
+        [
+            {"id": "a", "itemNumber": 1, "filedAt": "2024-06-03", "description": same[0]},
+            {"id": "b", "itemNumber": 2, "filedAt": "2024-06-04", "description": same[1]},
+        ]
+    )
+    assert frame["filing"].tolist() == ["Order", "Comments"]
+    assert frame["description"].tolist() == same
 
 
 def test_a_typed_unknown_number_says_so(service_env):
