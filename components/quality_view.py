@@ -18,6 +18,18 @@ RUN_COLUMNS = [
     "unchangedAsset",
     "assetHash",
 ]
+# What fits beside the sidebar at 1280 px: the counts per source in one table, run ids and
+# asset hashes in a second, rejected locators under their run and reasons.
+RUN_TABLE = [
+    "sourceId",
+    "observedAt",
+    "inputRecords",
+    "acceptedRecords",
+    "rejectedRecords",
+    "unchangedAsset",
+]
+RUN_IDENTITY_TABLE = ["runId", "assetHash"]
+REJECTION_TABLE = ["sourceLocator"]
 RELEASE_FIELDS = [
     ("releaseId", "Release id"),
     ("dataSnapshotSha256", "Data snapshot (SHA-256)"),
@@ -90,3 +102,39 @@ def release_rows(release: Mapping[str, Any] | None) -> pd.DataFrame:
         [{"field": f, "value": "" if v is None else str(v)} for f, v in rows],
         columns=["field", "value"],
     )
+
+
+def runs_config() -> dict[str, Any]:
+    """Column configs of the harvest-run tables: short labels, narrow counts."""
+    import streamlit as st
+
+    count = {"format": "localized", "width": 76}
+    return {
+        "sourceId": st.column_config.TextColumn("Source id"),
+        "observedAt": st.column_config.TextColumn("Observed at"),
+        "inputRecords": st.column_config.NumberColumn("Input", **count),
+        "acceptedRecords": st.column_config.NumberColumn("Accepted", **count),
+        "rejectedRecords": st.column_config.NumberColumn("Rejected", **count),
+        "unchangedAsset": st.column_config.CheckboxColumn("Unchanged asset", width=110),
+        "runId": st.column_config.TextColumn("Run id"),
+        "assetHash": st.column_config.TextColumn("Asset hash (SHA-256)"),
+        "sourceLocator": st.column_config.TextColumn("Rejected record (locator)"),
+    }
+
+
+def rejection_groups(rejections: pd.DataFrame) -> list[tuple[str, str, str, pd.DataFrame]]:
+    """Return (run id, source id, reasons, the locators rejected for them), in first-seen order.
+
+    A harvest rejects many rows for the same reasons; naming the reasons once over their
+    locators keeps both whole at 1280 px, where locator and reasons side by side did not fit.
+    """
+    keys = ["runId", "sourceId", "reasons"]
+    return [
+        (str(run_id), str(source_id), str(reasons), group.reset_index(drop=True))
+        for (run_id, source_id, reasons), group in rejections.groupby(keys, sort=False)
+    ]
+
+
+def table_height(rows: int) -> int:
+    """Return a dataframe height in pixels that shows every row without an inner scroll bar."""
+    return 35 * (rows + 1) + 3

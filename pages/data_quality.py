@@ -26,13 +26,31 @@ with problem_boundary():
     runs = report.get("data") or []
     st.subheader("Harvest runs")
     runs_frame = quality_view.runs_frame(runs)
-    st.dataframe(runs_frame, hide_index=True)
+    config = quality_view.runs_config()
+    st.dataframe(
+        runs_frame, hide_index=True, column_order=quality_view.RUN_TABLE, column_config=config
+    )
+    st.markdown("**Run ids and the hash of each harvested asset**")
+    st.dataframe(
+        runs_frame,
+        hide_index=True,
+        column_order=quality_view.RUN_IDENTITY_TABLE,
+        column_config=config,
+    )
     rejections = quality_view.rejections_frame(runs)
     st.markdown(f"**Rejected records and their reasons** ({len(rejections):,})")
     if rejections.empty:
         st.caption("No harvest run rejected a record.")
-    else:
-        st.dataframe(rejections, hide_index=True)
+    for run_id, source_id, reasons, rejected in quality_view.rejection_groups(rejections):
+        st.caption(
+            escape_markdown(f"{source_id} · run {run_id} · {len(rejected):,} rejected: {reasons}")
+        )
+        st.dataframe(
+            rejected,
+            hide_index=True,
+            column_order=quality_view.REJECTION_TABLE,
+            column_config=config,
+        )
 
     quality = report.get("quality") or {}
     queue_counts = quality.get("queue") or {}
@@ -47,15 +65,22 @@ with problem_boundary():
     left, right = st.columns(2)
     with left:
         st.markdown("**Join coverage**")
-        st.dataframe(quality_view.join_coverage(quality.get("joins")), hide_index=True)
+        st.dataframe(
+            quality_view.join_coverage(quality.get("joins")),
+            hide_index=True,
+            column_order=["measure", "value"],
+        )
     with right:
         st.markdown("**Balancing-authority operations**")
         st.dataframe(
-            quality_view.counts_frame(quality.get("balancingAuthorityOperations")), hide_index=True
+            quality_view.counts_frame(quality.get("balancingAuthorityOperations")),
+            hide_index=True,
+            column_order=["check", "count"],
         )
         st.caption(f"Report generated {quality.get('generatedAt') or 'at an unstated time'}")
 
     st.subheader("Release identity")
-    st.dataframe(quality_view.release_rows(data_fetch.release(key)), hide_index=True)
+    release = quality_view.release_rows(data_fetch.release(key))
+    st.dataframe(release, hide_index=True, height=quality_view.table_height(len(release)))
     st.caption("The quality report's own `release` object:")
     st.json(report.get("release") or {}, expanded=False)

@@ -19,15 +19,60 @@ def test_quality_report_and_release_are_shown(service_env, alpha_client):
     assert note == report.methodology.note
     assert "not independent field-accuracy validation" in note
     runs = at.dataframe[0].value
+    assert "rejectedRecords" in at.dataframe[0].proto.column_order
     assert runs["rejectedRecords"].sum() == sum(run.rejected_records for run in report.data)
-    rejections = at.dataframe[1].value
-    expected = [
-        "; ".join(rejection["reasons"] if isinstance(rejection, dict) else rejection.reasons)
-        for run in report.data
-        for rejection in run.rejections
+    identities = at.dataframe[1]
+    assert list(identities.proto.column_order) == ["runId", "assetHash"]
+    assert identities.value["assetHash"].tolist() == [run.asset_hash for run in report.data]
+    # Every rejection's locator is listed under a caption naming its run and its reasons.
+    captions = [re.sub(r"\\(.)", r"\1", c.value) for c in at.caption]
+    listed = [
+        (caption, frame.value["sourceLocator"].tolist())
+        for caption, frame in zip(
+            [c for c in captions if " rejected: " in c],
+            [f for f in at.dataframe if list(f.proto.column_order) == ["sourceLocator"]],
+            strict=True,
+        )
     ]
-    assert rejections["reasons"].tolist() == expected
+    rejections = [(run, rejection) for run in report.data for rejection in run.rejections]
+    assert sum(len(locators) for _, locators in listed) == len(rejections)
+    for run, rejection in rejections:
+        rejection = (
+            rejection if isinstance(rejection, dict) else rejection.model_dump(by_alias=True)
+        )
+        heading = f"{run.source_id} · run {run.run_id} · "
+        reasons = "; ".join(rejection["reasons"])
+        assert any(
+            caption.startswith(heading)
+            and caption.endswith(f" rejected: {reasons}")
+            and rejection["sourceLocator"] in locators
+            for caption, locators in listed
+        ), rejection
     spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
     assert spec["title"] == "Records per check"
     release = dict(at.dataframe[-1].value.values.tolist())
     assert release["Release id"] == alpha_client.release().release_id
+
+
+def test_rejections_are_grouped_by_run_and_reasons_in_first_seen_order():
+    from components import quality_view
+
+    runs = [
+        {
+            "runId": "r1",
+            "sourceId": "s1",
+            "rejections": [
+                {"sourceLocator": "row 3", "reasons": ["bad date"]},
+                {"sourceLocator": "row 4", "reasons": ["no county", "bad MW"]},
+                {"sourceLocator": "row 9", "reasons": ["bad date"]},
+            ],
+        },
+        {"runId": "r2", "sourceId": "s2", "rejections": []},
+    ]
+    groups = quality_view.rejection_groups(quality_view.rejections_frame(runs))
+    assert [
+        (run, source, reasons, g["sourceLocator"].tolist()) for run, source, reasons, g in groups
+    ] == [
+        ("r1", "s1", "bad date", ["row 3", "row 9"]),
+        ("r1", "s1", "no county; bad MW", ["row 4"]),
+    ]
