@@ -30,6 +30,10 @@ def test_assessment_url_opens_the_same_assessment_in_a_fresh_context(
     expect(second.get_by_text(f"Assessment {assessment_id} of site")).to_be_visible()
     summary = alpha_assessment["readiness"]["summary"]
     expect(second.get_by_text(summary, exact=True)).to_be_visible()
+    # The downloads are drawn last: compare the two pages once both have them.
+    packet_button = re.compile(r"^Expert-review packet")
+    for page in (first, second):
+        expect(page.get_by_role("button", name=packet_button)).to_be_visible()
     assert main_text(first) == main_text(second)
     screenshot(second, "share-01-assessment-fresh-context")
     assert_no_exception_box(second)
