@@ -69,29 +69,44 @@ def hostile_chunk(reference_service):
 
 
 @pytest.fixture(scope="module")
-def hostile_queue_record(reference_service, alpha_client):
+def hostile_service(chromium_path, tmp_path_factory):
+    """A demo service of its own: a record added to the session's store would change the queue
+    other journeys count (the session's app keeps the queue it traversed for ten minutes)."""
+    from gridservice.server import start_in_thread
+    from gridservice.settings import Settings
+
+    db_path = tmp_path_factory.mktemp("e2e-hostile") / "demo.db"
+    server = start_in_thread(Settings(db_path=db_path, demo=True))
+    server.db_path = db_path
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def hostile_queue_record(hostile_service):
     """A queue record named with the hostile text, copied from one the demo holds."""
+    from gridclient import GridDataClient
     from gridservice.store import writer
 
-    model = alpha_client.queue_records.list(limit=1, max_items=1).to_list()[0].to_wire()
-    details = alpha_client.queue_records.details(model["id"]).to_wire()
-    evidence = alpha_client.queue_records.evidence(model["id"]).to_wire()
+    with GridDataClient(base_url=hostile_service.base_url, token="gds_demo_alpha") as client:
+        model = client.queue_records.list(limit=1, max_items=1).to_list()[0].to_wire()
+        details = client.queue_records.details(model["id"]).to_wire()
+        evidence = client.queue_records.evidence(model["id"]).to_wire()
     record = {**model, "id": QUEUE_ID, "recordKey": "E2E-HOSTILE", "projectName": HOSTILE}
     details = {**details, "recordId": QUEUE_ID}
     evidence = {**evidence, "recordId": QUEUE_ID}
     _write(
-        reference_service.db_path,
+        hostile_service.db_path,
         lambda conn: writer.insert_queue_record(conn, record, details, evidence),
     )
     return record
 
 
 @pytest.fixture(scope="module")
-def fresh_app_url(reference_service, hostile_queue_record, tmp_path_factory):
-    """An app process started after the hostile record was written: the session's app keeps
-    the queue it traversed for ten minutes, so it may not list the new record yet."""
+def fresh_app_url(hostile_service, hostile_queue_record, tmp_path_factory):
+    """An app process on the service that holds the hostile record."""
     log = tmp_path_factory.mktemp("e2e-inert-text") / "streamlit.log"
-    env = {"GRID_API_BASE_URL": reference_service.base_url, "GRID_API_TOKEN": "gds_demo_alpha"}
+    env = {"GRID_API_BASE_URL": hostile_service.base_url, "GRID_API_TOKEN": "gds_demo_alpha"}
     app = start_streamlit(env, log)
     yield app.url
     app.stop()
