@@ -47,6 +47,7 @@ def pages(assessment_id: str, record_id: str) -> dict[str, tuple[str, object]]:
 
     point = DEMO_POINTS["dual_certified"]
     return {
+        "first_screen": ("", None),
         "screen_site": ("", lambda page: type_point(page, *point)),
         "service_territory": ("service_territory", lambda page: type_point(page, *point)),
         "assessment": (f"assessment?assessment={assessment_id}", None),
