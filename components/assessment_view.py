@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from components.evidence_view import escape_markdown
+from components.tables import flags_text
 from components.territory_view import HEURISTIC_LABEL, candidates_frame, evidence_text
 
 READINESS_LABELS = {
@@ -23,15 +24,6 @@ READINESS_LABELS = {
 }
 SEVERITY_ICONS = {"low": "🟢", "medium": "🟠", "high": "🔴"}
 UNCALIBRATED = "uncalibrated"
-
-
-def flags_text(flags: list[dict[str, Any]] | None) -> str:
-    """Return quality flags as `code (field): message` text, one per flag."""
-    parts = []
-    for flag in flags or []:
-        field = f" ({flag.get('field')})" if flag.get("field") else ""
-        parts.append(f"{flag.get('code')}{field}: {flag.get('message') or ''}".strip())
-    return "; ".join(parts)
 
 
 def readiness_label(readiness: dict[str, Any] | None) -> str:
