@@ -4,6 +4,7 @@ conftest.py, so tests never import `conftest` by name)."""
 from __future__ import annotations
 
 import shutil
+import socket
 import uuid
 from pathlib import Path
 
@@ -60,3 +61,10 @@ def create_export(client: TestClient, headers: dict, assessment_id: str) -> dict
     )
     assert response.status_code == 201, response.text
     return response.json()["data"]
+
+
+def free_port() -> int:
+    """Return a loopback port free now, for a server a test starts and restarts on it."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]

@@ -4,19 +4,12 @@ builder, fetch cache and problem description, without a browser)."""
 
 from __future__ import annotations
 
-import socket
-
 import pytest
+from security_support import free_port
 
 from components import connection, problems
 from gridservice.server import start_in_thread
 from gridservice.settings import Settings
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_the_app_reports_the_service_unreachable_and_recovers_when_it_returns(store_copy):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from security_support import ALPHA, copy_store, key, site_body
+from security_support import ALPHA, copy_store, free_port, key, site_body
 
 from gridservice.cli import main as gridservice_cli
 from gridservice.store.db import connect
@@ -123,14 +123,6 @@ def test_tokens_never_reach_the_service_log_in_process(service, caplog):
     assert caplog.records  # the capture works: httpx and the service log at DEBUG
     text = "\n".join(r.getMessage() for r in caplog.records)
     assert secret not in text and "gds_demo_alpha" not in text
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_tokens_never_reach_the_access_log_of_gridservice_serve(demo_template, tmp_path: Path):

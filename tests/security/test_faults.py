@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -24,19 +23,13 @@ from pathlib import Path
 
 import httpx
 import pytest
-from security_support import ALPHA, ALPHA_TOKEN, copy_store, site_body
+from security_support import ALPHA, ALPHA_TOKEN, copy_store, free_port, site_body
 
 import gridclient
 from gridservice.store.db import connect
 
 LEASE_SECONDS = 1.0
 WRITERS = 4
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def serve(db: Path, port: int) -> subprocess.Popen:
