@@ -251,3 +251,28 @@ def test_a_limit_of_500_is_allowed_for_collections(service):
     )
     list(service.client().generators.list(limit=500))
     assert service.requests[0].url.params["limit"] == "500"
+
+
+def test_the_garbage_collector_is_left_as_the_caller_had_it(service):
+    # Pages are validated with the collector held off; it must come back on afterwards,
+    # also when a page does not fit the model, and stay off for a caller who turned it off.
+    import gc as collector
+
+    service.script(
+        [
+            page([{"id": "a"}], has_more=True, cursor=CURSOR_1),
+            page([{"id": "b", "agencyPlantId": "not a number"}], has_more=False, cursor=None),
+        ]
+    )
+    assert collector.isenabled()
+    with pytest.raises(gc.ResponseValidationError):
+        list(service.client().generators.list())
+    assert collector.isenabled()
+
+    service.script([page([{"id": "a"}], has_more=False, cursor=None)])
+    collector.disable()
+    try:
+        assert _ids(service.client().generators.list()) == ["a"]
+        assert not collector.isenabled()
+    finally:
+        collector.enable()
