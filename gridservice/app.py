@@ -31,6 +31,7 @@ from gridservice.routers import (
 from gridservice.routers.models import Problem
 from gridservice.settings import Settings
 from gridservice.store import meta_reads
+from gridservice.store.collections import RankedSearchCache
 from gridservice.store.connections import ConnectionPerThread
 from gridservice.store.db import init_schema
 from gridservice.versioning import NEWEST_VERSION
@@ -151,6 +152,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.cursor_codec = CursorCodec(app.state.secret_key, settings.cursor_ttl_seconds)
     rate_limit = settings.rate_limit()
     app.state.rate_limiter = RateLimiter(*rate_limit) if rate_limit else None
+    app.state.search_cache = RankedSearchCache()
     install_error_handlers(app)
     app.add_middleware(
         RequestContextMiddleware,

@@ -12,6 +12,9 @@ from urllib.parse import quote, urlencode
 
 import httpx
 
+from gridservice.store.collections import exact_phrase_query as _exact_phrase_query
+from gridservice.store.collections import fts_query
+
 TOKEN = "gds_demo_alpha"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 PAGE = 500
@@ -38,9 +41,12 @@ class Scenario:
 
 def fts_expression(text: str) -> str:
     """The MATCH expression the service builds: each term quoted, the last one a prefix."""
-    terms = ['"' + t + '"' for t in text.split()]
-    terms[-1] += "*"
-    return " ".join(terms)
+    return fts_query(text) or ""
+
+
+def exact_phrase_query(text: str) -> str:
+    """The phrase the service matches against its unstemmed index for the exact bonus."""
+    return _exact_phrase_query(text) or ""
 
 
 def _ours_generators(extra: dict | None = None) -> str:
@@ -76,7 +82,7 @@ def base_scenarios(db: str) -> list[Scenario]:
         ranked = urlencode(
             {
                 "q": fts_expression(text),
-                "phrase": text.lower(),
+                "phrase": exact_phrase_query(text),
                 "n": SEARCH_LIMIT,
                 "_shape": "objects",
             },

@@ -100,13 +100,16 @@ def datasette_metadata(db: Path, page_size: int) -> dict:
     Datasette only detects external-content FTS tables whose `content=` is double-quoted or
     bracketed; the store's schema single-quotes it, so `fts_table` is configured here. The
     canned query is the same ranked join the service runs (bm25 plus its exact-phrase
-    bonus, then chunk id), so both sides return the same 20 chunks in the same order.
+    bonus from the unstemmed index, then chunk id), so both sides return the same 20 chunks in the same order.
     """
     ranked = (
-        "select c.chunk_id as id, c.body as body, round(-bm25(evidence_fts) + case when "
-        "instr(lower(c.content), :phrase) > 0 then 10.0 else 0 end, 6) as rank "
-        "from evidence_fts join evidence_chunks c on c.rowid = evidence_fts.rowid "
-        "where evidence_fts match :q order by rank desc, id limit :n"
+        "select c.chunk_id as id, c.body as body, t.rank as rank from ("
+        "select k.rowid as rid, k.chunk_id as id, round(-bm25(evidence_fts) + case when "
+        "evidence_fts.rowid in (select rowid from evidence_exact where evidence_exact match "
+        ":phrase) then 10.0 else 0 end, 6) as rank "
+        "from evidence_fts join evidence_keys k on k.rowid = evidence_fts.rowid "
+        "where evidence_fts match :q order by rank desc, id limit :n) t "
+        "join evidence_chunks c on c.rowid = t.rid order by t.rank desc, t.id"
     )
     return {
         "databases": {

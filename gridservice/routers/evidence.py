@@ -120,7 +120,9 @@ def search_evidence(
         ):
             raise ApiError(400, "malformed_cursor", "The cursor cannot be read.")
         after = (float(position[0]), position[1])
-    rows = collections.evidence_search(conn_for(request), q, filters, after, limit + 1)
+    rows = collections.evidence_search(
+        conn_for(request), q, filters, after, limit + 1, request.app.state.search_cache
+    )
     has_more = len(rows) > limit
     rows = rows[:limit]
     next_cursor = (

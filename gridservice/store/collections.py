@@ -7,8 +7,11 @@ columns are declared COLLATE NOCASE in the schema, so `=` is case-insensitive th
 
 from __future__ import annotations
 
+import bisect
 import re
 import sqlite3
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -170,31 +173,82 @@ def fts_query(text: str) -> str | None:
     return " ".join(quoted)
 
 
+def exact_phrase_query(text: str) -> str | None:
+    """Return an FTS5 phrase of every user term in order (the last one a prefix, as in
+    fts_query), matched against the unstemmed index for the exact-phrase bonus."""
+    terms = _TERM.findall(text)
+    if not terms:
+        return None
+    phrase = '"' + " ".join(terms).replace('"', '""') + '"'
+    return phrase + "*" if len(terms[-1]) >= MIN_PREFIX_CHARS else phrase
+
+
 _EVIDENCE_FILTERS = {
-    "source_id": "c.source_id = ?",
-    "authority": "c.authority = ?",
-    "redistribution_policy": "c.redistribution_policy = ?",
-    "kind": "c.kind = ?",
-    "page": "c.page = ?",
+    "source_id": "k.source_id = ?",
+    "authority": "k.authority = ?",
+    "redistribution_policy": "k.redistribution_policy = ?",
+    "kind": "k.kind = ?",
+    "page": "k.page = ?",
 }
 
-# bm25 is negated so that larger is better; an exact phrase match (case-insensitive) adds
-# a bonus so it outranks the same words scattered through a chunk.
+# bm25 is negated so that larger is better; the user's words as an exact phrase (unstemmed,
+# adjacent, in order) add a bonus so it outranks the same words scattered through a chunk.
 _PHRASE_BONUS = 10.0
 
+# How many leading positions of a ranking are kept per query: ten pages of the default 20.
+RANKED_POSITIONS_KEPT = 200
 
-def evidence_search(
+RankedKey = tuple[float, str, int]  # rank, chunk id, rowid
+
+
+class RankedSearchCache:
+    """Rankings of recent searches, so that a query asked again, or its next page, does
+    not rank every match again.
+
+    An entry holds the leading RANKED_POSITIONS_KEPT positions of one query with its
+    filters, and whether they are all there is. It is valid while
+    `meta.evidence_generation` is unchanged: every insert, update or delete of an evidence
+    chunk bumps it (schema triggers), so a harvest makes every entry stale at once.
+    Bounded (least recently used out first); safe to share between threads.
+    """
+
+    def __init__(self, max_queries: int = 128) -> None:
+        self._max_queries = max_queries
+        self._entries: OrderedDict[tuple[Any, ...], tuple[str, list[RankedKey], bool]] = (
+            OrderedDict()
+        )
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def get(self, key: tuple[Any, ...], generation: str) -> tuple[list[RankedKey], bool] | None:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None or entry[0] != generation:
+                self.misses += 1
+                return None
+            self._entries.move_to_end(key)
+            self.hits += 1
+            return entry[1], entry[2]
+
+    def put(
+        self, key: tuple[Any, ...], generation: str, ranked: list[RankedKey], complete: bool
+    ) -> None:
+        with self._lock:
+            self._entries[key] = (generation, ranked, complete)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._max_queries:
+                self._entries.popitem(last=False)
+
+
+def _ranked_keys(
     conn: sqlite3.Connection,
-    q: str,
+    match: str,
+    exact: str,
     filters: Mapping[str, Any],
     after: tuple[float, str] | None,
     limit: int,
-) -> list[tuple[str, str, float]]:
-    """Return up to `limit` (chunk id, body JSON, rank) by rank descending, then chunk id."""
-    match = fts_query(q)
-    if match is None:
-        return []
-    phrase = " ".join(_TERM.findall(q)).lower()
+) -> list[RankedKey]:
+    """Rank every match on the narrow key table; return the first `limit` after `after`."""
     clauses, params = ["evidence_fts MATCH ?"], [match]
     for key, value in filters.items():
         if value is None or key == "known_at":
@@ -203,27 +257,73 @@ def evidence_search(
         params.append(value)
     known_at = filters.get("known_at")
     if known_at is not None:
-        clauses.append("c.known_from <= ? AND (c.known_to IS NULL OR c.known_to > ?)")
+        clauses.append("k.known_from <= ? AND (k.known_to IS NULL OR k.known_to > ?)")
         params += [known_at, known_at]
-    # Rank every match on narrow columns and read `body` only for the rows kept: the body
-    # read dominated the cost of frequent terms. LIKE folds ASCII case as lower() did.
-    like = "%" + phrase.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     inner = (
-        "SELECT c.rowid AS rid, c.chunk_id AS id, "
-        "ROUND(-bm25(evidence_fts) + CASE WHEN c.content LIKE ? ESCAPE '\\' THEN ? ELSE 0 END"
-        ", 6) AS rank "
-        "FROM evidence_fts JOIN evidence_chunks c ON c.rowid = evidence_fts.rowid "
+        "SELECT k.rowid AS rid, k.chunk_id AS id, ROUND(-bm25(evidence_fts) + CASE WHEN "
+        "evidence_fts.rowid IN (SELECT rowid FROM evidence_exact WHERE evidence_exact MATCH ?) "
+        "THEN ? ELSE 0 END, 6) AS rank "
+        "FROM evidence_fts JOIN evidence_keys k ON k.rowid = evidence_fts.rowid "
         f"WHERE {' AND '.join(clauses)}"
     )
-    sql = f"SELECT rid, id, rank FROM ({inner})"
+    sql = f"SELECT rank, id, rid FROM ({inner})"
     outer_params: list[Any] = []
     if after is not None:
         sql += " WHERE rank < ? OR (rank = ? AND id > ?)"
         outer_params = [after[0], after[0], after[1]]
     sql += " ORDER BY rank DESC, id ASC LIMIT ?"
-    sql = (
-        f"SELECT t.id, b.body, t.rank FROM ({sql}) t "
-        "JOIN evidence_chunks b ON b.rowid = t.rid ORDER BY t.rank DESC, t.id ASC"
-    )
-    rows = conn.execute(sql, (like, _PHRASE_BONUS, *params, *outer_params, limit)).fetchall()
-    return [(r[0], r[1], float(r[2])) for r in rows]
+    rows = conn.execute(sql, (exact, _PHRASE_BONUS, *params, *outer_params, limit)).fetchall()
+    return [(float(r[0]), r[1], r[2]) for r in rows]
+
+
+def _evidence_generation(conn: sqlite3.Connection) -> str:
+    row = conn.execute("SELECT value FROM meta WHERE key = 'evidence_generation'").fetchone()
+    return row[0] if row else "0"
+
+
+def evidence_search(
+    conn: sqlite3.Connection,
+    q: str,
+    filters: Mapping[str, Any],
+    after: tuple[float, str] | None,
+    limit: int,
+    cache: RankedSearchCache | None = None,
+) -> list[tuple[str, str, float]]:
+    """Return up to `limit` (chunk id, body JSON, rank) by rank descending, then chunk id.
+
+    With a cache, the leading positions of each query's ranking are kept and pages inside
+    them are answered without ranking again; a page past them is ranked from the cursor.
+    """
+    match, exact = fts_query(q), exact_phrase_query(q)
+    if match is None or exact is None:
+        return []
+    page: list[RankedKey] | None = None
+    if cache is not None and limit <= RANKED_POSITIONS_KEPT:
+        key = (match, exact, tuple(sorted(filters.items())))
+        generation = _evidence_generation(conn)
+        cached = cache.get(key, generation)
+        if cached is None:
+            ranked = _ranked_keys(conn, match, exact, filters, None, RANKED_POSITIONS_KEPT + 1)
+            complete = len(ranked) <= RANKED_POSITIONS_KEPT
+            cached = ranked[:RANKED_POSITIONS_KEPT], complete
+            cache.put(key, generation, *cached)
+        ranked, complete = cached
+        start = 0
+        if after is not None:
+            # First position strictly after the cursor in (rank desc, id asc) order.
+            start = bisect.bisect_right(ranked, (-after[0], after[1]), key=lambda r: (-r[0], r[1]))
+        if complete or start + limit <= len(ranked):
+            page = ranked[start : start + limit]
+    if page is None:
+        page = _ranked_keys(conn, match, exact, filters, after, limit)
+    if not page:
+        return []
+    marks = ",".join("?" * len(page))
+    bodies = {
+        row[0]: row[1]
+        for row in conn.execute(
+            f"SELECT rowid, body FROM evidence_chunks WHERE rowid IN ({marks})",
+            [rid for _rank, _id, rid in page],
+        )
+    }
+    return [(chunk_id, bodies[rid], rank) for rank, chunk_id, rid in page]

@@ -33,3 +33,27 @@ def init_schema(conn: sqlite3.Connection) -> None:
         "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
     )
     conn.commit()
+    _fill_evidence_ranking_tables(conn)
+
+
+def _fill_evidence_ranking_tables(conn: sqlite3.Connection) -> None:
+    """Fill evidence_keys and evidence_exact for a store written before they existed.
+
+    Their triggers keep them in step from then on; a store whose key table does not hold
+    one row per chunk (an older file) is filled once, in one transaction.
+    """
+    chunks = conn.execute("SELECT count(*) FROM evidence_chunks").fetchone()[0]
+    keys = conn.execute("SELECT count(*) FROM evidence_keys").fetchone()[0]
+    if chunks == keys:
+        return
+    with conn:
+        conn.execute("DELETE FROM evidence_keys")
+        conn.execute(
+            "INSERT INTO evidence_keys SELECT rowid, chunk_id, source_id, authority, "
+            "redistribution_policy, kind, page, known_from, known_to FROM evidence_chunks"
+        )
+        conn.execute("INSERT INTO evidence_exact(evidence_exact) VALUES ('rebuild')")
+        conn.execute(
+            "INSERT INTO meta(key, value) VALUES ('evidence_generation', '1') "
+            "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"
+        )

@@ -165,6 +165,53 @@ CREATE VIRTUAL TABLE IF NOT EXISTS evidence_fts USING fts5(
     content, content='evidence_chunks', content_rowid='rowid', tokenize='porter unicode61'
 );
 
+-- What ranking reads besides the index, kept apart from `content` and `body` (about 1 kB a
+-- row) so that ranking tens of thousands of matches reads a few hundred narrow pages
+-- rather than one wide row per match. Same rowid as evidence_chunks; kept by triggers.
+CREATE TABLE IF NOT EXISTS evidence_keys (
+    rowid                 INTEGER PRIMARY KEY,
+    chunk_id              TEXT NOT NULL,
+    source_id             TEXT NOT NULL COLLATE NOCASE,
+    authority             TEXT NOT NULL,
+    redistribution_policy TEXT NOT NULL,
+    kind                  TEXT NOT NULL,
+    page                  INTEGER,
+    known_from            TEXT NOT NULL,
+    known_to              TEXT
+);
+-- The same text indexed without stemming, for the exact-phrase part of the rank.
+CREATE VIRTUAL TABLE IF NOT EXISTS evidence_exact USING fts5(
+    content, content='evidence_chunks', content_rowid='rowid', tokenize='unicode61',
+    columnsize=0
+);
+-- Every change to evidence bumps meta.evidence_generation, which keys the service's cache
+-- of ranked search results.
+CREATE TRIGGER IF NOT EXISTS evidence_chunks_ai AFTER INSERT ON evidence_chunks BEGIN
+    INSERT INTO evidence_keys VALUES (new.rowid, new.chunk_id, new.source_id, new.authority,
+        new.redistribution_policy, new.kind, new.page, new.known_from, new.known_to);
+    INSERT INTO evidence_exact(rowid, content) VALUES (new.rowid, new.content);
+    INSERT INTO meta(key, value) VALUES ('evidence_generation', '1')
+        ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS evidence_chunks_au AFTER UPDATE ON evidence_chunks BEGIN
+    DELETE FROM evidence_keys WHERE rowid = old.rowid;
+    INSERT INTO evidence_keys VALUES (new.rowid, new.chunk_id, new.source_id, new.authority,
+        new.redistribution_policy, new.kind, new.page, new.known_from, new.known_to);
+    INSERT INTO evidence_exact(evidence_exact, rowid, content)
+        SELECT 'delete', old.rowid, old.content WHERE old.content IS NOT new.content;
+    INSERT INTO evidence_exact(rowid, content)
+        SELECT new.rowid, new.content WHERE old.content IS NOT new.content;
+    INSERT INTO meta(key, value) VALUES ('evidence_generation', '1')
+        ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS evidence_chunks_ad AFTER DELETE ON evidence_chunks BEGIN
+    DELETE FROM evidence_keys WHERE rowid = old.rowid;
+    INSERT INTO evidence_exact(evidence_exact, rowid, content)
+        VALUES ('delete', old.rowid, old.content);
+    INSERT INTO meta(key, value) VALUES ('evidence_generation', '1')
+        ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
+END;
+
 -- Harvest runs (the `data` of /v1/quality).
 CREATE TABLE IF NOT EXISTS harvest_runs (
     run_id      TEXT PRIMARY KEY,
