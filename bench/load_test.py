@@ -1,6 +1,6 @@
 """A bounded load test of the service over loopback (a script, not a test).
 
-    uv run python bench/load_test.py --scale 10 --clients 32 --duration 60 [--db PATH]
+    uv run python bench/load_test.py --scale 10 --clients 32 --duration 60 [--workers N] [--db PATH]
 
 Builds (or reuses) a demo store at `--scale`, starts `gridservice serve` on 127.0.0.1 in its
 own process (rate limit off), and runs `--clients` concurrent clients for `--duration`
@@ -84,13 +84,13 @@ def ensure_store(db: Path, scale: int) -> None:
     )
 
 
-def start_service(db: Path) -> tuple[subprocess.Popen, str]:
+def start_service(db: Path, workers: int = 1) -> tuple[subprocess.Popen, str]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     process = subprocess.Popen(
         [sys.executable, "-m", "gridservice", "serve", "--db", str(db), "--port", str(port)]
-        + ["--no-rate-limit"],
+        + ["--no-rate-limit", "--workers", str(workers)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -194,13 +194,14 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=32)
     parser.add_argument("--duration", type=float, default=60.0)
     parser.add_argument("--pages", type=int, default=5, help="pages per traversal (limit 500)")
+    parser.add_argument("--workers", type=int, default=1, help="service worker processes")
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args()
     if not 1 <= args.duration <= 600 or not 1 <= args.clients <= 256:
         parser.error("keep it bounded: 1-600 s and 1-256 clients")
     db = args.db or Path(tempfile.gettempdir()) / f"gridservice-bench-scale{args.scale}.db"
     ensure_store(db, args.scale)
-    process, base = start_service(db)
+    process, base = start_service(db, args.workers)
     try:
         recorder, elapsed = asyncio.run(run(base, args.clients, args.duration, args.pages))
     finally:
@@ -213,6 +214,7 @@ def main() -> None:
             "clients": args.clients,
             "duration_s": args.duration,
             "pages_per_traversal": args.pages,
+            "workers": args.workers,
         },
         **summary(recorder, elapsed),
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
+import os
 import secrets
 from typing import Any
 
@@ -33,7 +34,7 @@ from gridservice.settings import Settings
 from gridservice.store import meta_reads
 from gridservice.store.collections import RankedSearchCache
 from gridservice.store.connections import ConnectionPerThread
-from gridservice.store.db import init_schema
+from gridservice.store.db import connect, init_schema
 from gridservice.versioning import NEWEST_VERSION
 
 DESCRIPTION = """\
@@ -131,6 +132,32 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     return schema
 
 
+def prepare_store(settings: Settings) -> None:
+    """Do once what every app over this store would do first: the schema (and any table a
+    newer version adds), demo data if asked, the stored secret key and deployment id.
+
+    `serve --workers N` runs this in the parent so that its workers start on a ready store
+    and agree on the key and the id.
+    """
+    conn = connect(settings.db_path)
+    try:
+        init_schema(conn)
+        _ensure_data(settings, conn)
+        _secret_key(settings, conn)
+        meta_reads.set_meta_if_absent(conn, "deployment_id", "dep_" + secrets.token_hex(8))
+    finally:
+        conn.close()
+
+
+# A worker process of `serve --workers N` reads its settings from here (set by the parent).
+WORKER_SETTINGS_ENV = "GRIDSERVICE_WORKER_SETTINGS"
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one worker process: `create_app` with the settings its parent handed over."""
+    return create_app(Settings.from_json(os.environ[WORKER_SETTINGS_ENV]))
+
+
 def create_app(settings: Settings) -> FastAPI:
     """Build the service over the store at `settings.db_path` (demo data built if asked)."""
     connections = ConnectionPerThread(settings.db_path)
@@ -173,7 +200,7 @@ def create_app(settings: Settings) -> FastAPI:
         conn,
         openapi_bytes=openapi_bytes,
         deployment_id=deployment_id,
-        started_at=dt.datetime.now(dt.UTC),
+        started_at=settings.started_at or dt.datetime.now(dt.UTC),
     )
     app.state.release_bytes = json.dumps(
         {"data": app.state.release}, separators=(",", ":")

@@ -13,11 +13,16 @@ from gridservice.settings import Settings, default_db_path
 
 
 def _serve(args: argparse.Namespace) -> int:
+    import os
+
     import uvicorn
 
-    from gridservice.app import create_app
+    from gridservice.app import WORKER_SETTINGS_ENV, create_app, prepare_store
     from gridservice.server import bound_socket
 
+    if args.workers < 1:
+        print("gridservice serve: --workers must be at least 1", file=sys.stderr)
+        return 2
     settings = Settings(
         db_path=Path(args.db),
         demo=args.demo,
@@ -25,12 +30,32 @@ def _serve(args: argparse.Namespace) -> int:
         rate_limit_burst=args.rate_burst,
         rate_limit_enabled=not args.no_rate_limit,
         idempotency_lease_seconds=args.idempotency_lease,
+        started_at=dt.datetime.now(dt.UTC),
     )
-    app = create_app(settings)
     sock = bound_socket(args.host, args.port)
     host, port = sock.getsockname()[:2]
-    print(f"Grid Data Service on http://{host}:{port}/v1/docs (store: {args.db})", flush=True)
-    uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[sock])
+    if args.workers == 1:
+        app = create_app(settings)
+        print(f"Grid Data Service on http://{host}:{port}/v1/docs (store: {args.db})", flush=True)
+        uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[sock])
+        return 0
+
+    from uvicorn.supervisors import Multiprocess
+
+    prepare_store(settings)
+    os.environ[WORKER_SETTINGS_ENV] = settings.to_json()
+    config = uvicorn.Config(
+        "gridservice.app:app_from_environment",
+        factory=True,
+        workers=args.workers,
+        log_level="info",
+    )
+    print(
+        f"Grid Data Service on http://{host}:{port}/v1/docs (store: {args.db}, "
+        f"{args.workers} worker processes)",
+        flush=True,
+    )
+    Multiprocess(config, sockets=[sock]).run()
     return 0
 
 
@@ -110,6 +135,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=30.0,
         metavar="SECONDS",
         help="take over an in-flight Idempotency-Key claim older than this (default 30)",
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes sharing the port (default 1). Each has its own connections, "
+        "ranking cache and rate-limit buckets, so the per-token limit applies per worker",
     )
     serve.set_defaults(run=_serve)
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import os
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 DEFAULT_RATE_PER_SECOND = 50.0
@@ -30,6 +32,9 @@ class Settings:
     treated as abandoned (its process died mid-request) and may be taken over.
     `max_body_bytes` (413 past it) and `max_query_bytes` (400 past it) bound what one request
     may make the service read.
+    `started_at`: when the service started serving (a demo release is valid from then);
+    None means when the app is created. The worker processes of one `serve --workers N`
+    share the parent's, so every worker publishes the same release.
     """
 
     db_path: Path
@@ -44,6 +49,25 @@ class Settings:
     rate_limit_enabled: bool = True
     max_body_bytes: int = 256 * 1024
     max_query_bytes: int = 8192
+    started_at: dt.datetime | None = None
+
+    def to_json(self) -> str:
+        """These settings as JSON (handed to worker processes through the environment)."""
+        fields = asdict(self)
+        fields["db_path"] = str(self.db_path)
+        fields["secret_key"] = self.secret_key.hex() if self.secret_key is not None else None
+        fields["started_at"] = self.started_at.isoformat() if self.started_at else None
+        return json.dumps(fields)
+
+    @classmethod
+    def from_json(cls, text: str) -> Settings:
+        fields = json.loads(text)
+        fields["db_path"] = Path(fields["db_path"])
+        if fields.get("secret_key") is not None:
+            fields["secret_key"] = bytes.fromhex(fields["secret_key"])
+        if fields.get("started_at") is not None:
+            fields["started_at"] = dt.datetime.fromisoformat(fields["started_at"])
+        return cls(**fields)
 
     def rate_limit(self) -> tuple[float, int] | None:
         """Return the (refill per second, burst) of the per-token limit, or None when off."""

@@ -1,0 +1,108 @@
+"""`gridservice serve --workers N`: several processes behind one port act as one service."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from security_support import ALPHA, copy_store, free_port, key, site_body
+
+
+def children_of(pid: int) -> list[int]:
+    """Live worker processes started by `pid`, read from /proc (multiprocessing's resource
+    tracker, also a child, is not a worker)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            command = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == pid and fields[0] != "Z" and b"spawn_main" in command:
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture(scope="module")
+def two_workers(demo_template, tmp_path_factory):
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("needs /proc to count the worker processes")
+    db = copy_store(demo_template, tmp_path_factory.mktemp("workers"))
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gridservice", "serve", "--db", str(db), "--port", str(port)]
+        + ["--workers", "2", "--no-rate-limit"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            if httpx.get(base + "/v1/health", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            pytest.fail("gridservice serve --workers 2 did not start")
+        time.sleep(0.2)
+    # Both workers up (the first answer may come before the second is ready).
+    while len(children_of(process.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    yield process, base
+    if process.poll() is None:
+        process.kill()
+        process.wait(timeout=30)
+
+
+def test_two_worker_processes_serve_one_port(two_workers):
+    process, _base = two_workers
+    assert len(children_of(process.pid)) == 2
+
+
+def test_every_worker_publishes_the_same_release(two_workers):
+    _process, base = two_workers
+    # Fresh connections, so the kernel hands them to either worker.
+    answers = {httpx.get(base + "/v1/release", headers=ALPHA).content for _ in range(30)}
+    assert len(answers) == 1
+
+
+def test_a_write_through_one_worker_is_read_through_any(two_workers):
+    _process, base = two_workers
+    created = httpx.post(base + "/v1/sites", json=site_body(), headers={**ALPHA, **key()})
+    assert created.status_code == 201, created.text
+    site_id = created.json()["data"]["id"]
+    for _ in range(20):
+        answer = httpx.get(f"{base}/v1/sites/{site_id}", headers=ALPHA)
+        assert answer.status_code == 200
+        assert answer.json()["data"]["id"] == site_id
+
+
+def test_sigterm_stops_the_parent_and_every_worker(two_workers):
+    process, base = two_workers
+    workers = children_of(process.pid)
+    process.terminate()
+    process.wait(timeout=30)
+    for pid in workers:
+        assert not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text()
+    with pytest.raises(httpx.TransportError):
+        httpx.get(base + "/v1/health", timeout=2)
+
+
+def test_workers_must_be_at_least_one(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "gridservice", "serve", "--db", str(tmp_path / "x.db")]
+        + ["--workers", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "--workers must be at least 1" in result.stderr
