@@ -3,10 +3,11 @@
     uv run python bench/load_test.py --scale 10 --clients 32 --duration 60 [--workers N] [--db PATH]
 
 Builds (or reuses) a demo store at `--scale`, starts `gridservice serve` on 127.0.0.1 in its
-own process (rate limit off), and runs `--clients` concurrent clients for `--duration`
+own process (rate limit off; `--workers N` worker processes), and runs `--clients` concurrent clients for `--duration`
 seconds. Each client repeats: page a collection with `limit=500` following `nextCursor`
 (up to `--pages` pages), then run an evidence search. A separate probe calls `/v1/health`
-every 0.5 s. Reports throughput, p50/p99 per kind of request, errors, and the probe's worst
+every 0.5 s. The first `--warmup` seconds (default 5) run the same load unrecorded, so that
+every worker process is up and caches are warm. Reports throughput, p50/p99 per kind of request, errors, and the probe's worst
 answer; writes the figures as JSON beside the printed table. Loopback only, bounded in time.
 """
 
@@ -153,7 +154,15 @@ async def health_probe(base: str, recorder: Recorder, stop: float) -> None:
             await asyncio.sleep(0.5)
 
 
-async def run(base: str, clients: int, duration: float, pages: int) -> tuple[Recorder, float]:
+async def run(
+    base: str, clients: int, duration: float, pages: int, warmup: float = 0.0
+) -> tuple[Recorder, float]:
+    if warmup > 0:
+        # Same load, not recorded: every worker process up and its caches warm first.
+        stop = time.monotonic() + warmup
+        await asyncio.gather(
+            *(client_loop(base, Recorder(), stop, pages, -seed) for seed in range(clients))
+        )
     recorder = Recorder()
     started = time.monotonic()
     stop = started + duration
@@ -195,6 +204,9 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=60.0)
     parser.add_argument("--pages", type=int, default=5, help="pages per traversal (limit 500)")
     parser.add_argument("--workers", type=int, default=1, help="service worker processes")
+    parser.add_argument(
+        "--warmup", type=float, default=5.0, help="seconds of the same load before recording"
+    )
     parser.add_argument("--json", type=Path, default=None, help="write the figures here")
     args = parser.parse_args()
     if not 1 <= args.duration <= 600 or not 1 <= args.clients <= 256:
@@ -203,7 +215,9 @@ def main() -> None:
     ensure_store(db, args.scale)
     process, base = start_service(db, args.workers)
     try:
-        recorder, elapsed = asyncio.run(run(base, args.clients, args.duration, args.pages))
+        recorder, elapsed = asyncio.run(
+            run(base, args.clients, args.duration, args.pages, args.warmup)
+        )
     finally:
         process.terminate()
         process.wait(timeout=30)
@@ -215,6 +229,7 @@ def main() -> None:
             "duration_s": args.duration,
             "pages_per_traversal": args.pages,
             "workers": args.workers,
+            "warmup_s": args.warmup,
         },
         **summary(recorder, elapsed),
     }
