@@ -33,6 +33,7 @@ import httpx
 
 from bench.peers import app_pages, client_overhead, floor, report, scenarios, servers
 from bench.peers.load import run_wrk, wrk_path
+from gridservice.store.db import connect, init_schema
 
 PARTS = ("load", "client", "app")
 
@@ -49,6 +50,13 @@ def build_database(path: Path, scale: int) -> dict:
             cwd=servers.REPO_ROOT,
         )  # fmt: skip
         info = {"built_now": True, "build_seconds": round(time.perf_counter() - start, 1)}
+    else:
+        # A database kept from an earlier run gets any table a newer schema adds (as the
+        # service would on opening it), before the floors read it.
+        conn = connect(path)
+        init_schema(conn)
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        conn.close()
     info["file_mb"] = round(path.stat().st_size / 2**20, 1)
     return info
 
