@@ -17,10 +17,8 @@ Cache convention: every `st.cache_data` fetch takes a `ConnectionKey` as its fir
 from __future__ import annotations
 
 import atexit
-import datetime as dt
 import hashlib
 import os
-import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +29,6 @@ from gridclient import GridDataClient
 
 DEMO_TOKENS: dict[str, str] = {"demo-alpha": "gds_demo_alpha", "demo-beta": "gds_demo_beta"}
 EMBEDDED_LABEL = "embedded demo service"
-LOCAL_TENANT = "local"
 
 
 @dataclass(frozen=True)
@@ -89,40 +86,14 @@ def _embedded_service(db_path: str):
 
 @st.cache_resource(show_spinner=False)
 def _local_token(db_path: str) -> str | None:
-    """Return None on a demo store; else a token of tenant `local` issued for this process."""
-    from gridservice.store import tenancy, writer
-    from gridservice.store.db import connect
+    """Return None on a demo store; else a token of tenant `local` issued for this process
+    (revoked when the process exits)."""
+    from gridservice.tokens import issue_local_token, revoke_token_quietly
 
-    conn = connect(db_path)
-    try:
-        if tenancy.tenant_for_token(conn, DEMO_TOKENS["demo-alpha"]) is not None:
-            return None
-        token = "gds_local_" + secrets.token_urlsafe(32)
-        with conn:
-            now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-            writer.add_token(conn, token, LOCAL_TENANT, now)
-    finally:
-        conn.close()
-    atexit.register(_revoke_local_token, db_path, token)
+    token = issue_local_token(db_path)
+    if token is not None:
+        atexit.register(revoke_token_quietly, db_path, token)
     return token
-
-
-def _revoke_local_token(db_path: str, token: str) -> None:
-    """Forget this process's local token at exit; a store removed meanwhile needs nothing."""
-    import sqlite3
-
-    from gridservice.store import tenancy
-    from gridservice.store.db import connect
-
-    if not Path(db_path).is_file():
-        return
-    try:
-        conn = connect(db_path)
-        with conn:
-            tenancy.revoke_token(conn, token)
-        conn.close()
-    except sqlite3.Error:
-        pass  # the process is exiting; a token left behind is revocable by tenant
 
 
 def connection_key() -> ConnectionKey:
@@ -134,6 +105,8 @@ def connection_key() -> ConnectionKey:
         server = _embedded_service(db_path)
         local_token = _local_token(db_path)
         if local_token is not None:
+            from gridservice.tokens import LOCAL_TENANT
+
             return ConnectionKey(server.base_url, local_token, LOCAL_TENANT, embedded=True)
         tenant = state.demo_tenant()
         return ConnectionKey(server.base_url, DEMO_TOKENS[tenant], tenant, embedded=True)

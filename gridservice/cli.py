@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import secrets
 import sys
 from pathlib import Path
 
@@ -77,33 +76,20 @@ def _demo_data(args: argparse.Namespace) -> int:
 
 
 def _tokens_create(args: argparse.Namespace) -> int:
-    from gridservice.store import writer
-    from gridservice.store.db import connect, init_schema
+    from gridservice.tokens import issue_token
 
-    token = "gds_" + secrets.token_urlsafe(32)
-    conn = connect(args.db)
-    init_schema(conn)
-    with conn:
-        now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        writer.add_token(conn, token, args.tenant, now)
-    conn.close()
-    print(token)
+    print(issue_token(args.db, args.tenant))
     print(f"(tenant {args.tenant}; only its SHA-256 is stored: keep it now)", file=sys.stderr)
     return 0
 
 
 def _tokens_revoke(args: argparse.Namespace) -> int:
-    from gridservice.store import tenancy
-    from gridservice.store.db import connect, init_schema
+    from gridservice.tokens import revoke_tenant, revoke_token
 
-    conn = connect(args.db)
-    init_schema(conn)
-    with conn:
-        if args.token is not None:
-            removed = tenancy.revoke_token(conn, args.token)
-        else:
-            removed = tenancy.revoke_tenant_tokens(conn, args.tenant)
-    conn.close()
+    if args.token is not None:
+        removed = revoke_token(args.db, args.token)
+    else:
+        removed = revoke_tenant(args.db, args.tenant)
     # Name the tenant, never the token: terminals and CI logs keep what is printed.
     what = f"tenant {args.tenant}" if args.token is None else "the given token"
     print(f"revoked {removed} token(s) of {what}; a running service refuses them at once")

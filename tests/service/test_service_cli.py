@@ -57,3 +57,35 @@ def test_default_store_is_in_the_per_user_data_folder(monkeypatch, tmp_path: Pat
 def test_scale_must_be_positive():
     with pytest.raises(SystemExit):
         cli.main(["demo-data", "--scale", "0", "--db", "unused.db"])
+
+
+def test_the_embedded_app_token_is_only_issued_off_the_demo_and_revoked_quietly(tmp_path: Path):
+    from gridservice import tokens
+    from gridservice.demo.builder import DEMO_TOKENS
+    from gridservice.store import tenancy, writer
+    from gridservice.store.db import connect, init_schema
+
+    real = tmp_path / "real.db"
+    seed_small_store(real)
+    token = tokens.issue_local_token(real)
+    assert token is not None and token.startswith("gds_local_")
+    conn = connect(real)
+    assert tenancy.tenant_for_token(conn, token) == tokens.LOCAL_TENANT
+    conn.close()
+    tokens.revoke_token_quietly(real, token)
+    conn = connect(real)
+    assert tenancy.tenant_for_token(conn, token) is None
+    conn.close()
+
+    demo = tmp_path / "demo.db"
+    conn = connect(demo)
+    init_schema(conn)
+    with conn:
+        for demo_token, tenant in DEMO_TOKENS:
+            writer.add_token(conn, demo_token, tenant, "2025-01-01T00:00:00Z")
+    conn.close()
+    assert tokens.issue_local_token(demo) is None
+
+    # At exit the store may be gone: nothing to do, nothing raised.
+    tokens.revoke_token_quietly(tmp_path / "removed.db", "gds_local_x")
+    assert not (tmp_path / "removed.db").exists()

@@ -1,0 +1,87 @@
+"""Bearer tokens on a store file: issue, revoke, and the embedded app's token for itself.
+
+Only a token's SHA-256 is stored; the token itself is returned once, to whoever issued it.
+The `gridservice tokens` commands and the app's embedded service both come through here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import secrets
+import sqlite3
+from pathlib import Path
+
+from gridservice.demo.builder import DEMO_TOKENS
+from gridservice.store import tenancy, writer
+from gridservice.store.db import connect, init_schema
+
+LOCAL_TENANT = "local"
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def issue_token(db_path: str | Path, tenant: str, *, prefix: str = "gds_") -> str:
+    """Store a new token of `tenant` (hashed) and return the token."""
+    token = prefix + secrets.token_urlsafe(32)
+    conn = connect(db_path)
+    try:
+        init_schema(conn)
+        with conn:
+            writer.add_token(conn, token, tenant, _now())
+    finally:
+        conn.close()
+    return token
+
+
+def revoke_token(db_path: str | Path, token: str) -> int:
+    """Revoke one token; return how many were revoked (0 or 1)."""
+    conn = connect(db_path)
+    try:
+        init_schema(conn)
+        with conn:
+            return tenancy.revoke_token(conn, token)
+    finally:
+        conn.close()
+
+
+def revoke_tenant(db_path: str | Path, tenant: str) -> int:
+    """Revoke every token of `tenant`; return how many."""
+    conn = connect(db_path)
+    try:
+        init_schema(conn)
+        with conn:
+            return tenancy.revoke_tenant_tokens(conn, tenant)
+    finally:
+        conn.close()
+
+
+def has_demo_tokens(db_path: str | Path) -> bool:
+    """True for a demo store (its fixed demo tokens are there)."""
+    conn = connect(db_path)
+    try:
+        return tenancy.tenant_for_token(conn, DEMO_TOKENS[0][0]) is not None
+    finally:
+        conn.close()
+
+
+def issue_local_token(db_path: str | Path) -> str | None:
+    """Return None on a demo store; else a new token of tenant `local`.
+
+    The app's embedded service gives itself this token on a store without the demo tokens
+    (a harvested one), and revokes it when its process exits (`revoke_token_quietly`).
+    """
+    if has_demo_tokens(db_path):
+        return None
+    return issue_token(db_path, LOCAL_TENANT, prefix="gds_local_")
+
+
+def revoke_token_quietly(db_path: str | Path, token: str) -> None:
+    """Revoke `token` at process exit: a store removed meanwhile, or a store error, is left
+    alone (a token left behind stays revocable by tenant)."""
+    if not Path(db_path).is_file():
+        return
+    with contextlib.suppress(sqlite3.Error):
+        revoke_token(db_path, token)
