@@ -262,44 +262,30 @@ def draw_technology(key: Any, filtered: pd.DataFrame) -> pd.DataFrame:
     return filter_queue(enriched, QueueFilters(technologies=tuple(chosen)))
 
 
+def _mw_chart(filtered: pd.DataFrame, column: str) -> Any:
+    from components import charts
+
+    return charts.bar(
+        mw_by(filtered, column),
+        category=column,
+        value="mw",
+        title=f"Requested MW by {column}",
+        unit="MW",
+    )
+
+
 def draw_charts(filtered: pd.DataFrame) -> None:
-    """Draw MW by status and by technology, and entries per year."""
+    """Draw MW by status and by technology (by market until details are loaded), and
+    entries per year."""
     from components import charts
 
     left, middle, right = st.columns(3)
-    left.altair_chart(
-        charts.bar(
-            mw_by(filtered, "status"),
-            category="status",
-            value="mw",
-            title="Requested MW by status",
-            unit="MW",
-        ),
-        width="stretch",
-    )
+    left.altair_chart(_mw_chart(filtered, "status"), width="stretch")
     has_technology = filtered["technology"].notna().any()
-    if has_technology:
-        middle.altair_chart(
-            charts.bar(
-                mw_by(filtered, "technology"),
-                category="technology",
-                value="mw",
-                title="Requested MW by technology",
-                unit="MW",
-            ),
-            width="stretch",
-        )
-    else:
-        middle.altair_chart(
-            charts.bar(
-                mw_by(filtered, "market"),
-                category="market",
-                value="mw",
-                title="Requested MW by market",
-                unit="MW",
-            ),
-            width="stretch",
-        )
+    middle.altair_chart(
+        _mw_chart(filtered, "technology" if has_technology else "market"), width="stretch"
+    )
+    if not has_technology:
         middle.caption("By technology once details are loaded (toggle above).")
     date_column = "queueDate" if filtered["queueDate"].notna().any() else "proposedDate"
     label = "queue date" if date_column == "queueDate" else "proposed date"
