@@ -108,7 +108,7 @@ def datasette_metadata(db: Path, page_size: int) -> dict:
         "evidence_fts.rowid in (select rowid from evidence_exact where evidence_exact match "
         ":phrase) then 10.0 else 0 end, 6) as rank "
         "from evidence_fts join evidence_keys k on k.rowid = evidence_fts.rowid "
-        "where evidence_fts match :q order by rank desc, id limit :n) t "
+        "where evidence_fts match :q and k.known_to is null order by rank desc, id limit :n) t "
         "join evidence_chunks c on c.rowid = t.rid order by t.rank desc, t.id"
     )
     return {

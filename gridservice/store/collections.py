@@ -255,8 +255,12 @@ def _ranked_keys(
             continue
         clauses.append(_EVIDENCE_FILTERS[key])
         params.append(value)
+    # Without known_at, what is known now (as for facts): chunks a newer harvest of their
+    # source closed are left out.
     known_at = filters.get("known_at")
-    if known_at is not None:
+    if known_at is None:
+        clauses.append("k.known_to IS NULL")
+    else:
         clauses.append("k.known_from <= ? AND (k.known_to IS NULL OR k.known_to > ?)")
         params += [known_at, known_at]
     inner = (

@@ -6,6 +6,8 @@ import sqlite3
 from importlib import resources
 from pathlib import Path
 
+from gridservice.store import meta_reads
+
 SCHEMA_VERSION = "1"
 
 
@@ -29,6 +31,7 @@ def init_schema(conn: sqlite3.Connection) -> None:
     """Create every table of the store if it is missing (idempotent)."""
     sql = resources.files("gridservice.store").joinpath("schema.sql").read_text("utf-8")
     conn.executescript(sql)
+    conn.executescript(meta_reads.snapshot_invalidation_sql())
     conn.execute(
         "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
     )

@@ -21,7 +21,13 @@ DATA_TABLES = (
     ("queue_record_details", "record_id", "record_id || body"),
     ("queue_record_evidence", "record_id", "record_id || body"),
     ("docket_filings", "id", "id || body"),
-    ("evidence_chunks", "chunk_id", "chunk_id || authority || redistribution_policy || body"),
+    (
+        "evidence_chunks",
+        "chunk_id",
+        # known_from/known_to are not in the wire record but say what is known when.
+        "chunk_id || authority || redistribution_policy || known_from || '|' || "
+        "coalesce(known_to, '') || body",
+    ),
     ("harvest_runs", "run_id", "run_id || body"),
 )
 
@@ -49,8 +55,12 @@ def harvest_run_bodies(conn: sqlite3.Connection) -> list[str]:
     return [r[0] for r in conn.execute("SELECT body FROM harvest_runs ORDER BY run_id")]
 
 
-def data_snapshot_sha256(conn: sqlite3.Connection) -> str:
-    """Return the SHA-256 of every public data table's rows, table by table in key order."""
+# The snapshot hash, once computed, is kept in `meta` under this key; triggers on every
+# public data table (`db.init_schema`) delete it on any insert, update or delete.
+SNAPSHOT_KEY = "data_snapshot_sha256"
+
+
+def _compute_data_snapshot_sha256(conn: sqlite3.Connection) -> str:
     digest = hashlib.sha256()
     for table, order, expr in DATA_TABLES:
         digest.update(f"\x1e{table}\x1e".encode())
@@ -58,3 +68,50 @@ def data_snapshot_sha256(conn: sqlite3.Connection) -> str:
             digest.update(str(row).encode("utf-8"))
             digest.update(b"\x1f")
     return digest.hexdigest()
+
+
+def data_snapshot_sha256(conn: sqlite3.Connection) -> str:
+    """Return the SHA-256 of every public data table's rows, table by table in key order.
+
+    Reading a large store takes seconds, so the hash is kept in `meta` and read from there
+    until a change to the public data deletes it. It is computed and kept in one
+    transaction: if another connection writes meanwhile, the value is returned but not
+    kept (the next call computes it again); a read-only connection keeps nothing.
+    """
+    cached = get_meta(conn, SNAPSHOT_KEY)
+    if cached:
+        return cached
+    in_transaction = conn.in_transaction
+    if not in_transaction:
+        conn.execute("BEGIN")
+    try:
+        digest = _compute_data_snapshot_sha256(conn)
+        try:
+            conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (SNAPSHOT_KEY, digest)
+            )
+        except sqlite3.OperationalError:
+            # The data changed since this transaction began (or the store is read-only):
+            # the hash is still that of what was read, but it is not kept.
+            if not in_transaction:
+                conn.rollback()
+            return digest
+    except BaseException:
+        if not in_transaction:
+            conn.rollback()
+        raise
+    if not in_transaction:
+        conn.commit()
+    return digest
+
+
+def snapshot_invalidation_sql() -> str:
+    """Triggers that forget the kept snapshot hash when any public data table changes."""
+    statements = []
+    for table, _order, _expr in DATA_TABLES:
+        for event, suffix in (("INSERT", "ai"), ("UPDATE", "au"), ("DELETE", "ad")):
+            statements.append(
+                f"CREATE TRIGGER IF NOT EXISTS {table}_snapshot_{suffix} AFTER {event} ON "
+                f"{table} BEGIN DELETE FROM meta WHERE key = '{SNAPSHOT_KEY}'; END;"
+            )
+    return "\n".join(statements)

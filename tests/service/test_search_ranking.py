@@ -121,6 +121,9 @@ def test_a_change_to_the_evidence_makes_cached_rankings_stale(conn):
     with conn:
         conn.execute("UPDATE evidence_chunks SET known_to = '2025-06-01T00:00:00Z'")
     assert seen and walk(conn, "substation", 50, cache, **known_at) == []
+    # Without known_at a search sees current knowledge only: nothing is current now.
+    assert walk(conn, "substation", 50, cache) == []
+    assert walk(conn, "substation", 50, cache, known_at="2025-01-01T00:00:00Z")
 
 
 def test_filters_apply_to_cached_and_fresh_rankings_alike(conn):

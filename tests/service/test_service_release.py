@@ -138,3 +138,39 @@ def test_openapi_declares_every_operation_with_bounds_errors_and_security(client
     assert headers["Idempotency-Key"]["required"] is True
     assert headers["Idempotency-Key"]["schema"]["minLength"] == 8
     assert "Problem" in doc["components"]["schemas"]
+
+
+def test_the_snapshot_hash_is_kept_until_public_data_changes(tmp_path: Path):
+    from gridservice.store import meta_reads
+
+    db_path = tmp_path / "kept.db"
+    seed_small_store(db_path)
+    conn = connect(db_path)
+    first = meta_reads.data_snapshot_sha256(conn)
+    assert meta_reads.get_meta(conn, meta_reads.SNAPSHOT_KEY) == first
+    assert first == meta_reads._compute_data_snapshot_sha256(conn)
+
+    # A tenant write keeps it; an update of a public table forgets it, and the next read
+    # is the hash of the changed data.
+    with conn:
+        conn.execute("INSERT INTO meta(key, value) VALUES ('unrelated', 'x')")
+    assert meta_reads.get_meta(conn, meta_reads.SNAPSHOT_KEY) == first
+    with conn:
+        conn.execute("UPDATE evidence_chunks SET known_to = '2030-01-01T00:00:00Z'")
+    assert meta_reads.get_meta(conn, meta_reads.SNAPSHOT_KEY) is None
+    changed = meta_reads.data_snapshot_sha256(conn)
+    assert changed != first and changed == meta_reads._compute_data_snapshot_sha256(conn)
+    with conn:
+        conn.execute("DELETE FROM docket_filings WHERE id = (SELECT min(id) FROM docket_filings)")
+    assert meta_reads.data_snapshot_sha256(conn) != changed
+    conn.close()
+
+    # A read-only connection computes it and keeps nothing.
+    writable = connect(db_path)
+    with writable:
+        writable.execute("DELETE FROM meta WHERE key = ?", (meta_reads.SNAPSHOT_KEY,))
+    writable.close()
+    readonly = connect(db_path, readonly=True)
+    assert len(meta_reads.data_snapshot_sha256(readonly)) == 64
+    assert meta_reads.get_meta(readonly, meta_reads.SNAPSHOT_KEY) is None
+    readonly.close()
