@@ -160,7 +160,7 @@ def app_from_environment() -> FastAPI:
 
 def create_app(settings: Settings) -> FastAPI:
     """Build the service over the store at `settings.db_path` (demo data built if asked)."""
-    connections = ConnectionPerThread(settings.db_path)
+    connections = ConnectionPerThread(settings.db_path, settings.mmap_bytes)
     conn = connections.get()
     init_schema(conn)
     _ensure_data(settings, conn)

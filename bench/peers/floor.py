@@ -15,6 +15,7 @@ from pathlib import Path
 from bench.peers.scenarios import FILTER, PAGE, SEARCH_LIMIT, SEARCHES
 from gridservice.paging import envelope_bytes
 from gridservice.store import collections
+from gridservice.store.connections import ConnectionPerThread
 from gridservice.store.db import connect
 
 
@@ -44,8 +45,9 @@ def _last_page_after(conn, filters: dict) -> str | None:
 def measure(db: Path) -> dict:
     """Time each scenario's SQL, and encoding a 500-record page three ways."""
     conn = connect(db, readonly=True)
-    conn.execute("PRAGMA cache_size=-32000")
-    conn.execute("PRAGMA mmap_size=268435456")
+    # As the service opens its connections (default settings: no mmap window).
+    conn.execute(f"PRAGMA cache_size=-{ConnectionPerThread.CACHE_KIB}")
+    conn.execute("PRAGMA mmap_size=0")
     no_filter = {"source_id": None}
     last_after = _last_page_after(conn, no_filter)
     sql = {

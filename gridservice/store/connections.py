@@ -18,11 +18,16 @@ class ConnectionPerThread:
     and a connection kept past its thread is memory (page cache, mmap) never given back.
     """
 
-    # The mmap window serves most reads, so each thread's page cache can stay small.
+    # Each thread's SQLite page cache; the operating system's file cache is behind it.
     CACHE_KIB = 8000
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, mmap_bytes: int = 0) -> None:
+        """`mmap_bytes`: SQLite's memory-mapped window per connection (0: off). A window makes
+        large pages faster (no read() per page) but every connection maps the file on its
+        own, so the process's resident memory counts the pages it touched once per
+        connection: a window is a trade of memory for speed, off by default."""
         self.path = path
+        self.mmap_bytes = mmap_bytes
         self._local = threading.local()
         self._lock = threading.Lock()
         self._opened: list[sqlite3.Connection] = []
@@ -32,7 +37,7 @@ class ConnectionPerThread:
         if conn is None:
             conn = connect(self.path)
             conn.execute(f"PRAGMA cache_size=-{self.CACHE_KIB}")
-            conn.execute("PRAGMA mmap_size=268435456")
+            conn.execute(f"PRAGMA mmap_size={int(self.mmap_bytes)}")
             self._local.conn = conn
             with self._lock:
                 self._opened.append(conn)
