@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -83,6 +85,21 @@ def test_a_write_through_one_worker_is_read_through_any(two_workers):
         answer = httpx.get(f"{base}/v1/sites/{site_id}", headers=ALPHA)
         assert answer.status_code == 200
         assert answer.json()["data"]["id"] == site_id
+
+
+def test_a_killed_worker_is_replaced_and_the_port_keeps_answering(two_workers):
+    process, base = two_workers
+    victim = children_of(process.pid)[0]
+    os.kill(victim, signal.SIGKILL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        workers = children_of(process.pid)
+        if len(workers) == 2 and victim not in workers:
+            break
+        time.sleep(0.2)
+    assert len(workers) == 2 and victim not in workers
+    answers = [httpx.get(base + "/v1/health", timeout=10).status_code for _ in range(20)]
+    assert answers == [200] * 20
 
 
 def test_sigterm_stops_the_parent_and_every_worker(two_workers):
