@@ -5,7 +5,6 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
-import os
 import secrets
 from typing import Any
 
@@ -137,7 +136,7 @@ def prepare_store(settings: Settings) -> None:
     newer version adds), demo data if asked, the stored secret key and deployment id.
 
     `serve --workers N` runs this in the parent so that its workers start on a ready store
-    and agree on the key and the id.
+    and agree on the key and the id (`gridservice.workers`).
     """
     conn = connect(settings.db_path)
     try:
@@ -147,15 +146,6 @@ def prepare_store(settings: Settings) -> None:
         meta_reads.set_meta_if_absent(conn, "deployment_id", "dep_" + secrets.token_hex(8))
     finally:
         conn.close()
-
-
-# A worker process of `serve --workers N` reads its settings from here (set by the parent).
-WORKER_SETTINGS_ENV = "GRIDSERVICE_WORKER_SETTINGS"
-
-
-def app_from_environment() -> FastAPI:
-    """The app of one worker process: `create_app` with the settings its parent handed over."""
-    return create_app(Settings.from_json(os.environ[WORKER_SETTINGS_ENV]))
 
 
 def create_app(settings: Settings) -> FastAPI:

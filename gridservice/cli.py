@@ -12,15 +12,17 @@ from gridservice.settings import Settings, default_db_path
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import os
-
     import uvicorn
 
-    from gridservice.app import WORKER_SETTINGS_ENV, create_app, prepare_store
+    from gridservice import workers
+    from gridservice.app import create_app, prepare_store
     from gridservice.server import bound_socket
 
     if args.workers < 1:
         print("gridservice serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > 1 and not workers.supported():
+        print("gridservice serve: --workers needs Linux (SO_REUSEPORT)", file=sys.stderr)
         return 2
     if args.mmap_mb < 0:
         print("gridservice serve: --mmap-mb must be 0 or more", file=sys.stderr)
@@ -35,31 +37,24 @@ def _serve(args: argparse.Namespace) -> int:
         started_at=dt.datetime.now(dt.UTC),
         mmap_bytes=args.mmap_mb * 2**20,
     )
-    sock = bound_socket(args.host, args.port)
-    host, port = sock.getsockname()[:2]
     if args.workers == 1:
+        sock = bound_socket(args.host, args.port)
+        host, port = sock.getsockname()[:2]
         app = create_app(settings)
         print(f"Grid Data Service on http://{host}:{port}/v1/docs (store: {args.db})", flush=True)
         uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[sock])
         return 0
 
-    from uvicorn.supervisors import Multiprocess
-
+    # The parent prepares the store once, keeps the port, and runs the workers.
+    holder = workers.reuseport_socket(args.host, args.port, listen=False)
+    host, port = holder.getsockname()[:2]
     prepare_store(settings)
-    os.environ[WORKER_SETTINGS_ENV] = settings.to_json()
-    config = uvicorn.Config(
-        "gridservice.app:app_from_environment",
-        factory=True,
-        workers=args.workers,
-        log_level="info",
-    )
     print(
         f"Grid Data Service on http://{host}:{port}/v1/docs (store: {args.db}, "
         f"{args.workers} worker processes)",
         flush=True,
     )
-    Multiprocess(config, sockets=[sock]).run()
-    return 0
+    return workers.serve_workers(settings, holder, args.workers)
 
 
 def _demo_data(args: argparse.Namespace) -> int:

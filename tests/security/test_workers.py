@@ -123,3 +123,29 @@ def test_workers_must_be_at_least_one(tmp_path):
     )
     assert result.returncode == 2
     assert "--workers must be at least 1" in result.stderr
+
+
+def exit_at_once(_settings_json: str, _host: str, _port: int) -> None:
+    raise SystemExit(1)  # what a worker whose app cannot start does
+
+
+def test_a_worker_that_cannot_start_stops_the_parent_instead_of_a_restart_loop(tmp_path):
+    # In a fresh interpreter: worker processes are spawned, and a spawned child re-imports
+    # its parent's main module, which inside pytest may be anything a test has set.
+    here = Path(__file__).parent
+    script = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(here)!r})\n"
+        "from pathlib import Path\n"
+        "from gridservice import workers\n"
+        "from gridservice.settings import Settings\n"
+        "from test_workers import exit_at_once\n"
+        "holder = workers.reuseport_socket('127.0.0.1', 0, listen=False)\n"
+        f"settings = Settings(db_path=Path({str(tmp_path / 'x.db')!r}))\n"
+        "sys.exit(workers.serve_workers(settings, holder, 2, target=exit_at_once))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 1, result.stderr
+    assert "exited while starting" in result.stderr

@@ -58,7 +58,13 @@ class BearerToken:
 
 
 @schema.parametrize()
-@settings(max_examples=12, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=12,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
 def test_every_operation_conforms(case):
     if case.query:
         case.query.pop("cursor", None)
