@@ -10,6 +10,7 @@ import contextlib
 import datetime as dt
 import secrets
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 from gridservice.demo.builder import DEMO_TOKENS
@@ -23,39 +24,35 @@ def _now() -> str:
     return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def issue_token(db_path: str | Path, tenant: str, *, prefix: str = "gds_") -> str:
-    """Store a new token of `tenant` (hashed) and return the token."""
-    token = prefix + secrets.token_urlsafe(32)
+@contextlib.contextmanager
+def _store(db_path: str | Path) -> Iterator[sqlite3.Connection]:
+    """A connection to the store (schema ensured), closed afterwards."""
     conn = connect(db_path)
     try:
         init_schema(conn)
-        with conn:
-            writer.add_token(conn, token, tenant, _now())
+        yield conn
     finally:
         conn.close()
+
+
+def issue_token(db_path: str | Path, tenant: str, *, prefix: str = "gds_") -> str:
+    """Store a new token of `tenant` (hashed) and return the token."""
+    token = prefix + secrets.token_urlsafe(32)
+    with _store(db_path) as conn, conn:
+        writer.add_token(conn, token, tenant, _now())
     return token
 
 
 def revoke_token(db_path: str | Path, token: str) -> int:
     """Revoke one token; return how many were revoked (0 or 1)."""
-    conn = connect(db_path)
-    try:
-        init_schema(conn)
-        with conn:
-            return tenancy.revoke_token(conn, token)
-    finally:
-        conn.close()
+    with _store(db_path) as conn, conn:
+        return tenancy.revoke_token(conn, token)
 
 
 def revoke_tenant(db_path: str | Path, tenant: str) -> int:
     """Revoke every token of `tenant`; return how many."""
-    conn = connect(db_path)
-    try:
-        init_schema(conn)
-        with conn:
-            return tenancy.revoke_tenant_tokens(conn, tenant)
-    finally:
-        conn.close()
+    with _store(db_path) as conn, conn:
+        return tenancy.revoke_tenant_tokens(conn, tenant)
 
 
 def has_demo_tokens(db_path: str | Path) -> bool:
