@@ -131,19 +131,26 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     return schema
 
 
+def _prepare(settings: Settings, conn) -> tuple[bytes, str]:
+    """What every app over this store does first: the schema (and any table a newer version
+    adds), demo data if asked; return the stored secret key and deployment id."""
+    init_schema(conn)
+    _ensure_data(settings, conn)
+    deployment_id = meta_reads.set_meta_if_absent(
+        conn, "deployment_id", "dep_" + secrets.token_hex(8)
+    )
+    return _secret_key(settings, conn), deployment_id
+
+
 def prepare_store(settings: Settings) -> None:
-    """Do once what every app over this store would do first: the schema (and any table a
-    newer version adds), demo data if asked, the stored secret key and deployment id.
+    """Prepare the store once, on a connection of its own.
 
     `serve --workers N` runs this in the parent so that its workers start on a ready store
     and agree on the key and the id (`gridservice.workers`).
     """
     conn = connect(settings.db_path)
     try:
-        init_schema(conn)
-        _ensure_data(settings, conn)
-        _secret_key(settings, conn)
-        meta_reads.set_meta_if_absent(conn, "deployment_id", "dep_" + secrets.token_hex(8))
+        _prepare(settings, conn)
     finally:
         conn.close()
 
@@ -152,8 +159,7 @@ def create_app(settings: Settings) -> FastAPI:
     """Build the service over the store at `settings.db_path` (demo data built if asked)."""
     connections = ConnectionPerThread(settings.db_path, settings.mmap_bytes)
     conn = connections.get()
-    init_schema(conn)
-    _ensure_data(settings, conn)
+    secret_key, deployment_id = _prepare(settings, conn)
 
     app = FastAPI(
         title="Grid Data Service (reference)",
@@ -165,7 +171,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     app.state.settings = settings
     app.state.connections = connections
-    app.state.secret_key = _secret_key(settings, conn)
+    app.state.secret_key = secret_key
     app.state.cursor_codec = CursorCodec(app.state.secret_key, settings.cursor_ttl_seconds)
     rate_limit = settings.rate_limit()
     app.state.rate_limiter = RateLimiter(*rate_limit) if rate_limit else None
@@ -183,9 +189,6 @@ def create_app(settings: Settings) -> FastAPI:
     app.openapi = lambda: _openapi(app)
 
     openapi_bytes = JSONResponse(app.openapi()).body
-    deployment_id = meta_reads.set_meta_if_absent(
-        conn, "deployment_id", "dep_" + secrets.token_hex(8)
-    )
     app.state.release = release_identity(
         conn,
         openapi_bytes=openapi_bytes,

@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridservice.store import meta_reads
+
 Fragment = tuple[str, tuple[Any, ...]]
 
 
@@ -280,11 +282,6 @@ def _ranked_keys(
     return [(float(r[0]), r[1], r[2]) for r in rows]
 
 
-def _evidence_generation(conn: sqlite3.Connection) -> str:
-    row = conn.execute("SELECT value FROM meta WHERE key = 'evidence_generation'").fetchone()
-    return row[0] if row else "0"
-
-
 def evidence_search(
     conn: sqlite3.Connection,
     q: str,
@@ -304,7 +301,7 @@ def evidence_search(
     page: list[RankedKey] | None = None
     if cache is not None and limit <= RANKED_POSITIONS_KEPT:
         key = (match, exact, tuple(sorted(filters.items())))
-        generation = _evidence_generation(conn)
+        generation = meta_reads.get_meta(conn, "evidence_generation") or "0"
         cached = cache.get(key, generation)
         if cached is None:
             ranked = _ranked_keys(conn, match, exact, filters, None, RANKED_POSITIONS_KEPT + 1)
