@@ -212,6 +212,72 @@ CREATE TRIGGER IF NOT EXISTS evidence_chunks_ad AFTER DELETE ON evidence_chunks 
         ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;
 END;
 
+-- Queue history: what each harvested monthly operator report said about each project.
+-- One row per harvested report (an ERCOT GIS report month, or a demo release).
+CREATE TABLE IF NOT EXISTS queue_reports (
+    report_id    TEXT PRIMARY KEY,             -- e.g. 'ercot-gis-2025-11'
+    market       TEXT NOT NULL COLLATE NOCASE, -- 'ERCOT'
+    report_month TEXT NOT NULL,                -- 'YYYY-MM', the month of activity it reports
+    report_date  TEXT,                         -- ISO date the report was run, when stated
+    file_name    TEXT NOT NULL,                -- the source file the rows were read from
+    sha256       TEXT NOT NULL,                -- of that file
+    run_id       TEXT,                         -- harvest_runs.run_id
+    UNIQUE (market, report_month)
+);
+-- One row per project, report and worksheet, each value from the cited row.
+CREATE TABLE IF NOT EXISTS queue_history (
+    report_id     TEXT NOT NULL REFERENCES queue_reports(report_id),
+    project_id    TEXT NOT NULL COLLATE NOCASE, -- the operator's id (ERCOT INR)
+    sheet         TEXT NOT NULL CHECK (sheet IN
+                    ('large_gen', 'small_gen', 'inactive', 'cancellation', 'commissioning')),
+    status        TEXT NOT NULL CHECK (status IN
+                    ('active', 'inactive', 'cancelled', 'commissioned')),
+    file_name     TEXT NOT NULL,                -- locator: file, worksheet, 1-based row
+    worksheet     TEXT NOT NULL,
+    row           INTEGER NOT NULL,
+    project_name  TEXT,
+    county        TEXT COLLATE NOCASE,          -- county name as the report spells it
+    county_fips   TEXT,                         -- 5-digit FIPS when the name resolves
+    fuel          TEXT,
+    technology    TEXT,
+    capacity_mw   REAL,
+    study_phase   TEXT,
+    projected_cod TEXT,                         -- ISO date
+    ia_signed     TEXT,                         -- ISO date, NULL when not signed
+    security_ntp  TEXT,                         -- financial security and NTP provided, ISO date
+    event_date    TEXT,                         -- inactive / cancel / approval date on those sheets
+    poi_location  TEXT,                         -- raw 'POI Location' text
+    PRIMARY KEY (report_id, project_id, sheet)
+);
+CREATE INDEX IF NOT EXISTS queue_history_county ON queue_history(county_fips, report_id);
+CREATE INDEX IF NOT EXISTS queue_history_project ON queue_history(project_id, report_id);
+
+-- Interconnection points the queue names in 'POI Location': buses and taps on lines.
+CREATE TABLE IF NOT EXISTS interconnection_points (
+    point_id        TEXT PRIMARY KEY,   -- 'bus:59903', 'tap:23912-23914:345:C2', 'raw:<sha1>'
+    kind            TEXT NOT NULL CHECK (kind IN ('bus', 'tap', 'unparsed')),
+    kv              REAL,
+    bus_number      INTEGER,            -- kind 'bus'
+    bus_name        TEXT,
+    from_bus_number INTEGER,            -- kind 'tap': the line's two ends
+    from_bus_name   TEXT,
+    to_bus_number   INTEGER,
+    to_bus_name     TEXT,
+    circuit         TEXT,
+    raw             TEXT NOT NULL       -- the text as the report has it
+);
+CREATE TABLE IF NOT EXISTS interconnection_point_projects (
+    point_id    TEXT NOT NULL REFERENCES interconnection_points(point_id),
+    project_id  TEXT NOT NULL COLLATE NOCASE,
+    county_fips TEXT,
+    report_id   TEXT NOT NULL REFERENCES queue_reports(report_id),
+    file_name   TEXT NOT NULL,
+    worksheet   TEXT NOT NULL,
+    row         INTEGER NOT NULL,
+    PRIMARY KEY (point_id, project_id, report_id)
+);
+CREATE INDEX IF NOT EXISTS ipp_county ON interconnection_point_projects(county_fips);
+
 -- Harvest runs (the `data` of /v1/quality).
 CREATE TABLE IF NOT EXISTS harvest_runs (
     run_id      TEXT PRIMARY KEY,
