@@ -15,6 +15,10 @@ EXTENSIONS: dict[str, tuple[str, str]] = {
     "list_assessments": ("get", "/v1/sites/{}/assessments"),
     "create_export": ("post", "/v1/assessments/{}/exports"),
 }
+# Extension query parameter -> (method, path template, parameter name) of the operation.
+EXTENSION_PARAMETERS: dict[str, tuple[str, str, str]] = {
+    "list_sites_latest_assessment": ("get", "/v1/sites", "include"),
+}
 _HTTP_METHODS = {"get", "post", "put", "patch", "delete", "head", "options"}
 
 
@@ -30,6 +34,7 @@ class Capabilities:
     create_assessment: bool = False
     list_assessments: bool = False
     create_export: bool = False
+    list_sites_latest_assessment: bool = False
     openapi_available: bool = False
     api_version: str | None = None
     operations: frozenset[tuple[str, str]] = field(default_factory=frozenset)
@@ -41,27 +46,40 @@ class Capabilities:
     @property
     def extensions(self) -> dict[str, bool]:
         """Each extension operation's name and whether it exists."""
-        return {name: getattr(self, name) for name in EXTENSIONS}
+        return {name: getattr(self, name) for name in (*EXTENSIONS, *EXTENSION_PARAMETERS)}
 
 
 def _blank_parameters(path: str) -> str:
     return re.sub(r"\{[^}]*\}", "{}", path.rstrip("/") or "/")
 
 
+def _query_names(operation: Any) -> set[str]:
+    listed = operation.get("parameters") if isinstance(operation, dict) else None
+    return {
+        p["name"]
+        for p in listed or []
+        if isinstance(p, dict) and p.get("in") == "query" and isinstance(p.get("name"), str)
+    }
+
+
 def capabilities_from_openapi(document: Any) -> Capabilities:
     """Read the operations of an OpenAPI document (anything malformed counts as absent)."""
     paths = document.get("paths") if isinstance(document, dict) else None
     operations: set[tuple[str, str]] = set()
+    parameters: set[tuple[str, str, str]] = set()
     if isinstance(paths, dict):
         for path, item in paths.items():
             if not isinstance(path, str) or not isinstance(item, dict):
                 continue
-            for method in item:
+            for method, operation in item.items():
                 if isinstance(method, str) and method.lower() in _HTTP_METHODS:
-                    operations.add((method.lower(), _blank_parameters(path)))
+                    operation_key = (method.lower(), _blank_parameters(path))
+                    operations.add(operation_key)
+                    parameters.update((*operation_key, n) for n in _query_names(operation))
     info = document.get("info") if isinstance(document, dict) else None
     version = info.get("version") if isinstance(info, dict) else None
     flags = {name: op in operations for name, op in EXTENSIONS.items()}
+    flags |= {name: p in parameters for name, p in EXTENSION_PARAMETERS.items()}
     return Capabilities(
         **flags,
         openapi_available=True,

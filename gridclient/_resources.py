@@ -367,13 +367,20 @@ class Sites(_Resource):
     def list(
         self,
         *,
+        include_latest_assessment: bool = False,
         limit: int | None = None,
         max_items: int | None = None,
         on_progress: ProgressCallback | None = None,
     ) -> Pager[Site]:
-        """A pager over the calling tenant's sites (extension operation)."""
+        """A pager over the calling tenant's sites (extension operation).
+
+        ``include_latest_assessment=True`` asks for each site's newest assessment in the same
+        request (``site.latest_assessment``, None when it has none); a deployment without
+        that extension refuses the parameter (``capabilities().list_sites_latest_assessment``).
+        """
+        params = {"include": "latest_assessment"} if include_latest_assessment else {}
         return self._pager(
-            "/v1/sites", Site, {}, limit=limit, max_items=max_items, on_progress=on_progress
+            "/v1/sites", Site, params, limit=limit, max_items=max_items, on_progress=on_progress
         )
 
 

@@ -378,6 +378,8 @@ class Site(GridModel):
     energy_storage: Opaque | None = None
     location: SiteLocation | None = None
     address: Address | None = None
+    # Only listed with ``include_latest_assessment=True`` (an extension); None otherwise.
+    latest_assessment: Assessment | None = None
 
 
 class Assessment(GridModel):
@@ -398,6 +400,9 @@ class Assessment(GridModel):
     relevant_transmission_projects: list[TransmissionProject] | None = None
     risks: list[str] | None = None
     next_actions: list[str] | None = None
+
+
+Site.model_rebuild()
 
 
 class ExpertReviewPacket(GridModel):

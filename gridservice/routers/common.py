@@ -5,7 +5,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import Depends, Query, Request
@@ -119,8 +119,12 @@ def page_response(
     filters: Mapping[str, Any],
     cursor: str | None,
     limit: int,
+    bodies_of: Callable[[list[tuple[str, str]]], list[str]] | None = None,
 ) -> Response:
-    """Return one keyset page of a collection as the envelope, spliced from stored JSON."""
+    """Return one keyset page of a collection as the envelope, spliced from stored JSON.
+
+    `bodies_of` turns the page's (id, body) rows into the bodies sent (default: as stored).
+    """
     endpoint = request.scope["route"].path
     cursors = codec(request)
     after = None
@@ -134,7 +138,7 @@ def page_response(
     rows = rows[:limit]
     next_cursor = cursors.encode(endpoint, filters, [rows[-1][0]]) if has_more else None
     content = envelope_bytes(
-        [r[1] for r in rows],
+        bodies_of(rows) if bodies_of else [r[1] for r in rows],
         limit=limit,
         has_more=has_more,
         next_cursor=next_cursor,

@@ -346,6 +346,12 @@ class Assessment(BaseModel):
     nextActions: list[str] | None
 
 
+class SiteWithLatestAssessment(Site):
+    """A site as listed with `include=latest_assessment` (an extension)."""
+
+    latestAssessment: Assessment | None
+
+
 class BlindedAssessment(BaseModel):
     """The assessment as a reviewer sees it: identifying members are removed or blinded."""
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import secrets
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from starlette.responses import Response
 
 from gridservice.auth import Tenant
@@ -27,7 +27,7 @@ from gridservice.routers.idempotency import (
     run_idempotent,
     utc_now,
 )
-from gridservice.routers.models import One, Page, Site
+from gridservice.routers.models import One, Page, Site, SiteWithLatestAssessment
 from gridservice.routers.requests import SiteDefinition
 from gridservice.store import tenancy
 
@@ -35,6 +35,15 @@ router = APIRouter(tags=["sites"], dependencies=[StrictQuery], responses=problem
 EXTENSION = {"x-extension": True}
 
 SiteId = Annotated[str, Path(alias="siteId", max_length=200)]
+LATEST_ASSESSMENT = "latest_assessment"
+Include = Annotated[
+    Literal["latest_assessment"] | None,
+    Query(
+        description="`latest_assessment`: each site also carries `latestAssessment`, its newest "
+        "assessment or null (an extension: one request instead of one per site).",
+        json_schema_extra={"x-extension": True},
+    ),
+]
 
 
 def site_record(
@@ -110,15 +119,31 @@ def create_site(
 
 @router.get(
     "/v1/sites",
-    response_model=Page[Site],
+    response_model=Page[Site] | Page[SiteWithLatestAssessment],
     summary="List the tenant's sites",
     tags=["extensions"],
     openapi_extra=EXTENSION,
 )
 def list_sites(
-    request: Request, tenant: Tenant, cursor: Cursor = None, limit: Limit = 100
+    request: Request,
+    tenant: Tenant,
+    cursor: Cursor = None,
+    limit: Limit = 100,
+    include: Include = None,
 ) -> Response:
-    return page_response(request, "sites", {"tenant_id": tenant}, cursor, limit)
+    bodies_of = None
+    if include == LATEST_ASSESSMENT:
+
+        def bodies_of(rows: list[tuple[str, str]]) -> list[str]:
+            latest = tenancy.latest_assessments(conn_for(request), tenant, [r[0] for r in rows])
+            return [with_latest_assessment(body, latest.get(site_id)) for site_id, body in rows]
+
+    return page_response(request, "sites", {"tenant_id": tenant}, cursor, limit, bodies_of)
+
+
+def with_latest_assessment(site_body: str, assessment_body: str | None) -> str:
+    """Return the stored site JSON with `latestAssessment` spliced in (null when none)."""
+    return site_body.rstrip()[:-1] + ',"latestAssessment":' + (assessment_body or "null") + "}"
 
 
 @router.get("/v1/sites/{siteId}", response_model=One[Site], summary="Read a site")

@@ -47,6 +47,28 @@ def insert_site(
     )
 
 
+def latest_assessments(
+    conn: sqlite3.Connection, tenant_id: str, site_ids: list[str]
+) -> dict[str, str]:
+    """Return {site id: body of its newest assessment} for those of the sites that have one."""
+    if not site_ids:
+        return {}
+    marks = ",".join("?" * len(site_ids))
+    rows = conn.execute(
+        f"""
+        SELECT a.site_id, a.body FROM assessments AS a
+        WHERE a.tenant_id = ? AND a.site_id IN ({marks})
+          AND a.rowid = (
+            SELECT b.rowid FROM assessments AS b
+            WHERE b.tenant_id = a.tenant_id AND b.site_id = a.site_id
+            ORDER BY b.created_at DESC, b.rowid DESC LIMIT 1
+          )
+        """,
+        (tenant_id, *site_ids),
+    ).fetchall()
+    return dict(rows)
+
+
 def insert_assessment(
     conn: sqlite3.Connection,
     assessment_id: str,

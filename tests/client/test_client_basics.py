@@ -306,7 +306,21 @@ def test_capabilities_without_an_openapi_document_mean_no_extensions(service):
         "create_assessment": False,
         "list_assessments": False,
         "create_export": False,
+        "list_sites_latest_assessment": False,
     }
+
+
+def test_the_latest_assessment_extension_is_read_from_the_sites_query_parameters(service):
+    with_include = {
+        "paths": {
+            "/v1/sites": {"get": {"parameters": [{"name": "include", "in": "query"}]}},
+        }
+    }
+    service.handle(lambda request: httpx.Response(200, json=with_include))
+    assert service.client().capabilities().list_sites_latest_assessment
+    service.handle(lambda request: httpx.Response(200, json=OPENAPI))
+    plain = service.client().capabilities()
+    assert plain.list_sites and not plain.list_sites_latest_assessment
 
 
 def test_capabilities_surface_other_failures(service):

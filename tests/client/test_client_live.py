@@ -94,6 +94,7 @@ def test_capabilities_find_every_extension(client):
         "create_assessment": True,
         "list_assessments": True,
         "create_export": True,
+        "list_sites_latest_assessment": True,
     }
 
 
@@ -275,6 +276,14 @@ def test_assessment_create_list_get(client, site, assessment):
     assert assessment.disclaimer
     assert client.assessments.get(assessment.id).id == assessment.id
     assert assessment.id in _ids(client.assessments.list(site.id))
+
+
+def test_sites_come_with_their_latest_assessment_in_one_request(client, site, assessment):
+    newer = client.assessments.create(site.id)
+    listed = {s.id: s for s in client.sites.list(include_latest_assessment=True)}
+    assert listed[site.id].latest_assessment.id == newer.id != assessment.id
+    assert isinstance(listed[site.id].latest_assessment, gc.Assessment)
+    assert all(s.latest_assessment is None for s in client.sites.list())
 
 
 def test_expert_review_bytes_are_the_services_bytes(live, client, assessment):

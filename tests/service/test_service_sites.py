@@ -394,3 +394,31 @@ def test_site_list_pages_by_id(client):
     # a cursor issued to one tenant does not page another tenant's sites
     foreign = client.get("/v1/sites", params={"cursor": first["meta"]["nextCursor"]}, headers=ALPHA)
     assert foreign.status_code == 400
+
+
+def test_sites_list_with_each_sites_latest_assessment(client):
+    unassessed, assessed = create_site(client, headers=BETA), create_site(client, headers=BETA)
+    made = [
+        client.post(f"/v1/sites/{assessed['id']}/assessments", headers={**BETA, **key()}).json()[
+            "data"
+        ]["id"]
+        for _ in range(2)
+    ]
+    listed = client.get(
+        "/v1/sites", params={"include": "latest_assessment", "limit": 500}, headers=BETA
+    ).json()["data"]
+    by_id = {site["id"]: site for site in listed}
+    assert by_id[assessed["id"]]["latestAssessment"]["id"] == made[-1]
+    assert by_id[unassessed["id"]]["latestAssessment"] is None
+    assert {k: v for k, v in by_id[assessed["id"]].items() if k != "latestAssessment"} == assessed
+    plain = client.get("/v1/sites", params={"limit": 500}, headers=BETA).json()["data"]
+    assert all("latestAssessment" not in site for site in plain)
+    # another tenant's assessments never appear, and the parameter is an extension
+    alpha = client.get("/v1/sites", params={"include": "latest_assessment"}, headers=ALPHA)
+    assert assessed["id"] not in {site["id"] for site in alpha.json()["data"]}
+    parameter = next(
+        p
+        for p in client.get("/v1/openapi.json").json()["paths"]["/v1/sites"]["get"]["parameters"]
+        if p["name"] == "include"
+    )
+    assert parameter["schema"]["x-extension"] is True
