@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, release_view, state
+from components import connection, data, release_view, state
 from components.problems import problem_boundary
 
 st.set_page_config(
@@ -55,7 +55,7 @@ def draw_sidebar() -> None:
         )
     else:
         st.sidebar.caption(f"Tenant: {info.tenant}")
-    release_view.draw_release(connection.fetch_release(connection.connection_key()))
+    release_view.draw_release(data.release(connection.connection_key()))
 
 
 with st.sidebar, problem_boundary():

@@ -1,6 +1,7 @@
 """An assessment, drawn in full: frames behind its tables and the sections of its page.
 
-Everything takes the assessment as its camelCase wire dict. Abstentions and limitations
+Everything takes the client's `Assessment`; the objects the interface leaves opaque
+(readiness, confidence, county, candidates, jurisdictions) are plain dicts. Abstentions and limitations
 are drawn in plain view (never folded away); confidences are labelled as heuristics and
 parser confidence as uncalibrated.
 """
@@ -12,9 +13,12 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from components.evidence_view import escape_markdown
-from components.tables import flags_text
+from components import maps
+from components.geography import counties_by_name, region_counties
+from components.tables import as_text, attribute, flags_text, records_frame
 from components.territory_view import HEURISTIC_LABEL, candidates_frame, evidence_text
+from components.text import escape_markdown
+from gridclient import Assessment, Fact, QueueRecord, ServiceTerritoryCandidate, TransmissionProject
 
 READINESS_LABELS = {
     "low_friction": "Low friction",
@@ -63,99 +67,90 @@ def draw_findings(readiness: dict[str, Any] | None) -> None:
             st.caption(f"Cites: {escape_markdown(line['cites'])}")
 
 
-def market_signals_frame(signals: list[dict[str, Any]]) -> pd.DataFrame:
+def market_signals_frame(signals: list[Fact]) -> pd.DataFrame:
     """Return the market signals with value, validity, evidence quote/page and provenance."""
-    rows = []
-    for fact in signals:
-        evidence = fact.get("evidence") or {}
-        calibrated = evidence.get("parserConfidenceIsCalibrated")
-        rows.append(
-            {
-                "Market": fact.get("market"),
-                "Predicate": fact.get("predicate"),
-                "Period": fact.get("period"),
-                "Scenario": fact.get("scenario"),
-                "Value": fact.get("value"),
-                "Unit": fact.get("unit"),
-                "Valid from": fact.get("validFrom"),
-                "Valid to": fact.get("validTo"),
-                "Evidence quote": evidence.get("quote"),
-                "Page": evidence.get("page"),
-                f"Parser confidence ({UNCALIBRATED})": evidence.get("parserConfidence"),
-                "Calibrated": bool(calibrated),
-                "Source id": fact.get("sourceId"),
-                "Locator": evidence.get("sourceLocator"),
-                "Known from": fact.get("knownFrom"),
-                "Quality flags": flags_text(fact.get("qualityFlags")),
-            }
-        )
-    return pd.DataFrame(rows)
+    return records_frame(
+        signals,
+        {
+            "Market": "market",
+            "Predicate": "predicate",
+            "Period": "period",
+            "Scenario": "scenario",
+            "Value": "value",
+            "Unit": "unit",
+            "Valid from": lambda fact: as_text(fact.valid_from) or None,
+            "Valid to": lambda fact: as_text(fact.valid_to) or None,
+            "Evidence quote": "evidence.quote",
+            "Page": "evidence.page",
+            f"Parser confidence ({UNCALIBRATED})": "evidence.parser_confidence",
+            "Calibrated": lambda fact: bool(
+                attribute("evidence.parser_confidence_is_calibrated")(fact)
+            ),
+            "Source id": "source_id",
+            "Locator": "evidence.source_locator",
+            "Known from": lambda fact: as_text(fact.known_from) or None,
+            "Quality flags": lambda fact: flags_text(fact.quality_flags),
+        },
+    )
 
 
-def queue_records_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
+def queue_records_frame(records: list[QueueRecord]) -> pd.DataFrame:
     """Return the relevant queue records joined with their expanded details and evidence."""
-    rows = []
-    for record in records:
-        details = record.get("expandedDetails") or {}
-        evidence = record.get("expandedEvidence") or {}
-        locator = evidence.get("locator") or {}
-        rows.append(
-            {
-                "Record": record.get("id"),
-                "Project": record.get("projectName"),
-                "County": record.get("county"),
-                "State": record.get("state"),
-                "Status": record.get("status"),
-                "Requested MW": record.get("requestedCapacityMw"),
-                "Technology": details.get("technology"),
-                "Queue date": details.get("queueDate"),
-                "Proposed date": record.get("proposedDate"),
-                "Point of interconnection": record.get("pointOfInterconnection"),
-                "Study phase": details.get("studyPhaseNormalized"),
-                "Source": evidence.get("sourceName") or record.get("sourceId"),
-                "Source link": evidence.get("sourceUrl") or record.get("evidenceUrl"),
-                "File": locator.get("fileName"),
-                "Worksheet": locator.get("worksheet"),
-                "Row": locator.get("row"),
-                "Redistribution": evidence.get("redistributionPolicy"),
-                "Source id": record.get("sourceId"),
-                "Locator": record.get("sourceLocator"),
-                "Observed at": record.get("observedAt"),
-                "Quality flags": flags_text(record.get("qualityFlags")),
-            }
-        )
-    return pd.DataFrame(rows)
+    return records_frame(
+        records,
+        {
+            "Record": "id",
+            "Project": "project_name",
+            "County": "county",
+            "State": "state",
+            "Status": "status",
+            "Requested MW": "requested_capacity_mw",
+            "Technology": "expanded_details.technology",
+            "Queue date": "expanded_details.queue_date",
+            "Proposed date": "proposed_date",
+            "Point of interconnection": "point_of_interconnection",
+            "Study phase": "expanded_details.study_phase_normalized",
+            "Source": lambda r: attribute("expanded_evidence.source_name")(r) or r.source_id,
+            "Source link": lambda r: attribute("expanded_evidence.source_url")(r) or r.evidence_url,
+            "File": "expanded_evidence.locator.file_name",
+            "Worksheet": "expanded_evidence.locator.worksheet",
+            "Row": "expanded_evidence.locator.row",
+            "Redistribution": "expanded_evidence.redistribution_policy",
+            "Source id": "source_id",
+            "Locator": "source_locator",
+            "Observed at": "observed_at",
+            "Quality flags": lambda r: flags_text(r.quality_flags),
+        },
+    )
 
 
-def transmission_frame(projects: list[dict[str, Any]]) -> pd.DataFrame:
+def transmission_frame(projects: list[TransmissionProject]) -> pd.DataFrame:
     """Return the relevant transmission projects with kV, dates and their evidence."""
-    rows = []
-    for project in projects:
-        evidence = project.get("evidence") or {}
-        rows.append(
-            {
-                "Project": project.get("projectNumber"),
-                "Title": project.get("title"),
-                "Status": project.get("status"),
-                "kV": project.get("serviceLevelKv"),
-                "Owner": project.get("transmissionOwner"),
-                "Counties": ", ".join(project.get("counties") or []),
-                "Projected in service": project.get("projectedInServiceDate"),
-                "Actual in service": project.get("actualInServiceDate"),
-                "From": project.get("fromLocation"),
-                "To": project.get("toLocation"),
-                "Source link": evidence.get("sourceUrl"),
-                "Authority": evidence.get("authority"),
-                "Source id": project.get("sourceId"),
-                "Locator": evidence.get("sourceLocator"),
-                "Observed at": project.get("observedAt"),
-                "Quality flags": flags_text(project.get("qualityFlags")),
-            }
-        )
-    return pd.DataFrame(rows)
+    return records_frame(
+        projects,
+        {
+            "Project": "project_number",
+            "Title": "title",
+            "Status": "status",
+            "kV": "service_level_kv",
+            "Owner": "transmission_owner",
+            "Counties": lambda p: ", ".join(p.counties or []),
+            "Projected in service": "projected_in_service_date",
+            "Actual in service": "actual_in_service_date",
+            "From": "from_location",
+            "To": "to_location",
+            "Source link": "evidence.source_url",
+            "Authority": "evidence.authority",
+            "Source id": "source_id",
+            "Locator": "evidence.source_locator",
+            "Observed at": lambda p: as_text(p.observed_at) or None,
+            "Quality flags": lambda p: flags_text(p.quality_flags),
+        },
+    )
 
 
 def utility_frame(candidates: list[dict[str, Any]]) -> pd.DataFrame:
+    """Return the utility candidates (opaque objects of the interface) as a table."""
     rows = [
         {
             "Utility": c.get("utility"),
@@ -171,6 +166,7 @@ def utility_frame(candidates: list[dict[str, Any]]) -> pd.DataFrame:
 
 
 def tariff_frame(candidates: list[dict[str, Any]]) -> pd.DataFrame:
+    """Return the tariff candidates (opaque objects of the interface) as a table."""
     rows = [
         {
             "Utility id": c.get("utilityId"),
@@ -185,6 +181,7 @@ def tariff_frame(candidates: list[dict[str, Any]]) -> pd.DataFrame:
 
 
 def jurisdictions_frame(jurisdictions: list[dict[str, Any]]) -> pd.DataFrame:
+    """Return the jurisdictions (opaque objects of the interface) as a table."""
     rows = [
         {"Level": j.get("level"), "Id": j.get("id"), "Name": j.get("name")} for j in jurisdictions
     ]
@@ -201,10 +198,10 @@ def _table(frame: pd.DataFrame, empty: str, **column_config: Any) -> None:
     st.dataframe(frame, hide_index=True, width="stretch", column_config=column_config or None)
 
 
-def draw_readiness(assessment: dict[str, Any]) -> None:
+def draw_readiness(assessment: Assessment) -> None:
     """Draw readiness, findings, and every abstention and limitation in plain view."""
-    readiness = assessment.get("readiness") or {}
-    confidence = assessment.get("confidence") or {}
+    readiness = assessment.readiness or {}
+    confidence = assessment.confidence or {}
     left, right = st.columns([2, 3])
     left.metric("Readiness", readiness_label(readiness))
     if confidence:
@@ -232,24 +229,18 @@ def draw_readiness(assessment: dict[str, Any]) -> None:
         st.info(limitation, icon="ℹ️")
 
 
-def draw_actions(assessment: dict[str, Any]) -> None:
+def draw_actions(assessment: Assessment) -> None:
     left, right = st.columns(2)
     left.subheader("Risks")
-    for risk in assessment.get("risks") or ["None listed."]:
-        left.markdown(f"- {_plain(risk)}")
+    for risk in assessment.risks or ["None listed."]:
+        left.markdown(f"- {escape_markdown(risk)}")
     right.subheader("Next actions")
-    for action in assessment.get("nextActions") or ["None listed."]:
-        right.markdown(f"- {_plain(action)}")
+    for action in assessment.next_actions or ["None listed."]:
+        right.markdown(f"- {escape_markdown(action)}")
 
 
-def _plain(text: Any) -> str:
-    """Return service text safe to put in markdown (markdown syntax characters escaped)."""
-    special = "\\`*_{}[]()<>#+-.!|~$"
-    return "".join(f"\\{ch}" if ch in special else ch for ch in str(text))
-
-
-def draw_place(assessment: dict[str, Any]) -> None:
-    county = assessment.get("county")
+def draw_place(assessment: Assessment) -> None:
+    county = assessment.county
     st.subheader("County and jurisdictions")
     if county:
         st.text(
@@ -258,55 +249,56 @@ def draw_place(assessment: dict[str, Any]) -> None:
         )
     else:
         st.warning("The site is in no loaded county; county-based factors abstain.")
-    _table(jurisdictions_frame(assessment.get("jurisdictions") or []), "No jurisdictions.")
+    _table(jurisdictions_frame(assessment.jurisdictions or []), "No jurisdictions.")
 
 
-def draw_candidates(assessment: dict[str, Any]) -> None:
+def draw_candidates(assessment: Assessment) -> None:
     st.subheader("Utility, territory and tariff candidates")
     st.caption(f"Confidences are a {HEURISTIC_LABEL}.")
     st.markdown("**Utility candidates**")
-    _table(utility_frame(assessment.get("utilityCandidates") or []), "No utility candidates.")
+    _table(utility_frame(assessment.utility_candidates or []), "No utility candidates.")
     st.markdown("**Service territory candidates**")
-    territories = candidates_frame(assessment.get("serviceTerritoryCandidates") or [])
+    territories = candidates_frame(
+        [
+            ServiceTerritoryCandidate.model_validate(candidate)
+            for candidate in assessment.service_territory_candidates or []
+        ]
+    )
     _table(territories, "No service territory found for this point.")
     st.markdown("**Tariff candidates**")
-    _table(tariff_frame(assessment.get("tariffCandidates") or []), "No tariff candidates.")
+    _table(tariff_frame(assessment.tariff_candidates or []), "No tariff candidates.")
 
 
-def draw_records(assessment: dict[str, Any]) -> None:
+def draw_records(assessment: Assessment) -> None:
     st.subheader("Market signals")
     st.caption("Parser confidence is uncalibrated: no independent labels exist to calibrate it.")
     _table(
-        market_signals_frame(assessment.get("marketSignals") or []),
+        market_signals_frame(assessment.market_signals or []),
         "No market signals.",
         Value=st.column_config.NumberColumn(format="%.0f"),
     )
     st.subheader("Relevant queue records")
     _table(
-        queue_records_frame(assessment.get("relevantQueueRecords") or []),
+        queue_records_frame(assessment.relevant_queue_records or []),
         "No queue records near the site.",
         **{"Requested MW": st.column_config.NumberColumn(format="%.1f MW"), "Source link": LINK},
     )
     st.subheader("Relevant transmission projects")
     _table(
-        transmission_frame(assessment.get("relevantTransmissionProjects") or []),
+        transmission_frame(assessment.relevant_transmission_projects or []),
         "No transmission projects near the site.",
         **{"kV": st.column_config.NumberColumn(format="%.0f kV"), "Source link": LINK},
     )
 
 
-def nearby_county_fips(assessment: dict[str, Any], counties: dict) -> tuple[list[str], list[str]]:
+def nearby_county_fips(assessment: Assessment, counties: dict) -> tuple[list[str], list[str]]:
     """Return (the site's county, the counties its queue records and projects name) as FIPS."""
-    from components.geography import counties_by_name
-
-    county = assessment.get("county") or {}
+    county = assessment.county or {}
     site = [county["fips"]] if county.get("fips") else []
     state = county.get("state")
-    names = [
-        r.get("county") for r in assessment.get("relevantQueueRecords") or [] if r.get("county")
-    ]
-    for project in assessment.get("relevantTransmissionProjects") or []:
-        names.extend(project.get("counties") or [])
+    names = [r.county for r in assessment.relevant_queue_records or [] if r.county]
+    for project in assessment.relevant_transmission_projects or []:
+        names.extend(project.counties or [])
     nearby = [
         c.fips
         for c in counties_by_name(counties, names)
@@ -315,11 +307,8 @@ def nearby_county_fips(assessment: dict[str, Any], counties: dict) -> tuple[list
     return site, sorted(set(nearby))
 
 
-def draw_map(assessment: dict[str, Any], site_point: tuple[float, float] | None) -> None:
+def draw_map(assessment: Assessment, site_point: tuple[float, float] | None) -> None:
     """Draw the site's pin, its county, and the counties its nearby records name."""
-    from components import maps
-    from components.geography import region_counties
-
     counties = region_counties()
     site, nearby = nearby_county_fips(assessment, counties)
     layers = [

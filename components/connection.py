@@ -9,9 +9,9 @@ Where the data comes from, in order:
    without the demo tokens (a harvested one) gets a token of tenant `local` issued by this
    process for itself, stored hashed like every token and revoked when the process exits.
 
-Cache convention: every `st.cache_data` fetch takes a `ConnectionKey` as its first argument
-(from `connection_key()`), so cached data is keyed by deployment and tenant, and calls
-`client_for(key)` inside. Cached data is shared by every session of the process.
+`connection_key()` is the session's deployment, token and tenant: the first argument of every
+fetch in `components.data`, the only module that calls `client_for(key)`, so cached data
+(shared by every session of the process) is keyed by tenant.
 """
 
 from __future__ import annotations
@@ -26,6 +26,9 @@ import streamlit as st
 
 from components import state
 from gridclient import GridDataClient
+from gridservice.server import start_in_thread
+from gridservice.settings import Settings, default_db_path
+from gridservice.tokens import LOCAL_TENANT, issue_local_token, revoke_token_quietly
 
 DEMO_TOKENS: dict[str, str] = {"demo-alpha": "gds_demo_alpha", "demo-beta": "gds_demo_beta"}
 EMBEDDED_LABEL = "embedded demo service"
@@ -71,16 +74,11 @@ def demo_db_path() -> Path:
     override = os.environ.get("GRIDSERVICE_DB")
     if override:
         return Path(override)
-    from gridservice.settings import default_db_path
-
     return default_db_path()
 
 
 @st.cache_resource(show_spinner="Starting the embedded demo service…")
 def _embedded_service(db_path: str):
-    from gridservice.server import start_in_thread
-    from gridservice.settings import Settings
-
     return start_in_thread(Settings(db_path=Path(db_path), demo=True))
 
 
@@ -88,8 +86,6 @@ def _embedded_service(db_path: str):
 def _local_token(db_path: str) -> str | None:
     """Return None on a demo store; else a token of tenant `local` issued for this process
     (revoked when the process exits)."""
-    from gridservice.tokens import issue_local_token, revoke_token_quietly
-
     token = issue_local_token(db_path)
     if token is not None:
         atexit.register(revoke_token_quietly, db_path, token)
@@ -105,8 +101,6 @@ def connection_key() -> ConnectionKey:
         server = _embedded_service(db_path)
         local_token = _local_token(db_path)
         if local_token is not None:
-            from gridservice.tokens import LOCAL_TENANT
-
             return ConnectionKey(server.base_url, local_token, LOCAL_TENANT, embedded=True)
         tenant = state.demo_tenant()
         return ConnectionKey(server.base_url, DEMO_TOKENS[tenant], tenant, embedded=True)
@@ -132,16 +126,6 @@ def client_for(key: ConnectionKey) -> GridDataClient:
     return GridDataClient(base_url=key.base_url, token=key.token)
 
 
-def get_client() -> GridDataClient:
-    """Return the client for this session's deployment and tenant."""
-    return client_for(connection_key())
-
-
-def current_tenant() -> str:
-    """Return the tenant label of this session (part of every cache key)."""
-    return connection_key().tenant
-
-
 def is_demo(key: ConnectionKey | None = None) -> bool:
     """Return whether the session talks to a demo database (the tenant switcher shows)."""
     key = key or connection_key()
@@ -161,41 +145,3 @@ def connection_info() -> ConnectionInfo:
         embedded=key.embedded,
         demo=is_demo(key),
     )
-
-
-@st.cache_data(ttl=600, show_spinner=False)
-def fetch_release(key: ConnectionKey) -> dict:
-    """Return the release identity as the wire JSON (cached ten minutes per deployment)."""
-    release = client_for(key).release()
-    return _as_wire(release)
-
-
-@st.cache_data(ttl=600, show_spinner=False)
-def fetch_capabilities(key: ConnectionKey) -> dict[str, bool]:
-    """Return which extension operations the deployment offers, by name."""
-    capabilities = client_for(key).capabilities()
-    return _capability_flags(capabilities)
-
-
-def _capability_flags(capabilities) -> dict[str, bool]:
-    if isinstance(capabilities, dict):
-        return {str(k): bool(v) for k, v in capabilities.items()}
-    for attribute in ("operations", "extensions"):
-        value = getattr(capabilities, attribute, None)
-        if isinstance(value, dict):
-            return {str(k): bool(v) for k, v in value.items()}
-    if hasattr(capabilities, "model_dump"):
-        return {k: bool(v) for k, v in capabilities.model_dump().items() if isinstance(v, bool)}
-    return {}
-
-
-def has_extension(flags: dict[str, bool], *names: str) -> bool:
-    """Return whether any of the named extension operations is offered (missing = False)."""
-    return any(flags.get(name) for name in names)
-
-
-def _as_wire(model) -> dict:
-    """Return a model as its camelCase wire dict (the client's models alias the wire names)."""
-    if isinstance(model, dict):
-        return model
-    return model.model_dump(mode="json", by_alias=True)

@@ -8,14 +8,21 @@ still accepts any number typed in.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
-from components.evidence_view import escape_markdown
-from components.tables import PROVENANCE_HELP, flags_text, provenance_config
+from components.tables import (
+    PROVENANCE_HELP,
+    by_attribute,
+    flags_text,
+    provenance_config,
+    records_frame,
+)
+from components.text import escape_markdown
+from gridclient import DocketFiling, EvidenceChunk
 
 _MENTION = re.compile(
     r"\b(?:docket|control)\s*(?:number|no\.?|#)?\s*:?\s*(\d{4,6})\b", re.IGNORECASE
@@ -49,12 +56,12 @@ def mentioned_control_numbers(texts: Iterable[str]) -> list[str]:
     return found
 
 
-def chunk_texts(chunks: Iterable[Mapping[str, Any]]) -> list[str]:
+def chunk_texts(chunks: Iterable[EvidenceChunk]) -> list[str]:
     """Return every text of evidence chunks where a docket may be named: content and section."""
     texts = []
     for chunk in chunks:
-        texts.extend(chunk.get("sectionPath") or [])
-        texts.append(chunk.get("content") or "")
+        texts.extend(chunk.section_path or [])
+        texts.append(chunk.content or "")
     return texts
 
 
@@ -71,22 +78,24 @@ def shared_subject(descriptions: Iterable[str | None]) -> str | None:
     return subject or None
 
 
-def filings_frame(filings: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def filings_frame(filings: Iterable[DocketFiling]) -> pd.DataFrame:
     """Return filings by item number with the document link, provenance and flags.
 
     `filing` is the description without the docket's shared subject (see `shared_subject`).
     """
     filings = list(filings)
-    subject = shared_subject(f.get("description") for f in filings) if len(filings) > 1 else None
-    rows = []
-    for filing in filings:
-        row = {c: filing.get(c) for c in FILING_COLUMNS}
-        row["authority"] = (filing.get("evidence") or {}).get("authority")
-        row["qualityFlags"] = flags_text(filing.get("qualityFlags"))
-        description = filing.get("description") or ""
-        row["filing"] = description.removesuffix(f": {subject}") if subject else description
-        rows.append(row)
-    frame = pd.DataFrame(rows, columns=[*FILING_COLUMNS, "filing"])
+    subject = shared_subject(f.description for f in filings) if len(filings) > 1 else None
+
+    def filing_text(filing: DocketFiling) -> str:
+        description = filing.description or ""
+        return description.removesuffix(f": {subject}") if subject else description
+
+    columns: dict[str, Any] = by_attribute(FILING_COLUMNS) | {
+        "authority": "evidence.authority",
+        "qualityFlags": lambda filing: flags_text(filing.quality_flags),
+        "filing": filing_text,
+    }
+    frame = records_frame(filings, columns)
     frame["filedAt"] = pd.to_datetime(frame["filedAt"], errors="coerce")
     return frame.sort_values(["itemNumber", "id"]).reset_index(drop=True)
 

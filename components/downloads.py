@@ -11,9 +11,7 @@ import json
 import re
 from dataclasses import dataclass
 
-import streamlit as st
-
-from components.connection import ConnectionKey, client_for
+from gridclient import AssessmentExport
 
 PACKET_MIME = "application/json"
 CSV_MIME = "text/csv"
@@ -41,26 +39,7 @@ def packet_download(raw_body: bytes) -> Download:
     return Download(f"{_safe_name(case_id or 'expert-review')}.json", raw_body, PACKET_MIME)
 
 
-def csv_download(export: dict) -> Download:
-    """Return the CSV download of an export (wire dict): its content as UTF-8, unchanged."""
-    content = export.get("content") or ""
-    name = _safe_name(f"assessment-{export.get('assessmentId') or export.get('id')}")
-    return Download(f"{name}.csv", content.encode("utf-8"), CSV_MIME)
-
-
-@st.cache_data(ttl=300, show_spinner=False)
-def fetch_packet_bytes(key: ConnectionKey, assessment_id: str) -> bytes:
-    """Return the expert-review packet response body exactly as served."""
-    packet = client_for(key).assessments.expert_review(assessment_id)
-    return packet.raw_bytes
-
-
-@st.cache_data(ttl=300, show_spinner=False)
-def fetch_export(key: ConnectionKey, export_id: str) -> dict:
-    """Return an assessment export as its wire dict."""
-    return client_for(key).exports.get(export_id).to_wire()
-
-
-def create_export(key: ConnectionKey, assessment_id: str) -> dict:
-    """Create a CSV export through the extension; return it as its wire dict."""
-    return client_for(key).exports.create(assessment_id, format="csv").to_wire()
+def csv_download(export: AssessmentExport) -> Download:
+    """Return the CSV download of an export: its content as UTF-8, unchanged."""
+    name = _safe_name(f"assessment-{export.assessment_id or export.id}")
+    return Download(f"{name}.csv", export.content_bytes, CSV_MIME)

@@ -9,20 +9,19 @@ module writes itself. `unsafe_allow_html` is never used.
 from __future__ import annotations
 
 import re
-import string
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 import streamlit as st
 
-from components.queue_view import locator_rows
-from components.tables import flags_frame, mapping_frame
+from components.tables import flags_frame, mapping_frame, records_frame
+from components.text import escape_markdown
+from gridclient import EvidenceChunk, Page, QualityFlag, QueueRecordEvidence
+from gridclient.models import EvidenceLocator, FactEvidence
 
 UNCALIBRATED = "uncalibrated"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _OPERATORS = {"and", "or", "not", "near"}
-_PUNCTUATION = set(string.punctuation)
 
 
 def query_terms(query: str) -> list[str]:
@@ -62,14 +61,6 @@ def highlight_segments(text: str, terms: Sequence[str]) -> list[tuple[str, bool]
     return segments
 
 
-def escape_markdown(text: str) -> str:
-    """Return text that Streamlit's markdown shows literally: punctuation escaped, lines kept."""
-    escaped = "".join("\\" + ch if ch in _PUNCTUATION else ch for ch in text)
-    # Leading blanks would start a code block; a bare newline would be folded away.
-    lines = [line.strip() for line in escaped.splitlines()]
-    return "  \n".join(line for line in lines if line)
-
-
 def highlighted_markdown(text: str, terms: Sequence[str]) -> str:
     """Return markdown for the text with matched terms bold on an orange background."""
     pieces = []
@@ -85,36 +76,34 @@ def highlighted_markdown(text: str, terms: Sequence[str]) -> str:
     return "".join(pieces).strip()
 
 
-def search_results_frame(chunks: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def search_results_frame(chunks: Iterable[EvidenceChunk]) -> pd.DataFrame:
     """Return ranked evidence chunks as a table: rank, kind, page, source, locator, section."""
-    rows = [
+    return records_frame(
+        chunks,
         {
-            "rank": chunk.get("rank"),
-            "kind": chunk.get("kind"),
-            "page": chunk.get("page"),
-            "sourceId": chunk.get("sourceId"),
-            "sourceLocator": chunk.get("sourceLocator"),
-            "section": " › ".join(chunk.get("sectionPath") or []),
-            "chunkId": chunk.get("chunkId"),
-        }
-        for chunk in chunks
-    ]
-    columns = ["rank", "kind", "page", "sourceId", "sourceLocator", "section", "chunkId"]
-    return pd.DataFrame(rows, columns=columns)
+            "rank": "rank",
+            "kind": "kind",
+            "page": "page",
+            "sourceId": "source_id",
+            "sourceLocator": "source_locator",
+            "section": lambda chunk: " › ".join(chunk.section_path or []),
+            "chunkId": "chunk_id",
+        },
+    )
 
 
-def draw_search_result(position: int, chunk: Mapping[str, Any], terms: Sequence[str]) -> None:
+def draw_search_result(position: int, chunk: EvidenceChunk, terms: Sequence[str]) -> None:
     """Draw one ranked evidence chunk with its matched terms highlighted."""
     with st.container(border=True):
-        section = " › ".join(chunk.get("sectionPath") or [])
+        section = " › ".join(chunk.section_path or [])
         st.markdown(
             f"**{position}.** {escape_markdown(section) or '(no section)'}",
         )
         st.caption(
-            f"rank {chunk.get('rank', 0):.3f} · {chunk.get('kind')} · page {chunk.get('page')} · "
-            f"source {chunk.get('sourceId')} · {chunk.get('sourceLocator')}"
+            f"rank {chunk.rank or 0:.3f} · {chunk.kind} · page {chunk.page} · "
+            f"source {chunk.source_id} · {chunk.source_locator}"
         )
-        st.markdown(highlighted_markdown(chunk.get("content") or "", terms))
+        st.markdown(highlighted_markdown(chunk.content or "", terms))
 
 
 def source_link(label: str, url: str | None) -> None:
@@ -125,22 +114,36 @@ def source_link(label: str, url: str | None) -> None:
         st.caption("The record names no source address.")
 
 
-def draw_queue_evidence(evidence: Mapping[str, Any]) -> None:
+def locator_rows(evidence: QueueRecordEvidence) -> list[tuple[str, str]]:
+    """Return where the record sits in its source: file, worksheet and row, as labelled pairs."""
+    locator = evidence.locator or EvidenceLocator()
+    return [
+        ("Source", evidence.source_name or evidence.source_id or ""),
+        ("Source id", evidence.source_id or ""),
+        ("File", locator.file_name or ""),
+        ("Worksheet", locator.worksheet or ""),
+        ("Row", "" if locator.row is None else str(locator.row)),
+        ("Locator", evidence.source_locator or ""),
+        ("Redistribution policy", evidence.redistribution_policy or ""),
+        ("Terms", evidence.terms_classification or ""),
+        ("Asset hash", evidence.asset_hash or ""),
+    ]
+
+
+def draw_queue_evidence(evidence: QueueRecordEvidence) -> None:
     """Draw where a queue record came from: source and link, locator, policy, the source row."""
-    st.markdown(f"**Source:** {escape_markdown(evidence.get('sourceName') or '')}")
-    source_link("Open the source", evidence.get("sourceUrl"))
+    st.markdown(f"**Source:** {escape_markdown(evidence.source_name or '')}")
+    source_link("Open the source", evidence.source_url)
     st.dataframe(pd.DataFrame(locator_rows(evidence), columns=["", "value"]), hide_index=True)
     st.markdown(
         "**Redistribution policy:** "
-        + escape_markdown(evidence.get("redistributionPolicy") or "not stated")
+        + escape_markdown(evidence.redistribution_policy or "not stated")
     )
     st.markdown("**The source row as it was published**")
-    st.dataframe(
-        mapping_frame(evidence.get("sourceRow"), key="column", value="value"), hide_index=True
-    )
+    st.dataframe(mapping_frame(evidence.source_row, key="column", value="value"), hide_index=True)
 
 
-def draw_flags(flags: Iterable[Mapping[str, Any]] | None) -> None:
+def draw_flags(flags: Iterable[QualityFlag] | None) -> None:
     """Draw quality flags as a table, or say plainly that there are none."""
     frame = flags_frame(flags)
     st.markdown("**Quality flags**")
@@ -150,34 +153,38 @@ def draw_flags(flags: Iterable[Mapping[str, Any]] | None) -> None:
         st.dataframe(frame, hide_index=True)
 
 
-def fact_evidence_rows(evidence: Mapping[str, Any]) -> list[tuple[str, str]]:
+def fact_evidence_rows(evidence: FactEvidence) -> list[tuple[str, str]]:
     """Return a fact's evidence as labelled pairs, the parser confidence marked uncalibrated."""
-    box = evidence.get("boundingBox")
-    confidence = evidence.get("parserConfidence")
-    calibrated = evidence.get("parserConfidenceIsCalibrated")
-    label = "calibrated" if calibrated else UNCALIBRATED
+    box = evidence.bounding_box
+    confidence = evidence.parser_confidence
+    label = "calibrated" if evidence.parser_confidence_is_calibrated else UNCALIBRATED
     return [
-        ("Page", "" if evidence.get("page") is None else str(evidence.get("page"))),
+        ("Page", "" if evidence.page is None else str(evidence.page)),
         ("Bounding box", ", ".join(f"{v:g}" for v in box) if box else ""),
-        (
-            "Page size",
-            f"{evidence.get('pageWidth') or ''} × {evidence.get('pageHeight') or ''}",
-        ),
-        ("Locator", evidence.get("sourceLocator") or ""),
-        ("Table", evidence.get("tableId") or ""),
-        ("Chunk", evidence.get("chunkId") or ""),
+        ("Page size", f"{_number(evidence.page_width)} × {_number(evidence.page_height)}"),
+        ("Locator", evidence.source_locator or ""),
+        ("Table", evidence.table_id or ""),
+        ("Chunk", evidence.chunk_id or ""),
         (
             f"Parser confidence ({label})",
             "" if confidence is None else f"{confidence:.2f} — {label}, not an accuracy",
         ),
-        ("Calibration status", evidence.get("calibrationStatus") or ""),
-        ("Route", evidence.get("route") or ""),
+        ("Calibration status", evidence.calibration_status or ""),
+        ("Route", evidence.route or ""),
     ]
 
 
-def draw_fact_evidence(evidence: Mapping[str, Any]) -> None:
+def _number(value: float | None) -> str:
+    """Return a size as the service wrote it (612, not 612.0); empty when missing."""
+    if not value:
+        return ""
+    return f"{value:g}"
+
+
+def draw_fact_evidence(evidence: FactEvidence | None) -> None:
     """Draw a fact's evidence quote with its page, bounding box and uncalibrated confidence."""
-    quote = evidence.get("quote") or ""
+    evidence = evidence or FactEvidence()
+    quote = evidence.quote or ""
     st.markdown("> " + (escape_markdown(quote) or "(no quote)").replace("  \n", "  \n> "))
     st.dataframe(pd.DataFrame(fact_evidence_rows(evidence), columns=["", "value"]), hide_index=True)
 
@@ -206,14 +213,14 @@ KINDS = ["prose", "table", "figure"]
 _SEARCH = "evidence.search"
 
 
-def search_results(pages_for: Any, signature: tuple, *, more: bool) -> tuple[list[dict], bool]:
+def search_results(
+    pages_for: Callable[[], Iterator[Page[EvidenceChunk]]], signature: tuple, *, more: bool
+) -> tuple[list[EvidenceChunk], bool]:
     """Return the results fetched so far for a search and whether more pages follow.
 
-    The search's `pages()` iterator is kept in session state with its signature (query and
-    filters); a new signature starts a new search. `more=True` pulls the next page.
+    The search's pages iterator is kept in session state with its signature (tenant, query
+    and filters); a new signature starts a new search. `more=True` pulls the next page.
     """
-    from components.tables import as_wire_list
-
     held = st.session_state.get(_SEARCH)
     if held is None or held["signature"] != signature:
         held = {"signature": signature, "pages": pages_for(), "results": [], "has_more": True}
@@ -224,6 +231,6 @@ def search_results(pages_for: Any, signature: tuple, *, more: bool) -> tuple[lis
         if page is None:
             held["has_more"] = False
         else:
-            held["results"].extend(as_wire_list(page.data))
+            held["results"].extend(page.data)
             held["has_more"] = bool(page.has_more)
     return held["results"], held["has_more"]

@@ -8,12 +8,21 @@ back from a version's `knownFrom` one second at a time gives its whole history.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import pandas as pd
+import streamlit as st
 
-from components.tables import flags_text
+from components.tables import (
+    PROVENANCE_HELP,
+    as_text,
+    attribute,
+    by_attribute,
+    flags_text,
+    records_frame,
+)
+from gridclient import Fact
 
 FACT_COLUMNS = [
     "row",
@@ -46,23 +55,19 @@ FACT_TABLE = ["row", "market", "measure", "period", "scenario", "value", "validF
 PROVENANCE_TABLE = ["row", "factVersion", "knownFrom", "sourceId", "sourceLocator"]
 
 
-def facts_frame(facts: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def facts_frame(facts: Iterable[Fact]) -> pd.DataFrame:
     """Return facts as a flat frame with their evidence page, quote and provenance."""
-    rows = []
-    for number, fact in enumerate(facts, start=1):
-        evidence = fact.get("evidence") or {}
-        row = {c: fact.get(c) for c in FACT_COLUMNS}
-        row.update(
-            row=number,
-            measure=measure(fact),
-            page=evidence.get("page"),
-            quote=evidence.get("quote"),
-            parserConfidence=evidence.get("parserConfidence"),
-            sourceLocator=evidence.get("sourceLocator"),
-            qualityFlags=flags_text(fact.get("qualityFlags")),
-        )
-        rows.append(row)
-    frame = pd.DataFrame(rows, columns=FACT_COLUMNS)
+    facts = list(facts)
+    columns: dict[str, Any] = by_attribute(FACT_COLUMNS) | {
+        "measure": measure,
+        "page": "evidence.page",
+        "quote": "evidence.quote",
+        "parserConfidence": "evidence.parser_confidence",
+        "sourceLocator": "evidence.source_locator",
+        "qualityFlags": lambda fact: flags_text(fact.quality_flags),
+    }
+    frame = records_frame(facts, columns)
+    frame["row"] = range(1, len(facts) + 1)
     frame["value"] = pd.to_numeric(frame["value"], errors="coerce")
     frame["knownFrom"] = pd.to_datetime(frame["knownFrom"], utc=True, errors="coerce")
     for column in ("validFrom", "validTo"):
@@ -70,65 +75,62 @@ def facts_frame(facts: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     return frame
 
 
-def measure(fact: Mapping[str, Any]) -> str:
+def measure(fact: Fact) -> str:
     """Return what a fact measures in words: `summer_peak_demand_forecast` -> `summer peak demand forecast`."""
-    return str(fact.get("predicate") or "").replace("_", " ")
+    return str(fact.predicate or "").replace("_", " ")
 
 
-def flag_lines(facts: Iterable[Mapping[str, Any]]) -> list[str]:
+def flag_lines(facts: Iterable[Fact]) -> list[str]:
     """Return one line per flagged fact: its row number, name and flags; unflagged facts omitted."""
     return [
-        f"#{number} {fact_label(fact)}: {flags_text(fact.get('qualityFlags'))}"
+        f"#{number} {fact_label(fact)}: {flags_text(fact.quality_flags)}"
         for number, fact in enumerate(facts, start=1)
-        if fact.get("qualityFlags")
+        if fact.quality_flags
     ]
 
 
-def before(known_from: str) -> str:
-    """Return the instant one second before a `knownFrom` date-time, in the wire's UTC form."""
-    moment = dt.datetime.fromisoformat(known_from.replace("Z", "+00:00"))
+def before(known_from: dt.datetime) -> str:
+    """Return the instant one second before a `known_from` date-time, in the wire's UTC form."""
+    moment = known_from if known_from.tzinfo else known_from.replace(tzinfo=dt.UTC)
     earlier = (moment - dt.timedelta(seconds=1)).astimezone(dt.UTC)
     return earlier.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def fact_history(
-    fact: Mapping[str, Any],
-    known_at: Callable[[str], Iterable[Mapping[str, Any]]],
+    fact: Fact,
+    known_at: Callable[[str], Iterable[Fact]],
     *,
     max_versions: int = 20,
-) -> list[dict[str, Any]]:
+) -> list[Fact]:
     """Return every known version of a fact, newest first.
 
     `known_at(instant)` lists the facts known at that instant (the page passes a client
     call filtered by the fact's market and period); the version with the same `factKey`
     known just before the current one's `knownFrom` is the one it restated.
     """
-    versions = [dict(fact)]
-    while len(versions) < max_versions and versions[-1].get("knownFrom"):
-        instant = before(versions[-1]["knownFrom"])
-        earlier = [f for f in known_at(instant) if f.get("factKey") == fact.get("factKey")]
-        if not earlier or earlier[0].get("id") in {v.get("id") for v in versions}:
+    versions = [fact]
+    while len(versions) < max_versions and versions[-1].known_from:
+        instant = before(versions[-1].known_from)
+        earlier = [f for f in known_at(instant) if f.fact_key == fact.fact_key]
+        if not earlier or earlier[0].id in {v.id for v in versions}:
             break
-        versions.append(dict(earlier[0]))
+        versions.append(earlier[0])
     return versions
 
 
-def history_frame(versions: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def history_frame(versions: Iterable[Fact]) -> pd.DataFrame:
     """Return a fact's versions as (knownFrom, knownTo, value, factVersion, series) rows, oldest first."""
-    rows = [
+    frame = records_frame(
+        versions,
         {
-            "knownFrom": pd.to_datetime(v.get("knownFrom"), utc=True),
-            "knownTo": v.get("knownTo"),
-            "value": v.get("value"),
-            "unit": v.get("unit"),
-            "factVersion": v.get("factVersion"),
-            "series": v.get("factKey"),
-            "id": v.get("id"),
-        }
-        for v in versions
-    ]
-    frame = pd.DataFrame(
-        rows, columns=["knownFrom", "knownTo", "value", "unit", "factVersion", "series", "id"]
+            "knownFrom": lambda v: pd.to_datetime(v.known_from, utc=True),
+            "knownTo": lambda v: as_text(v.known_to) or None,
+            "value": "value",
+            "unit": "unit",
+            "factVersion": "fact_version",
+            "series": "fact_key",
+            "id": "id",
+        },
     )
     return frame.sort_values("knownFrom").reset_index(drop=True)
 
@@ -141,27 +143,22 @@ def known_at_param(day: dt.date | None, time_of_day: dt.time | None) -> str | No
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def fact_label(fact: Mapping[str, Any]) -> str:
+def fact_label(fact: Fact) -> str:
     """Return a short name for a fact: predicate, period, scenario, version."""
-    predicate = str(fact.get("predicate") or "").replace("_", " ")
     return (
-        f"{fact.get('market')} · {predicate} · {fact.get('period')} · "
-        f"{fact.get('scenario')} (version {fact.get('factVersion')})"
+        f"{fact.market} · {measure(fact)} · {fact.period} · "
+        f"{fact.scenario} (version {fact.fact_version})"
     )
 
 
-def value_unit(facts: Iterable[Mapping[str, Any]]) -> str:
+def value_unit(facts: Iterable[Fact]) -> str:
     """Return the one unit the facts share, for the value column's title; "mixed units" if not."""
-    units = {fact.get("unit") or "no unit" for fact in facts}
+    units = {fact.unit or "no unit" for fact in facts}
     return units.pop() if len(units) == 1 else "mixed units"
 
 
 def table_config(unit: str = "MW") -> dict[str, Any]:
     """Column configs of the facts and provenance tables: short labels, narrow codes and numbers."""
-    import streamlit as st
-
-    from components.tables import PROVENANCE_HELP
-
     return {
         "row": st.column_config.NumberColumn("#", width=34, format="%d"),
         "market": st.column_config.TextColumn("Market", width=56),
@@ -188,21 +185,19 @@ def picked_fact_id(selection: Any, frame: pd.DataFrame) -> str | None:
     return str(frame.iloc[rows[0]]["id"])
 
 
-def provenance_text(fact: Mapping[str, Any]) -> str:
+def provenance_text(fact: Fact) -> str:
     """Return one fact's provenance as a line: source, locator, page, known from/to, flags."""
-    evidence = fact.get("evidence") or {}
-    flags = flags_text(fact.get("qualityFlags")) or "none"
+    flags = flags_text(fact.quality_flags) or "none"
     return (
-        f"Record {fact.get('id')} · source {fact.get('sourceId')} · locator "
-        f"{evidence.get('sourceLocator')} · page {evidence.get('page')} · known from "
-        f"{fact.get('knownFrom')} to {fact.get('knownTo') or 'now'} · quality flags: {flags}"
+        f"Record {fact.id} · source {fact.source_id} · locator "
+        f"{attribute('evidence.source_locator')(fact)} · page {attribute('evidence.page')(fact)}"
+        f" · known from {as_text(fact.known_from) or None} to {as_text(fact.known_to) or 'now'}"
+        f" · quality flags: {flags}"
     )
 
 
 def history_config(unit: str) -> dict[str, Any]:
     """Column configs of a fact's history table."""
-    import streamlit as st
-
     return {
         "knownFrom": st.column_config.DatetimeColumn("Known from (UTC)", format="YYYY-MM-DD HH:mm"),
         "knownTo": st.column_config.TextColumn("Known to"),

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
 import pydeck as pdk
 import streamlit as st
 
-from components.tables import source_evidence_columns
+from components import filters, maps
+from components.geography import region_counties
+from components.tables import (
+    PROVENANCE_COLUMNS,
+    by_attribute,
+    mw_column,
+    provenance_config,
+    records_frame,
+)
+from gridclient import GenerationPlant, Generator, GeneratorOperation
 
 GENERATOR_COLUMNS = [
     "generatorId",
@@ -34,7 +43,6 @@ GENERATOR_COLUMNS = [
     "preliminary",
     "id",
 ]
-PROVENANCE = ["sourceId", "sourceLocator", "observedAt", "qualityFlags"]
 PLANT_COLUMNS = [
     "agencyPlantId",
     "plantName",
@@ -51,13 +59,9 @@ PLANT_COLUMNS = [
 ]
 
 
-def generators_frame(generators: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def generators_frame(generators: Iterable[Generator]) -> pd.DataFrame:
     """Return generators as a flat frame with provenance and quality flags as text."""
-    rows = [
-        {**{c: g.get(c) for c in GENERATOR_COLUMNS}, **source_evidence_columns(g)}
-        for g in generators
-    ]
-    return pd.DataFrame(rows, columns=GENERATOR_COLUMNS + PROVENANCE)
+    return records_frame(generators, by_attribute(GENERATOR_COLUMNS) | PROVENANCE_COLUMNS)
 
 
 def plant_capacity(generators: pd.DataFrame) -> pd.DataFrame:
@@ -80,10 +84,9 @@ def plant_capacity(generators: pd.DataFrame) -> pd.DataFrame:
     ]
 
 
-def plants_frame(plants: Iterable[Mapping[str, Any]], generators: pd.DataFrame) -> pd.DataFrame:
+def plants_frame(plants: Iterable[GenerationPlant], generators: pd.DataFrame) -> pd.DataFrame:
     """Return plants with their capacity and main technology from the generators, and provenance."""
-    rows = [{**{c: p.get(c) for c in PLANT_COLUMNS}, **source_evidence_columns(p)} for p in plants]
-    frame = pd.DataFrame(rows, columns=PLANT_COLUMNS + PROVENANCE)
+    frame = records_frame(plants, by_attribute(PLANT_COLUMNS) | PROVENANCE_COLUMNS)
     merged = frame.merge(plant_capacity(generators), on="agencyPlantId", how="left")
     merged["capacityMw"] = merged["capacityMw"].fillna(0.0)
     merged["technology"] = merged["technology"].fillna("unknown")
@@ -159,24 +162,12 @@ def technology_legend(plants: pd.DataFrame) -> pd.DataFrame:
     return grouped.reset_index(drop=True)
 
 
-def monthly_generation(operations: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def monthly_generation(operations: Iterable[GeneratorOperation]) -> pd.DataFrame:
     """Return monthly net generation per generator as (month, generatorId, netGenerationMwh)."""
-    rows = [
-        {
-            "month": op.get("period"),
-            "generatorId": op.get("generatorId"),
-            "primeMoverCode": op.get("primeMoverCode"),
-            "netGenerationMwh": op.get("netGenerationMwh"),
-            "preliminary": op.get("preliminary"),
-            **source_evidence_columns(op),
-        }
-        for op in operations
-    ]
-    frame = pd.DataFrame(
-        rows,
-        columns=["month", "generatorId", "primeMoverCode", "netGenerationMwh", "preliminary"]
-        + PROVENANCE,
+    columns = {"month": "period"} | by_attribute(
+        ["generatorId", "primeMoverCode", "netGenerationMwh", "preliminary"]
     )
+    frame = records_frame(operations, columns | PROVENANCE_COLUMNS)
     frame["month"] = pd.to_datetime(frame["month"], format="%Y-%m", errors="coerce")
     frame["netGenerationMwh"] = pd.to_numeric(frame["netGenerationMwh"], errors="coerce")
     return frame.sort_values(["month", "generatorId"]).reset_index(drop=True)
@@ -189,7 +180,6 @@ SCOPE = "generation"
 
 def draw_generator_filters(every_generator: pd.DataFrame) -> dict[str, Any]:
     """Draw every filter of the generators interface (kept in the URL); return the arguments."""
-    from components import filters
 
     def choices(column: str) -> list[str]:
         values = every_generator[column].dropna().astype(str)
@@ -244,8 +234,6 @@ def draw_generator_filters(every_generator: pd.DataFrame) -> dict[str, Any]:
 
 def generator_table_config() -> dict[str, Any]:
     """Column configs of the generators table: MW units and provenance."""
-    from components.tables import mw_column, provenance_config
-
     return {
         **provenance_config(),
         "nameplateCapacityMw": mw_column("Nameplate"),
@@ -257,8 +245,6 @@ def generator_table_config() -> dict[str, Any]:
 
 def plant_table_config() -> dict[str, Any]:
     """Column configs of the plants table."""
-    from components.tables import mw_column, provenance_config
-
     return {
         **provenance_config(),
         "capacityMw": mw_column("Capacity (filtered generators)"),
@@ -268,9 +254,6 @@ def plant_table_config() -> dict[str, Any]:
 
 def plant_deck(plants: pd.DataFrame) -> pdk.Deck:
     """The region's county outlines with the plants on top."""
-    from components import maps
-    from components.geography import region_counties
-
     layers = [maps.county_layer(region_counties().values(), pickable=False), plant_layer(plants)]
     return maps.deck(layers)
 

@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass
 from functools import cached_property
 
+import _plotly_geo
 import shapefile
 import streamlit as st
 from shapely.geometry import Point, mapping, shape
@@ -53,8 +54,6 @@ class County:
 
 
 def _shapefile(name: str) -> str:
-    import _plotly_geo
-
     return os.path.join(os.path.dirname(_plotly_geo.__file__), "package_data", name)
 
 

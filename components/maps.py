@@ -22,8 +22,10 @@ from typing import Any
 import h3
 import pydeck as pdk
 import streamlit as st
+from shapely.geometry import Polygon
 
-from components.geography import County
+from components import state
+from components.geography import County, county_at, region_counties, region_states
 
 COUNTY_LAYER_ID = "counties"
 CELL_LAYER_ID = "cells"
@@ -129,8 +131,6 @@ def child_cells(cell: str) -> list[dict[str, Any]]:
 
 def counties_in_cell(counties: Iterable[County], cell: str) -> list[County]:
     """Return the counties whose outline meets the cell (to draw under its children)."""
-    from shapely.geometry import Polygon
-
     boundary = Polygon([(lng, lat) for lat, lng in h3.cell_to_boundary(cell)])
     return [county for county in counties if county.shape.intersects(boundary)]
 
@@ -245,15 +245,11 @@ def _get(value: Any, key: str) -> Any:
 @st.cache_resource(show_spinner=False)
 def cached_region_cells() -> list[dict[str, Any]]:
     """Return the region's coarse cells (computed once per process)."""
-    from components.geography import region_counties
-
     return region_cells(region_counties().values())
 
 
 def state_outline_layer() -> pdk.Layer:
     """Return the region's state outlines (five light polygons, not pickable)."""
-    from components.geography import region_states
-
     features = [s.feature(fill=[0, 0, 0, 0], label=s.name) for s in region_states().values()]
     return county_layer_from_features(features, layer_id="states")
 
@@ -299,8 +295,6 @@ def follow_point(picker: str, resolution: int) -> None:
     A typed point moves the view once (to its cell at `resolution`), so the pin is always
     on the map; a point picked on the map keeps the view the click was made in.
     """
-    from components import state
-
     point = state.picked_point(picker)
     followed = st.session_state.get(state.followed_point_key(picker))
     if point is None or point == followed:
@@ -325,9 +319,6 @@ def point_picker(
     The point lives in the session state of `picker` (the keys the latitude and longitude
     inputs use), so draw this before `point_inputs(picker)`.
     """
-    from components import state
-    from components.geography import county_at, region_counties
-
     follow_point(picker, follow_resolution)
     counties = region_counties()
     point = state.picked_point(picker)
@@ -371,8 +362,6 @@ def point_picker(
 
 def point_inputs(picker: str) -> tuple[float, float] | None:
     """Draw latitude and longitude inputs bound to the picker; return the point if complete."""
-    from components import state
-
     left, right, back = st.columns([2, 2, 1], vertical_alignment="bottom")
     left.number_input(
         "Latitude",

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
 
-from components.tables import source_evidence_columns
+from components.tables import PROVENANCE_COLUMNS, by_attribute, records_frame
+from gridclient import BalancingAuthorityOperation
 
 SERIES = {
     "demandMw": "Demand",
@@ -35,48 +36,18 @@ OPERATION_COLUMNS = [
 ]
 
 
-# Far enough for any hourly series (EIA-930 starts in 2015); bounds the search's probes.
-SEARCH_REACH_DAYS = 1 << 15
 WHOLE_AUTHORITY = "Whole balancing authority"
 
 
-def authority_codes(*record_lists: Iterable[Mapping[str, Any]]) -> list[str]:
+def authority_codes(*record_lists: Iterable[Any]) -> list[str]:
     """Return the distinct balancing-authority codes the records name, upper-case, sorted."""
     codes = {
-        str(record.get("balancingAuthorityCode")).strip().upper()
+        str(record.balancing_authority_code).strip().upper()
         for records in record_lists
         for record in records
-        if str(record.get("balancingAuthorityCode") or "").strip()
+        if str(record.balancing_authority_code or "").strip()
     }
     return sorted(codes)
-
-
-def latest_day(has_data_from: Callable[[dt.date], bool], today: dt.date) -> dt.date | None:
-    """Return the last UTC day with data, given `has_data_from(day)`: any hour at or after it.
-
-    Galloping from `today` then bisecting asks O(log distance) small questions, each near the
-    end of the series, instead of walking every hour; None when not even the reach has data.
-    """
-    step = 1
-    if has_data_from(today):
-        low = today
-        while step <= SEARCH_REACH_DAYS and has_data_from(today + dt.timedelta(days=step)):
-            low, step = today + dt.timedelta(days=step), step * 2
-        high = today + dt.timedelta(days=step)
-    else:
-        high = today
-        while step <= SEARCH_REACH_DAYS and not has_data_from(today - dt.timedelta(days=step)):
-            high, step = today - dt.timedelta(days=step), step * 2
-        if step > SEARCH_REACH_DAYS:
-            return None
-        low = today - dt.timedelta(days=step)
-    while (high - low).days > 1:
-        middle = low + (high - low) // 2
-        if has_data_from(middle):
-            low = middle
-        else:
-            high = middle
-    return low
 
 
 def latest_week(last_day: dt.date) -> tuple[dt.date, dt.date]:
@@ -89,27 +60,22 @@ def region_label(region: Any) -> str:
     return str(region) if region not in (None, "") else WHOLE_AUTHORITY
 
 
-def region_options(operations: Iterable[Mapping[str, Any]]) -> list[str]:
+def region_options(operations: Iterable[BalancingAuthorityOperation]) -> list[str]:
     """Return the regions in the window, the whole authority first (EIA-930 lists both)."""
-    labels = {region_label(op.get("region")) for op in operations}
+    labels = {region_label(op.region) for op in operations}
     return sorted(labels, key=lambda label: (label != WHOLE_AUTHORITY, label))
 
 
-def in_region(operations: Iterable[Mapping[str, Any]], label: str) -> list[Mapping[str, Any]]:
+def in_region(
+    operations: Iterable[BalancingAuthorityOperation], label: str
+) -> list[BalancingAuthorityOperation]:
     """Return the operations of one region label (so hours of subregions are not mixed in)."""
-    return [op for op in operations if region_label(op.get("region")) == label]
+    return [op for op in operations if region_label(op.region) == label]
 
 
-def operations_frame(operations: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def operations_frame(operations: Iterable[BalancingAuthorityOperation]) -> pd.DataFrame:
     """Return hourly operations as a frame sorted by UTC time, with provenance and flags."""
-    rows = [
-        {
-            **{c: op.get(c) for c in OPERATION_COLUMNS[:11]},
-            **source_evidence_columns(op),
-        }
-        for op in operations
-    ]
-    frame = pd.DataFrame(rows, columns=OPERATION_COLUMNS)
+    frame = records_frame(operations, by_attribute(OPERATION_COLUMNS[:11]) | PROVENANCE_COLUMNS)
     frame["utcTime"] = pd.to_datetime(frame["utcTime"], utc=True, errors="coerce")
     for column in OPERATION_COLUMNS[4:11]:
         frame[column] = pd.to_numeric(frame[column], errors="coerce")
@@ -125,12 +91,12 @@ def demand_long(frame: pd.DataFrame) -> pd.DataFrame:
     return long.dropna(subset=["value"]).reset_index(drop=True)
 
 
-def fuel_mix_long(operations: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def fuel_mix_long(operations: Iterable[BalancingAuthorityOperation]) -> pd.DataFrame:
     """Return generation by fuel as (utcTime, series, value) for a stacked area."""
     rows = [
-        {"utcTime": op.get("utcTime"), "series": fuel, "value": mw}
+        {"utcTime": op.utc_time, "series": fuel, "value": mw}
         for op in operations
-        for fuel, mw in (op.get("generationByFuelMw") or {}).items()
+        for fuel, mw in (op.generation_by_fuel_mw or {}).items()
         if mw is not None
     ]
     frame = pd.DataFrame(rows, columns=["utcTime", "series", "value"])

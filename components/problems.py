@@ -15,9 +15,19 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
+from components.connection import connection_key
+from components.text import escape_markdown
+from gridclient import (
+    APIConnectionError,
+    APIStatusError,
+    APITimeoutError,
+    ResponseValidationError,
+)
+
 log = logging.getLogger(__name__)
 
-# Streamlit's own control-flow exceptions (rerun, stop, switch_page) must pass through.
+# Streamlit's own control-flow exceptions (rerun, stop, switch_page) must pass through. They
+# live in Streamlit's internals, whose module paths change between versions: matched by name.
 _CONTROL_FLOW = ("RerunException", "StopException", "SwitchPageException")
 
 
@@ -31,6 +41,17 @@ class Problem:
     hint: str | None = None
     field_errors: list[str] = field(default_factory=list)
     status: int | None = None
+    # field path as the service names it ("address.countryCode"; "" for none) -> its messages
+    by_field: dict[str, list[str]] = field(default_factory=dict)
+
+    def messages_for(self, prefix: str) -> list[str]:
+        """Return the messages of a field and of its members (`address` gets `address.*`)."""
+        return [
+            message
+            for name, messages in self.by_field.items()
+            if name == prefix or name.startswith(prefix + ".")
+            for message in messages
+        ]
 
     def text(self) -> str:
         """Return the whole message as plain text (what `show_problem` displays)."""
@@ -43,19 +64,20 @@ class Problem:
         return "\n\n".join(line for line in lines if line)
 
 
-def _names(exc: BaseException) -> set[str]:
-    return {cls.__name__ for cls in type(exc).__mro__}
+def _is_control_flow(exc: BaseException) -> bool:
+    return any(cls.__name__ in _CONTROL_FLOW for cls in type(exc).__mro__)
 
 
-def _field_errors(errors) -> list[str]:
-    messages = []
-    for error in errors or []:
+def _field_pairs(errors: list) -> list[tuple[str | None, str]]:
+    """Return the problem body's `errors` as (field, message) pairs."""
+    pairs = []
+    for error in errors:
         if isinstance(error, dict):
             name, message = error.get("field"), error.get("message")
+            pairs.append((str(name) if name else None, str(message or error)))
         else:
-            name, message = getattr(error, "field", None), getattr(error, "message", None)
-        messages.append(f"{name}: {message}" if name else str(message or error))
-    return messages
+            pairs.append((None, str(error)))
+    return pairs
 
 
 def _request_origin(exc: BaseException) -> str | None:
@@ -68,29 +90,27 @@ def _request_origin(exc: BaseException) -> str | None:
 
 def describe_problem(exc: BaseException, base_url: str | None = None) -> Problem:
     """Return the readable form of a client (or any) exception."""
-    names = _names(exc)
     where = base_url or _request_origin(exc) or "the configured URL"
-    if "APITimeoutError" in names:
+    if isinstance(exc, APITimeoutError):
         return Problem(
             "The service took too long to answer",
             f"The service at {where} did not answer in time.",
             hint="Try again in a moment; if it keeps happening, check the service's health.",
         )
-    if "APIConnectionError" in names:
+    if isinstance(exc, APIConnectionError):
         return Problem(
             "The service is unreachable",
             f"The service at {where} is unreachable — is it running, and is "
             "GRID_API_BASE_URL (or `grid_api_base_url` in secrets) right?",
             hint="Unset GRID_API_BASE_URL to use the embedded demo service instead.",
         )
-    status = getattr(exc, "status", None) or getattr(exc, "status_code", None)
-    if status is not None and "APIStatusError" in names:
-        return _status_problem(exc, int(status))
-    if "ResponseValidationError" in names:
+    if isinstance(exc, APIStatusError):
+        return _status_problem(exc)
+    if isinstance(exc, ResponseValidationError):
         return Problem(
             "The service sent a response the app does not understand",
             str(exc),
-            request_id=getattr(exc, "request_id", None),
+            request_id=exc.request_id,
             hint="The deployment may run a different interface version than this app expects.",
         )
     if isinstance(exc, ValueError):
@@ -102,11 +122,15 @@ def describe_problem(exc: BaseException, base_url: str | None = None) -> Problem
     )
 
 
-def _status_problem(exc: BaseException, status: int) -> Problem:
-    title = getattr(exc, "title", None) or f"The service answered {status}"
-    detail = getattr(exc, "detail", None) or str(exc)
-    request_id = getattr(exc, "request_id", None)
-    fields = _field_errors(getattr(exc, "errors", None))
+def _status_problem(exc: APIStatusError) -> Problem:
+    status = exc.status
+    title = exc.title or f"The service answered {status}"
+    detail = exc.detail or str(exc)
+    pairs = _field_pairs(exc.errors)
+    fields = [f"{name}: {message}" if name else message for name, message in pairs]
+    by_field: dict[str, list[str]] = {}
+    for name, message in pairs:
+        by_field.setdefault(name or "", []).append(message)
     hints = {
         401: "The token was refused — set GRID_API_TOKEN (or `grid_api_token` in secrets) "
         "to a token this deployment issued.",
@@ -118,22 +142,31 @@ def _status_problem(exc: BaseException, status: int) -> Problem:
     hint = hints.get(status)
     if hint is None and status >= 500:
         hint = "The service failed; try again later, and quote the request id if it persists."
-    return Problem(title, detail, request_id, hint, fields, status)
+    return Problem(title, detail, exc.request_id, hint, fields, status, by_field)
+
+
+def draw_field_messages(problem: Problem | None, name: str) -> None:
+    """Draw, under a form field, the messages `problem` has about it (nothing when none)."""
+    for message in problem.messages_for(name) if problem else []:
+        st.caption(f":red[{escape_markdown(message)}]")
 
 
 def show_problem(exc: BaseException, base_url: str | None = None) -> Problem:
     """Draw the failure as an st.error and return what was drawn."""
     problem = describe_problem(exc, base_url)
-    st.error(problem.text(), icon="⚠️")
+    draw_problem(problem)
     return problem
+
+
+def draw_problem(problem: Problem) -> None:
+    """Draw a described failure as an st.error."""
+    st.error(problem.text(), icon="⚠️")
 
 
 def _current_base_url() -> str | None:
     try:
-        from components.connection import connection_key
-
         return connection_key().base_url
-    except Exception:
+    except Exception:  # the connection itself may be what failed
         return None
 
 
@@ -143,13 +176,11 @@ def problem_boundary() -> Iterator[None]:
     try:
         yield
     except Exception as exc:
-        if _names(exc) & set(_CONTROL_FLOW):
+        if _is_control_flow(exc):
             raise
         log.exception("page failed")
         show_problem(exc, getattr(exc, "base_url", None) or _safe_base_url(exc))
 
 
 def _safe_base_url(exc: BaseException) -> str | None:
-    if "APIConnectionError" in _names(exc) or "APITimeoutError" in _names(exc):
-        return _current_base_url()
-    return None
+    return _current_base_url() if isinstance(exc, APIConnectionError) else None

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import pandas as pd
+import streamlit as st
+
+from components.tables import as_text, by_attribute, records_frame, sent_fields, snake_case
+from gridclient.models import HarvestRun, Release
 
 RUN_COLUMNS = [
     "runId",
@@ -31,83 +34,78 @@ RUN_TABLE = [
 RUN_IDENTITY_TABLE = ["runId", "assetHash"]
 REJECTION_TABLE = ["sourceLocator"]
 RELEASE_FIELDS = [
-    ("releaseId", "Release id"),
-    ("dataSnapshotSha256", "Data snapshot (SHA-256)"),
-    ("releaseReportSha256", "Release report (SHA-256)"),
-    ("buildReference", "Build reference"),
-    ("buildArtifactSha256", "Build artifact (SHA-256)"),
-    ("migrationHead", "Migration head"),
-    ("openApiSha256", "OpenAPI document (SHA-256)"),
-    ("policySha256", "Policy (SHA-256)"),
-    ("contentFingerprint", "Content fingerprint"),
-    ("productionRevision", "Production revision"),
-    ("validUntil", "Valid until"),
-    ("deploymentId", "Deployment id"),
+    ("release_id", "Release id"),
+    ("data_snapshot_sha256", "Data snapshot (SHA-256)"),
+    ("release_report_sha256", "Release report (SHA-256)"),
+    ("build_reference", "Build reference"),
+    ("build_artifact_sha256", "Build artifact (SHA-256)"),
+    ("migration_head", "Migration head"),
+    ("open_api_sha256", "OpenAPI document (SHA-256)"),
+    ("policy_sha256", "Policy (SHA-256)"),
+    ("content_fingerprint", "Content fingerprint"),
+    ("production_revision", "Production revision"),
+    ("valid_until", "Valid until"),
+    ("deployment_id", "Deployment id"),
 ]
 
 
-def runs_frame(runs: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def runs_frame(runs: Iterable[HarvestRun]) -> pd.DataFrame:
     """Return harvest runs with input, accepted and rejected counts."""
-    frame = pd.DataFrame(
-        [{c: run.get(c) for c in RUN_COLUMNS} for run in runs], columns=RUN_COLUMNS
-    )
-    return frame
+    return records_frame(runs, by_attribute(RUN_COLUMNS))
 
 
-def rejections_frame(runs: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def rejections_frame(runs: Iterable[HarvestRun]) -> pd.DataFrame:
     """Return every rejected record of every run: run, source, locator and its reasons."""
     rows = [
         {
-            "runId": run.get("runId"),
-            "sourceId": run.get("sourceId"),
-            "sourceLocator": rejection.get("sourceLocator"),
-            "reasons": "; ".join(rejection.get("reasons") or []),
+            "runId": run.run_id,
+            "sourceId": run.source_id,
+            "sourceLocator": rejection.source_locator,
+            "reasons": "; ".join(rejection.reasons or []),
         }
         for run in runs
-        for rejection in (run.get("rejections") or [])
+        for rejection in (run.rejections or [])
     ]
     return pd.DataFrame(rows, columns=["runId", "sourceId", "sourceLocator", "reasons"])
 
 
 def readable(name: str) -> str:
-    """Return a camelCase count name as words: `missingCounty` -> `missing county`."""
-    return re.sub(r"(?<!^)(?=[A-Z])", " ", name).lower()
+    """Return a count's name as words: `missing_county` or `missingCounty` -> `missing county`."""
+    return snake_case(name).replace("_", " ")
 
 
-def counts_frame(counts: Mapping[str, Any] | None, *, total_key: str | None = None) -> pd.DataFrame:
-    """Return integer counts as (check, count) rows, largest first, leaving out the total."""
+def counts_frame(counts: Any, *, total_key: str | None = None) -> pd.DataFrame:
+    """Return a report section's integer counts as (check, count) rows, largest first,
+    leaving out the total."""
     rows = [
         {"check": readable(name), "count": value, "key": name}
-        for name, value in (counts or {}).items()
+        for name, value in sent_fields(counts).items()
         if name != total_key and isinstance(value, int | float) and not isinstance(value, bool)
     ]
     frame = pd.DataFrame(rows, columns=["check", "count", "key"])
     return frame.sort_values(["count", "check"], ascending=[False, True]).reset_index(drop=True)
 
 
-def join_coverage(joins: Mapping[str, Any] | None) -> pd.DataFrame:
+def join_coverage(joins: Any) -> pd.DataFrame:
     """Return the join counts and coverages as (measure, value) rows in the report's order."""
     return pd.DataFrame(
-        [{"measure": readable(k), "value": v, "key": k} for k, v in (joins or {}).items()],
+        [{"measure": readable(k), "value": v, "key": k} for k, v in sent_fields(joins).items()],
         columns=["measure", "value", "key"],
     )
 
 
-def release_rows(release: Mapping[str, Any] | None) -> pd.DataFrame:
+def release_rows(release: Release | None) -> pd.DataFrame:
     """Return the release identity as labelled rows, the documented fields first, then any other."""
-    release = dict(release or {})
-    rows = [(label, release.pop(key, None)) for key, label in RELEASE_FIELDS]
-    rows += [(readable(k), v) for k, v in release.items()]
+    rows = [(label, getattr(release, name, None)) for name, label in RELEASE_FIELDS]
+    rows += [(readable(k), v) for k, v in ((release and release.model_extra) or {}).items()]
     return pd.DataFrame(
-        [{"field": f, "value": "" if v is None else str(v)} for f, v in rows],
+        [{"field": f, "value": as_text(v)} for f, v in rows],
         columns=["field", "value"],
     )
 
 
 def runs_config() -> dict[str, Any]:
     """Column configs of the harvest-run tables: short labels, narrow counts."""
-    import streamlit as st
-
     count = {"format": "localized", "width": 76}
     return {
         "sourceId": st.column_config.TextColumn("Source id"),

@@ -12,7 +12,10 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import Any
+
+from components import data
+from components.connection import ConnectionKey
+from gridclient import GridAPIError, QueueRecord
 
 OPERATOR_AUTHORITY = "official_operator_dataset"
 
@@ -21,13 +24,13 @@ OPERATOR_AUTHORITY = "official_operator_dataset"
 class CollapsedQueue:
     """The records to count, those set aside as another source's copy, and who was kept."""
 
-    kept: list[dict[str, Any]]
-    set_aside: list[dict[str, Any]]
+    kept: list[QueueRecord]
+    set_aside: list[QueueRecord]
     kept_for: dict[str, str]  # set-aside record id -> id of the record kept in its place
 
     def kept_sources(self) -> Counter[str]:
         """Return how many duplicated requests each source was kept for."""
-        by_id = {str(r.get("id")): r for r in self.kept}
+        by_id = {str(r.id): r for r in self.kept}
         return Counter(source_of(by_id[k]) for k in set(self.kept_for.values()))
 
     def set_aside_sources(self) -> Counter[str]:
@@ -35,20 +38,20 @@ class CollapsedQueue:
         return Counter(source_of(record) for record in self.set_aside)
 
 
-def source_of(record: Mapping[str, Any]) -> str:
+def source_of(record: QueueRecord) -> str:
     """Return the record's source id, or "unnamed source"."""
-    return str(record.get("sourceId") or "unnamed source")
+    return str(record.source_id or "unnamed source")
 
 
-def request_key(record: Mapping[str, Any]) -> tuple[str, str] | None:
+def request_key(record: QueueRecord) -> tuple[str, str] | None:
     """Return (market, queue id) upper-cased, or None when the record has no queue id."""
-    queue_id = str(record.get("recordKey") or "").strip().upper()
-    return (str(record.get("market") or "").strip().upper(), queue_id) if queue_id else None
+    queue_id = str(record.record_key or "").strip().upper()
+    return (str(record.market or "").strip().upper(), queue_id) if queue_id else None
 
 
-def duplicated_sources(records: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+def duplicated_sources(records: Iterable[QueueRecord]) -> dict[str, str]:
     """Return {source id: one of its record ids} for the sources that share a queue id."""
-    groups: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    groups: dict[tuple[str, str], list[QueueRecord]] = {}
     for record in records:
         key = request_key(record)
         if key is not None:
@@ -57,30 +60,30 @@ def duplicated_sources(records: Iterable[Mapping[str, Any]]) -> dict[str, str]:
     for group in groups.values():
         if len(group) > 1:
             for record in group:
-                samples.setdefault(source_of(record), str(record.get("id")))
+                samples.setdefault(source_of(record), str(record.id))
     return dict(sorted(samples.items()))
 
 
 def by_preference(
-    records: Iterable[dict[str, Any]], authorities: Mapping[str, str | None]
-) -> list[dict[str, Any]]:
+    records: Iterable[QueueRecord], authorities: Mapping[str, str | None]
+) -> list[QueueRecord]:
     """Return the records best first: the operator's report, then newest observed, then id."""
-    ordered = sorted(records, key=lambda r: str(r.get("id")))
-    ordered.sort(key=lambda r: str(r.get("observedAt") or ""), reverse=True)
+    ordered = sorted(records, key=lambda r: str(r.id))
+    ordered.sort(key=lambda r: str(r.observed_at or ""), reverse=True)
     ordered.sort(key=lambda r: authorities.get(source_of(r)) != OPERATOR_AUTHORITY)
     return ordered
 
 
 def one_per_request(
-    records: Iterable[Mapping[str, Any]], authorities: Mapping[str, str | None]
+    records: Iterable[QueueRecord], authorities: Mapping[str, str | None]
 ) -> CollapsedQueue:
     """Return the records with each queue id kept once, in their original order.
 
     `authorities` maps a source id to its details' evidence authority (None when unknown).
     Records without a queue id are always kept: nothing says they repeat another.
     """
-    records = [dict(record) for record in records]
-    chosen: dict[tuple[str, str], dict[str, Any]] = {}
+    records = list(records)
+    chosen: dict[tuple[str, str], QueueRecord] = {}
     for record in by_preference(records, authorities):
         key = request_key(record)
         if key is not None:
@@ -93,7 +96,7 @@ def one_per_request(
             kept.append(record)
         else:
             set_aside.append(record)
-            kept_for[str(record.get("id"))] = str(winner.get("id"))
+            kept_for[str(record.id)] = str(winner.id)
     return CollapsedQueue(kept, set_aside, kept_for)
 
 
@@ -121,17 +124,15 @@ def collapse_note(collapsed: CollapsedQueue, authorities: Mapping[str, str | Non
     )
 
 
-def source_authorities(key: Any, samples: Mapping[str, str]) -> dict[str, str | None]:
+def source_authorities(conn: ConnectionKey, samples: Mapping[str, str]) -> dict[str, str | None]:
     """Return each source's authority from one of its records' details (None when unknown)."""
-    from components import data_fetch
-    from gridclient import GridAPIError
-
     authorities: dict[str, str | None] = {}
     for source, record_id in samples.items():
         try:
-            details = data_fetch.queue_details(key, record_id)
+            details = data.queue_details(conn, record_id)
         except GridAPIError:
             # Without details the rule still holds: newest observed first, then id.
-            details = {}
-        authorities[source] = (details.get("evidence") or {}).get("authority")
+            authorities[source] = None
+            continue
+        authorities[source] = details.evidence.authority if details.evidence else None
     return authorities

@@ -16,7 +16,20 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from components.tables import flags_text
+from components import charts, data, filters
+from components.connection import ConnectionKey
+from components.evidence_view import draw_flags, draw_queue_evidence
+from components.tables import (
+    by_attribute,
+    flags_text,
+    link_column,
+    mw_column,
+    provenance_config,
+    records_frame,
+)
+from components.text import escape_markdown
+from gridclient import QueueRecord, QueueRecordDetails
+from gridclient.models import QueueDetailsEvidence
 
 DETAILS_BUDGET = 300
 
@@ -55,25 +68,29 @@ class QueueFilters:
     proposed_to: dt.date | None = None
 
 
-def queue_frame(records: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
-    """Return queue records (wire dicts) as a flat frame with provenance and flags as text."""
-    rows = []
-    for record in records:
-        row = {column: record.get(column) for column in QUEUE_COLUMNS}
-        row["qualityFlags"] = flags_text(record.get("qualityFlags"))
-        rows.append(row)
-    frame = pd.DataFrame(rows, columns=QUEUE_COLUMNS)
+def queue_frame(records: Iterable[QueueRecord]) -> pd.DataFrame:
+    """Return queue records as a flat frame with provenance and flags as text.
+
+    Technology and queue date are in each record's details, not in the list: empty here
+    until `with_details` fills them.
+    """
+    columns: dict[str, Any] = by_attribute(QUEUE_COLUMNS) | {
+        "technology": lambda record: None,
+        "queueDate": lambda record: None,
+        "qualityFlags": lambda record: flags_text(record.quality_flags),
+    }
+    frame = records_frame(records, columns)
     frame["requestedCapacityMw"] = pd.to_numeric(frame["requestedCapacityMw"], errors="coerce")
     frame["proposedDate"] = pd.to_datetime(frame["proposedDate"], errors="coerce")
     frame["queueDate"] = pd.to_datetime(frame["queueDate"], errors="coerce")
     return frame
 
 
-def with_details(frame: pd.DataFrame, details: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
+def with_details(frame: pd.DataFrame, details: Mapping[str, QueueRecordDetails]) -> pd.DataFrame:
     """Return the frame with technology and queue date filled from fetched record details."""
     enriched = frame.copy()
-    technology = {rid: d.get("technology") for rid, d in details.items()}
-    queue_date = {rid: d.get("queueDate") for rid, d in details.items()}
+    technology = {rid: d.technology for rid, d in details.items()}
+    queue_date = {rid: d.queue_date for rid, d in details.items()}
     enriched["technology"] = enriched["id"].map(technology)
     enriched["queueDate"] = pd.to_datetime(enriched["id"].map(queue_date), errors="coerce")
     return enriched
@@ -141,46 +158,30 @@ def entries_by_year(frame: pd.DataFrame, date_column: str) -> pd.DataFrame:
     return grouped
 
 
-def locator_rows(evidence: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """Return where the record sits in its source: file, worksheet and row, as labelled pairs."""
-    locator = evidence.get("locator") or {}
-    pairs = [
-        ("Source", evidence.get("sourceName") or evidence.get("sourceId") or ""),
-        ("Source id", evidence.get("sourceId") or ""),
-        ("File", locator.get("fileName") or ""),
-        ("Worksheet", locator.get("worksheet") or ""),
-        ("Row", "" if locator.get("row") is None else str(locator.get("row"))),
-        ("Locator", evidence.get("sourceLocator") or ""),
-        ("Redistribution policy", evidence.get("redistributionPolicy") or ""),
-        ("Terms", evidence.get("termsClassification") or ""),
-        ("Asset hash", evidence.get("assetHash") or ""),
-    ]
-    return pairs
-
-
-def details_rows(details: Mapping[str, Any]) -> list[tuple[str, str]]:
+def details_rows(details: QueueRecordDetails) -> list[tuple[str, str]]:
     """Return a record's details as labelled pairs, the capacity components joined as MW."""
     labels = {
-        "queueDate": "Queue date",
-        "onlineDate": "Online date",
-        "withdrawnDate": "Withdrawn date",
-        "interconnectionAgreementDate": "Interconnection agreement date",
-        "studyPhaseOriginal": "Study phase (as published)",
-        "studyPhaseNormalized": "Study phase (normalized)",
-        "countyFips": "County FIPS",
-        "regionOriginal": "Region (as published)",
-        "utilityName": "Utility",
-        "transmissionEntity": "Transmission entity",
+        "queue_date": "Queue date",
+        "online_date": "Online date",
+        "withdrawn_date": "Withdrawn date",
+        "interconnection_agreement_date": "Interconnection agreement date",
+        "study_phase_original": "Study phase (as published)",
+        "study_phase_normalized": "Study phase (normalized)",
+        "county_fips": "County FIPS",
+        "region_original": "Region (as published)",
+        "utility_name": "Utility",
+        "transmission_entity": "Transmission entity",
         "developer": "Developer",
         "cluster": "Cluster",
-        "serviceType": "Service type",
-        "projectType": "Project type",
+        "service_type": "Service type",
+        "project_type": "Project type",
         "technology": "Technology",
     }
-    pairs = [
-        (label, "" if details.get(k) is None else str(details[k])) for k, label in labels.items()
-    ]
-    components = details.get("capacityComponentsMw") or []
+    pairs = []
+    for name, label in labels.items():
+        value = getattr(details, name)
+        pairs.append((label, "" if value is None else str(value)))
+    components = details.capacity_components_mw or []
     pairs.append(("Capacity components", ", ".join(f"{mw:g} MW" for mw in components)))
     return pairs
 
@@ -190,8 +191,6 @@ def details_rows(details: Mapping[str, Any]) -> list[tuple[str, str]]:
 
 def draw_filters(frame: pd.DataFrame) -> QueueFilters:
     """Draw the list filters (kept in the URL) and return them; technology comes later."""
-    from components import filters
-
     top = st.columns(4)
     with top[0]:
         states = filters.multiselect("State", options(frame, "state"), "state", scope="queue")
@@ -225,10 +224,8 @@ def draw_filters(frame: pd.DataFrame) -> QueueFilters:
     )
 
 
-def draw_technology(key: Any, filtered: pd.DataFrame) -> pd.DataFrame:
+def draw_technology(conn: ConnectionKey, filtered: pd.DataFrame) -> pd.DataFrame:
     """Offer technology and queue date from the records' details when the set is small enough."""
-    from components import data_fetch, filters
-
     count = len(filtered)
     affordable = 0 < count <= DETAILS_BUDGET
     help_text = (
@@ -252,9 +249,7 @@ def draw_technology(key: Any, filtered: pd.DataFrame) -> pd.DataFrame:
     if not wanted:
         return filtered
     ids = filtered["id"].tolist()
-    details = data_fetch.with_progress(
-        "record details", ids, lambda rid: data_fetch.queue_details(key, rid)
-    )
+    details = data.queue_details_of(conn, ids)
     enriched = with_details(filtered, details)
     chosen = filters.multiselect(
         "Technology", options(enriched, "technology"), "technology", scope="queue"
@@ -263,8 +258,6 @@ def draw_technology(key: Any, filtered: pd.DataFrame) -> pd.DataFrame:
 
 
 def _mw_chart(filtered: pd.DataFrame, column: str) -> Any:
-    from components import charts
-
     return charts.bar(
         mw_by(filtered, column),
         category=column,
@@ -277,8 +270,6 @@ def _mw_chart(filtered: pd.DataFrame, column: str) -> Any:
 def draw_charts(filtered: pd.DataFrame) -> None:
     """Draw MW by status and by technology (by market until details are loaded), and
     entries per year."""
-    from components import charts
-
     left, middle, right = st.columns(3)
     left.altair_chart(_mw_chart(filtered, "status"), width="stretch")
     has_technology = filtered["technology"].notna().any()
@@ -302,8 +293,6 @@ def draw_charts(filtered: pd.DataFrame) -> None:
 
 def table_config() -> dict[str, Any]:
     """Column configs of the queue table: MW, dates, the evidence link, provenance."""
-    from components.tables import link_column, mw_column, provenance_config
-
     return {
         **provenance_config(),
         "id": st.column_config.TextColumn("Record id"),
@@ -336,33 +325,30 @@ def draw_table(filtered: pd.DataFrame) -> str | None:
     return st.query_params.get("record") or None
 
 
-def draw_record(key: Any, record: Mapping[str, Any]) -> None:
+def draw_record(conn: ConnectionKey, record: QueueRecord) -> None:
     """Draw one record: its details and its source evidence with the row as it was."""
-    from components import data_fetch
-    from components.evidence_view import draw_flags, draw_queue_evidence, escape_markdown
-
-    record_id = str(record.get("id"))
+    record_id = str(record.id)
     # Headings and captions are markdown: the source's text is escaped so it stays text.
-    st.subheader(escape_markdown(str(record.get("projectName") or record_id)))
+    st.subheader(escape_markdown(str(record.project_name or record_id)))
     st.caption(
         escape_markdown(
-            f"Record {record_id} · {record.get('market') or ''} · {record.get('county') or ''}, "
-            f"{record.get('state') or ''} · observed {record.get('observedAt') or 'unknown'}"
+            f"Record {record_id} · {record.market or ''} · {record.county or ''}, "
+            f"{record.state or ''} · observed {record.observed_at or 'unknown'}"
         )
     )
-    details = data_fetch.queue_details(key, record_id)
-    evidence = data_fetch.queue_evidence(key, record_id)
+    details = data.queue_details(conn, record_id)
+    evidence = data.queue_evidence(conn, record_id)
     left, right = st.columns(2)
     with left:
         st.markdown("**Details**")
         st.dataframe(pd.DataFrame(details_rows(details), columns=["", "value"]), hide_index=True)
-        details_evidence = details.get("evidence") or {}
+        details_evidence = details.evidence or QueueDetailsEvidence()
         st.caption(
-            f"Details from {details_evidence.get('authority') or 'an unnamed authority'}"
-            f" ({details_evidence.get('assertionType') or 'assertion type not stated'})"
-            f" · {details_evidence.get('sourceLocator') or ''}"
+            f"Details from {details_evidence.authority or 'an unnamed authority'}"
+            f" ({details_evidence.assertion_type or 'assertion type not stated'})"
+            f" · {details_evidence.source_locator or ''}"
         )
-        draw_flags(record.get("qualityFlags"))
+        draw_flags(record.quality_flags)
     with right:
         st.markdown("**Evidence**")
         draw_queue_evidence(evidence)

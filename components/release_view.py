@@ -3,38 +3,32 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 import streamlit as st
 
+from components.tables import as_text
+from gridclient import Release
 
-def expiry_note(valid_until: str | None, now: datetime) -> str | None:
-    """Return the plain warning for a release whose `validUntil` has passed, else None.
 
-    A value that is missing or not an ISO 8601 timestamp gets no note (the raw value is
-    still shown next to "Valid until").
+def expiry_note(valid_until: datetime | None, now: datetime) -> str | None:
+    """Return the plain warning for a release whose `valid_until` has passed, else None.
+
+    A missing value gets no note; an instant without a zone is read as UTC.
     """
-    if not valid_until:
+    if valid_until is None:
         return None
-    try:
-        ends = datetime.fromisoformat(valid_until)
-    except ValueError:
-        return None
-    if ends.tzinfo is None:
-        ends = ends.replace(tzinfo=UTC)
+    ends = valid_until if valid_until.tzinfo else valid_until.replace(tzinfo=UTC)
     if ends > now:
         return None
     return f"Expired — this release's validity ended on {ends.date().isoformat()}."
 
 
-def draw_release(release: dict[str, Any], now: datetime | None = None) -> None:
+def draw_release(release: Release, now: datetime | None = None) -> None:
     """Draw the release id, the snapshot hash's first 12 digits and its validity."""
     st.markdown("**Release**")
-    st.text(f"Release id: {release.get('releaseId')}")
-    snapshot = release.get("dataSnapshotSha256") or ""
-    st.text(f"Data snapshot: {snapshot[:12]}")
-    valid_until = release.get("validUntil")
-    st.text(f"Valid until: {valid_until}")
-    note = expiry_note(valid_until, now or datetime.now(UTC))
+    st.text(f"Release id: {release.release_id}")
+    st.text(f"Data snapshot: {(release.data_snapshot_sha256 or '')[:12]}")
+    st.text(f"Valid until: {as_text(release.valid_until) or None}")
+    note = expiry_note(release.valid_until, now or datetime.now(UTC))
     if note:
         st.warning(note)

@@ -6,6 +6,7 @@ Shareable state (the open assessment, filters) lives in `st.query_params`, not h
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import streamlit as st
 
@@ -14,10 +15,12 @@ DEMO_TENANTS: tuple[str, ...] = ("demo-alpha", "demo-beta")
 TENANT = "tenant"
 SITE_SUBMISSION_KEY = "site_submission_idempotency_key"
 LAST_SITE_RESULT = "last_site_result"
+SITE_FORM_PROBLEM = "site_form_problem"
 
 _DEFAULTS = {
     SITE_SUBMISSION_KEY: None,
     LAST_SITE_RESULT: None,
+    SITE_FORM_PROBLEM: None,
 }
 
 
@@ -54,6 +57,17 @@ def site_submission_key() -> str:
 def finish_site_submission() -> None:
     """Forget the submission key after a successful create, so the next site gets a new one."""
     st.session_state[SITE_SUBMISSION_KEY] = None
+
+
+def site_form_problem() -> Any:
+    """Return the last submission's refusal (a `components.problems.Problem`), or None."""
+    init_state()
+    return st.session_state[SITE_FORM_PROBLEM]
+
+
+def set_site_form_problem(problem: Any) -> None:
+    """Keep a refusal to draw under the form's fields until the next submission."""
+    st.session_state[SITE_FORM_PROBLEM] = problem
 
 
 # The point pickers (screening map, territory map): one set of keys per picker name.

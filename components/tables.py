@@ -1,63 +1,102 @@
-"""Tables with provenance: wire-shaped rows, quality flags as text, column configs for units.
+"""Tables built from the client's models: one helper makes every table, flags read as text.
 
-Every shaping function here takes records as the interface publishes them (camelCase keys),
-so it works the same on the client's models (dumped by alias) and on raw JSON.
+A view names its columns as `{column: getter}`; `records_frame` makes one row per model.
+`attribute("evidence.source_id")` is the usual getter: it walks attributes and gives None
+where a member is missing, so views never dump models back to wire dicts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import datetime as dt
+import re
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
+from gridclient import QualityFlag
+from gridclient.models import GridModel
+
 PROVENANCE_HELP = "Where the record came from: source id, locator inside the source, observed at."
 
+Getter = Callable[[Any], Any]
 
-def as_wire(record: Any) -> dict[str, Any]:
-    """Return the record as a camelCase dict, whether it is a client model or plain JSON."""
-    if record is None:
+
+def attribute(path: str) -> Getter:
+    """Return a getter of a dotted attribute path (`"evidence.source_id"`); None when absent."""
+    names = path.split(".")
+
+    def get(record: Any) -> Any:
+        for name in names:
+            record = getattr(record, name, None)
+            if record is None:
+                return None
+        return record
+
+    return get
+
+
+def records_frame(records: Iterable[Any], columns: Mapping[str, Getter | str]) -> pd.DataFrame:
+    """Return one row per record and one column per entry of `columns`, in their order.
+
+    A column's getter is a callable of the record or an attribute path for `attribute`.
+    """
+    getters = {
+        name: attribute(get) if isinstance(get, str) else get for name, get in columns.items()
+    }
+    rows = [{name: get(record) for name, get in getters.items()} for record in records]
+    return pd.DataFrame(rows, columns=list(getters))
+
+
+def snake_case(name: str) -> str:
+    """Return a wire name as the client's attribute name: `sourceLocator` -> `source_locator`."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def by_attribute(columns: Iterable[str]) -> dict[str, str]:
+    """Return `records_frame` columns named by their wire names, each read from its attribute."""
+    return {column: snake_case(column) for column in columns}
+
+
+def sent_fields(model: GridModel | None) -> dict[str, Any]:
+    """Return the fields the service sent, in the model's order, then any it does not know."""
+    if model is None:
         return {}
-    if isinstance(record, Mapping):
-        return dict(record)
-    dump = getattr(record, "model_dump", None)
-    if dump is not None:
-        return dump(by_alias=True, mode="json")
-    raise TypeError(f"cannot read a record of type {type(record).__name__}")
+    known = {n: getattr(model, n) for n in type(model).model_fields if n in model.model_fields_set}
+    return known | dict(model.model_extra or {})
 
 
-def as_wire_list(records: Iterable[Any]) -> list[dict[str, Any]]:
-    """Return every record as a camelCase dict."""
-    return [as_wire(record) for record in records]
+def as_text(value: Any) -> str:
+    """Return a value as the service wrote it: instants in ISO 8601 with `Z`, None as empty."""
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        spec = "milliseconds" if value.microsecond else "seconds"
+        return value.isoformat(timespec=spec).replace("+00:00", "Z")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
 
 
-def flag_text(flag: Mapping[str, Any]) -> str:
+def flag_text(flag: QualityFlag) -> str:
     """Return one quality flag as readable text: `code (field): message`."""
-    code = flag.get("code") or "flag"
-    field = flag.get("field")
-    message = flag.get("message")
-    text = f"{code} ({field})" if field else str(code)
-    return f"{text}: {message}" if message else text
+    code = flag.code or "flag"
+    text = f"{code} ({flag.field})" if flag.field else str(code)
+    return f"{text}: {flag.message}" if flag.message else text
 
 
-def flags_text(flags: Iterable[Mapping[str, Any]] | None) -> str:
+def flags_text(flags: Iterable[QualityFlag] | None) -> str:
     """Return a record's quality flags joined as one line; empty when there are none."""
     return "; ".join(flag_text(flag) for flag in (flags or []))
 
 
-def flags_frame(flags: Iterable[Mapping[str, Any]] | None) -> pd.DataFrame:
+def flags_frame(flags: Iterable[QualityFlag] | None) -> pd.DataFrame:
     """Return the quality flags as a table with code, severity, field and message."""
-    rows = [
-        {
-            "code": flag.get("code"),
-            "severity": flag.get("severity"),
-            "field": flag.get("field"),
-            "message": flag.get("message"),
-        }
-        for flag in (flags or [])
-    ]
-    return pd.DataFrame(rows, columns=["code", "severity", "field", "message"])
+    return records_frame(
+        flags or [],
+        {"code": "code", "severity": "severity", "field": "field", "message": "message"},
+    )
 
 
 def mapping_frame(mapping: Mapping[str, Any] | None, *, key: str, value: str) -> pd.DataFrame:
@@ -98,12 +137,11 @@ def provenance_config() -> dict[str, Any]:
     }
 
 
-def source_evidence_columns(record: Mapping[str, Any]) -> dict[str, Any]:
-    """Return the provenance of a record whose evidence is a source evidence object."""
-    evidence = record.get("evidence") or {}
-    return {
-        "sourceId": evidence.get("sourceId") or record.get("sourceId"),
-        "sourceLocator": evidence.get("sourceLocator") or record.get("sourceLocator"),
-        "observedAt": evidence.get("observedAt") or record.get("observedAt"),
-        "qualityFlags": flags_text(record.get("qualityFlags")),
-    }
+PROVENANCE_COLUMNS: dict[str, Getter] = {
+    "sourceId": lambda r: attribute("evidence.source_id")(r) or getattr(r, "source_id", None),
+    "sourceLocator": lambda r: (
+        attribute("evidence.source_locator")(r) or getattr(r, "source_locator", None)
+    ),
+    "observedAt": lambda r: attribute("evidence.observed_at")(r) or getattr(r, "observed_at", None),
+    "qualityFlags": lambda r: flags_text(r.quality_flags),
+}

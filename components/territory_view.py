@@ -10,18 +10,21 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from components.tables import records_frame
+from gridclient import ServiceTerritoryCandidate
+
 HEURISTIC_LABEL = "source-authority heuristic, not accuracy"
 NO_TERRITORY = "No service territory found for this point."
 
 CANDIDATE_COLUMNS = {
     "utility": "Utility",
-    "utilityId": "Utility id",
-    "companyType": "Company type",
-    "ccnNumber": "CCN",
-    "isoRto": "ISO/RTO",
-    "resolutionMethod": "Resolution method",
+    "utility_id": "Utility id",
+    "company_type": "Company type",
+    "ccn_number": "CCN",
+    "iso_rto": "ISO/RTO",
+    "resolution_method": "Resolution method",
     "confidence": f"Confidence ({HEURISTIC_LABEL})",
-    "confidenceBasis": "Confidence basis",
+    "confidence_basis": "Confidence basis",
     "evidence": "Evidence",
 }
 
@@ -38,22 +41,18 @@ def evidence_text(evidence: Any) -> str:
     return "; ".join(parts)
 
 
-def candidates_frame(candidates: list[dict[str, Any]]) -> pd.DataFrame:
-    """Return one row per candidate with the columns the page shows (wire dicts in)."""
-    rows = []
-    for candidate in candidates:
-        row = {column: candidate.get(column) for column in CANDIDATE_COLUMNS}
-        row["evidence"] = evidence_text(candidate.get("evidence"))
-        rows.append(row)
-    frame = pd.DataFrame(rows, columns=list(CANDIDATE_COLUMNS))
-    return frame.rename(columns=CANDIDATE_COLUMNS)
+def candidates_frame(candidates: list[ServiceTerritoryCandidate]) -> pd.DataFrame:
+    """Return one row per candidate with the columns the page shows."""
+    columns: dict[str, Any] = {label: name for name, label in CANDIDATE_COLUMNS.items()}
+    columns[CANDIDATE_COLUMNS["evidence"]] = lambda c: evidence_text(c.evidence)
+    return records_frame(candidates, columns)
 
 
-def territory_county_fips(candidates: list[dict[str, Any]]) -> list[str]:
+def territory_county_fips(candidates: list[ServiceTerritoryCandidate]) -> list[str]:
     """Return the county FIPS codes the candidates' evidence names (the point's county first)."""
     found: list[str] = []
     for candidate in candidates:
-        evidence = candidate.get("evidence") or {}
+        evidence = candidate.evidence or {}
         if not isinstance(evidence, dict):
             continue
         values = [evidence.get("matchedCountyFips")]
@@ -78,7 +77,7 @@ def point_county(location: dict[str, Any] | None) -> dict[str, Any] | None:
 
 # At 1280 px a table of every field is cut off (the heuristic confidence went off-screen), so
 # the table holds what tells the candidates apart; how each was found is text below it.
-SUMMARY_COLUMNS = ["utility", "confidence", "ccnNumber", "isoRto"]
+SUMMARY_COLUMNS = ["utility", "confidence", "ccn_number", "iso_rto"]
 
 
 def candidate_column_config() -> dict[str, Any]:
@@ -90,17 +89,17 @@ def candidate_column_config() -> dict[str, Any]:
     }
 
 
-def candidate_provenance(candidate: dict[str, Any]) -> str:
+def candidate_provenance(candidate: ServiceTerritoryCandidate) -> str:
     """Return how a candidate was found, as one plain-text paragraph."""
     return (
-        f"{candidate.get('utility')} (utility id {candidate.get('utilityId')}, "
-        f"{candidate.get('companyType')}): found by {candidate.get('resolutionMethod')}; "
-        f"confidence basis {candidate.get('confidenceBasis')}. "
-        f"Evidence: {evidence_text(candidate.get('evidence'))}"
+        f"{candidate.utility} (utility id {candidate.utility_id}, "
+        f"{candidate.company_type}): found by {candidate.resolution_method}; "
+        f"confidence basis {candidate.confidence_basis}. "
+        f"Evidence: {evidence_text(candidate.evidence)}"
     )
 
 
-def draw_candidates(candidates: list[dict[str, Any]]) -> None:
+def draw_candidates(candidates: list[ServiceTerritoryCandidate]) -> None:
     """Draw the candidate table and how each was found, or say no territory was found."""
     if not candidates:
         st.warning(NO_TERRITORY)

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
-from components.tables import flags_text, kv_column, link_column, provenance_config
+from components.tables import (
+    as_text,
+    by_attribute,
+    flags_text,
+    kv_column,
+    link_column,
+    provenance_config,
+    records_frame,
+)
+from gridclient import TransmissionProject
 
 PROJECT_COLUMNS = [
     "projectNumber",
@@ -32,29 +41,28 @@ PROJECT_COLUMNS = [
 ]
 
 
-def projects_frame(projects: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def projects_frame(projects: Iterable[TransmissionProject]) -> pd.DataFrame:
     """Return projects as a flat frame: counties joined, evidence link and provenance beside."""
-    rows = []
-    for project in projects:
-        evidence = project.get("evidence") or {}
-        row = {c: project.get(c) for c in PROJECT_COLUMNS}
-        row.update(
-            counties=", ".join(project.get("counties") or []),
-            sourceUrl=evidence.get("sourceUrl"),
-            sourceLocator=evidence.get("sourceLocator"),
-            qualityFlags=flags_text(project.get("qualityFlags")),
-        )
-        rows.append(row)
-    frame = pd.DataFrame(rows, columns=PROJECT_COLUMNS)
+    frame = records_frame(
+        projects,
+        by_attribute(PROJECT_COLUMNS)
+        | {
+            "counties": lambda project: ", ".join(project.counties or []),
+            "sourceUrl": "evidence.source_url",
+            "sourceLocator": "evidence.source_locator",
+            "observedAt": lambda project: as_text(project.observed_at) or None,
+            "qualityFlags": lambda project: flags_text(project.quality_flags),
+        },
+    )
     frame["serviceLevelKv"] = pd.to_numeric(frame["serviceLevelKv"], errors="coerce")
     for column in ("projectedInServiceDate", "actualInServiceDate"):
         frame[column] = pd.to_datetime(frame[column], errors="coerce")
     return frame
 
 
-def county_options(projects: Iterable[Mapping[str, Any]]) -> list[str]:
+def county_options(projects: Iterable[TransmissionProject]) -> list[str]:
     """Return every county any project crosses, sorted."""
-    names = {c for p in projects for c in (p.get("counties") or []) if c}
+    names = {c for p in projects for c in (p.counties or []) if c}
     return sorted(names, key=str.casefold)
 
 

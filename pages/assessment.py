@@ -5,27 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from components import assessment_view as view
-from components import connection, downloads
+from components import connection, data, downloads
 from components.problems import problem_boundary
+from components.tables import as_text
+from gridclient import Capabilities
 
 st.title("Assessment")
-
-
-@st.cache_data(ttl=300, show_spinner=False)
-def fetch_assessment(key: connection.ConnectionKey, assessment_id: str) -> dict | None:
-    """Return the assessment's wire dict, or None when the tenant has no such assessment."""
-    from gridclient import NotFoundError
-
-    try:
-        return connection.client_for(key).assessments.get(assessment_id).to_wire()
-    except NotFoundError:
-        return None
-
-
-@st.cache_data(ttl=300, show_spinner=False)
-def fetch_site_point(key: connection.ConnectionKey, site_id: str) -> tuple[float, float] | None:
-    location = connection.client_for(key).sites.get(site_id).location
-    return (location.latitude, location.longitude) if location else None
 
 
 def choose_assessment() -> None:
@@ -36,24 +21,24 @@ def choose_assessment() -> None:
             st.rerun()
 
 
-def draw_downloads(key: connection.ConnectionKey, assessment_id: str, flags: dict) -> None:
+def draw_downloads(
+    conn: connection.ConnectionKey, assessment_id: str, capabilities: Capabilities
+) -> None:
     st.subheader("Downloads")
     packet_column, csv_column = st.columns(2)
-    packet = downloads.packet_download(downloads.fetch_packet_bytes(key, assessment_id))
+    packet = downloads.packet_download(data.packet_bytes(conn, assessment_id))
     packet_column.download_button(
         f"Expert-review packet ({packet.file_name})", packet.data, packet.file_name, packet.mime
     )
     packet_column.caption("Blinded: no tenant, customer reference, address or assessment id.")
     export_key = f"export.{assessment_id}"
     if st.session_state.get(export_key):
-        export = downloads.csv_download(downloads.fetch_export(key, st.session_state[export_key]))
+        export = downloads.csv_download(data.export(conn, st.session_state[export_key]))
         csv_column.download_button(
             f"CSV export ({export.file_name})", export.data, export.file_name, export.mime
         )
-    elif connection.has_extension(flags, "create_export") and csv_column.button(
-        "Prepare the CSV export"
-    ):
-        st.session_state[export_key] = downloads.create_export(key, assessment_id)["id"]
+    elif capabilities.create_export and csv_column.button("Prepare the CSV export"):
+        st.session_state[export_key] = data.create_export(conn, assessment_id).id
         st.rerun()
     typed = csv_column.text_input("Or open an export by id", key=f"{export_key}.typed")
     if typed.strip() and typed.strip() != st.session_state.get(export_key):
@@ -63,8 +48,8 @@ def draw_downloads(key: connection.ConnectionKey, assessment_id: str, flags: dic
 
 with problem_boundary():
     assessment_id = st.query_params.get("assessment")
-    key = connection.connection_key()
-    assessment = fetch_assessment(key, assessment_id) if assessment_id else None
+    conn = connection.connection_key()
+    assessment = data.assessment(conn, assessment_id) if assessment_id else None
     if not assessment_id:
         st.info("No assessment chosen. Screen a site, or open an assessment by its id.")
         choose_assessment()
@@ -72,10 +57,10 @@ with problem_boundary():
         st.error(f"Assessment {assessment_id!r} was not found for this tenant.")
         choose_assessment()
     else:
-        st.warning(assessment.get("disclaimer") or "No disclaimer was given.", icon="⚠️")
+        st.warning(assessment.disclaimer or "No disclaimer was given.", icon="⚠️")
         st.caption(
-            f"Assessment {assessment['id']} of site {assessment.get('siteId')}, "
-            f"created {assessment.get('createdAt')}. Share this page's URL to share it."
+            f"Assessment {assessment.id} of site {assessment.site_id}, "
+            f"created {as_text(assessment.created_at)}. Share this page's URL to share it."
         )
         view.draw_readiness(assessment)
         view.draw_actions(assessment)
@@ -83,5 +68,7 @@ with problem_boundary():
         view.draw_candidates(assessment)
         view.draw_records(assessment)
         st.subheader("Map")
-        view.draw_map(assessment, fetch_site_point(key, assessment["siteId"]))
-        draw_downloads(key, assessment["id"], connection.fetch_capabilities(key))
+        site = data.site(conn, assessment.site_id) if assessment.site_id else None
+        location = site.location if site else None
+        view.draw_map(assessment, (location.latitude, location.longitude) if location else None)
+        draw_downloads(conn, assessment.id, data.capabilities(conn))

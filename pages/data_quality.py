@@ -4,26 +4,28 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import charts, connection, data_fetch, quality_view
-from components.evidence_view import escape_markdown
+from components import charts, connection, data, quality_view
 from components.problems import problem_boundary
+from components.tables import as_text
+from components.text import escape_markdown
+from gridclient.models import Methodology, QualitySummary
 
 st.title("Data quality & release")
 
 with problem_boundary():
-    key = connection.connection_key()
-    report = data_fetch.quality_report(key)
-    methodology = report.get("methodology") or {}
+    conn = connection.connection_key()
+    report = data.quality_report(conn)
+    methodology = report.methodology or Methodology()
     st.subheader("Methodology")
     # Word for word: the note says what this report is not.
-    st.info(escape_markdown(methodology.get("note") or "The service gives no methodology note."))
+    st.info(escape_markdown(methodology.note or "The service gives no methodology note."))
     st.caption(
-        f"Unit: {methodology.get('unit') or 'not stated'} · Acceptance rate: "
-        f"{methodology.get('acceptanceRateDefinition') or 'not stated'} · Scope: "
-        f"{report.get('scope') or 'not stated'}"
+        f"Unit: {methodology.unit or 'not stated'} · Acceptance rate: "
+        f"{methodology.acceptance_rate_definition or 'not stated'} · Scope: "
+        f"{report.scope or 'not stated'}"
     )
 
-    runs = report.get("data") or []
+    runs = report.data
     st.subheader("Harvest runs")
     runs_frame = quality_view.runs_frame(runs)
     config = quality_view.runs_config()
@@ -52,9 +54,11 @@ with problem_boundary():
             column_config=config,
         )
 
-    quality = report.get("quality") or {}
-    queue_counts = quality.get("queue") or {}
-    st.subheader(f"Queue quality checks ({queue_counts.get('rows', 0):,} records)")
+    quality = report.quality or QualitySummary()
+    queue_counts = quality.queue
+    st.subheader(
+        f"Queue quality checks ({queue_counts.rows if queue_counts and queue_counts.rows else 0:,} records)"
+    )
     counts = quality_view.counts_frame(queue_counts, total_key="rows")
     st.altair_chart(
         charts.bar(
@@ -66,21 +70,22 @@ with problem_boundary():
     with left:
         st.markdown("**Join coverage**")
         st.dataframe(
-            quality_view.join_coverage(quality.get("joins")),
+            quality_view.join_coverage(quality.joins),
             hide_index=True,
             column_order=["measure", "value"],
         )
     with right:
         st.markdown("**Balancing-authority operations**")
         st.dataframe(
-            quality_view.counts_frame(quality.get("balancingAuthorityOperations")),
+            quality_view.counts_frame(quality.balancing_authority_operations),
             hide_index=True,
             column_order=["check", "count"],
         )
-        st.caption(f"Report generated {quality.get('generatedAt') or 'at an unstated time'}")
+        generated = as_text(quality.generated_at)
+        st.caption(f"Report generated {generated or 'at an unstated time'}")
 
     st.subheader("Release identity")
-    release = quality_view.release_rows(data_fetch.release(key))
+    release = quality_view.release_rows(data.release(conn))
     st.dataframe(release, hide_index=True, height=quality_view.table_height(len(release)))
     st.caption("The quality report's own `release` object:")
-    st.json(report.get("release") or {}, expanded=False)
+    st.json(report.release or {}, expanded=False)

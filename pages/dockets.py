@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data_fetch, dockets_view, filters
-from components.evidence_view import escape_markdown
+from components import connection, data, dockets_view, filters
 from components.problems import problem_boundary
-from components.tables import as_wire_list
+from components.text import escape_markdown
 
 OTHER = "Another control number…"
 
@@ -18,15 +17,10 @@ st.caption(
 )
 
 
-@st.cache_data(ttl=600, show_spinner="Looking for dockets the evidence mentions…")
-def mentioned(key: connection.ConnectionKey) -> list[str]:
-    chunks = connection.client_for(key).evidence.search("docket", limit=100, max_items=300)
-    return dockets_view.mentioned_control_numbers(dockets_view.chunk_texts(as_wire_list(chunks)))
-
-
 with problem_boundary():
-    key = connection.connection_key()
-    offered = mentioned(key)
+    conn = connection.connection_key()
+    chunks = data.evidence_chunks(conn, "docket")
+    offered = dockets_view.mentioned_control_numbers(dockets_view.chunk_texts(chunks))
     choice = filters.selectbox(
         "Control number", [*offered, OTHER], "control_number", scope="dockets"
     )
@@ -35,7 +29,7 @@ with problem_boundary():
         control_number = filters.text_input("Type a control number", "typed", scope="dockets")
     if not control_number:
         st.stop()
-    filings = data_fetch.docket_filings(key, control_number)
+    filings = data.docket_filings(conn, control_number)
     if not filings:
         st.info(f"No filings under control number {escape_markdown(control_number)}.")
         st.stop()

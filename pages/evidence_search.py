@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, evidence_view, filters
+from components import connection, data, evidence_view, filters
 from components.facts_view import known_at_param
 from components.problems import problem_boundary
+from components.text import escape_markdown
 
 ANY = "any"
 MORE = "evidence.more"
@@ -59,16 +60,16 @@ with problem_boundary():
         "page": int(page) if page else None,
         "known_at": known_at_param(known_day, None),
     }
-    client = connection.get_client()
-    signature = (connection.current_tenant(), query, tuple(sorted(search.items())))
+    conn = connection.connection_key()
+    signature = (conn, query, tuple(sorted(search.items())))
     results, has_more = evidence_view.search_results(
-        lambda: client.evidence.search(query, limit=10, **search).pages(),
+        lambda: data.evidence_pages(conn, query, **search),
         signature,
         more=st.session_state.pop(MORE, False),
     )
     terms = evidence_view.query_terms(query)
     if not results:
-        st.info(f"No evidence matches “{evidence_view.escape_markdown(query)}” with these filters.")
+        st.info(f"No evidence matches “{escape_markdown(query)}” with these filters.")
     else:
         st.markdown(f"**{len(results)}** results{' so far' if has_more else ''}, best first")
     for position, chunk in enumerate(results, start=1):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import charts, connection, data_fetch, generation_view, maps
-from components.evidence_view import escape_markdown
+from components import charts, connection, data, generation_view, maps
 from components.problems import problem_boundary
 from components.tables import mwh_column, provenance_config
+from components.text import escape_markdown
 
 st.title("Generation")
 st.caption(
@@ -16,15 +16,15 @@ st.caption(
 )
 
 with problem_boundary():
-    key = connection.connection_key()
-    every_generator = data_fetch.traverse(key, "generators", "generators")
+    conn = connection.connection_key()
+    every_generator = data.all_generators(conn)
     every = generation_view.generators_frame(every_generator)
     arguments = generation_view.draw_generator_filters(every)
     filtered = any(value is not None for value in arguments.values())
     generators = generation_view.generators_frame(
-        data_fetch.list_records(key, "generators", **arguments) if filtered else every_generator
+        data.generators(conn, **arguments) if filtered else every_generator
     )
-    plants_all = data_fetch.traverse(key, "generation_plants", "generation plants")
+    plants_all = data.all_generation_plants(conn)
     plants = generation_view.plants_frame(plants_all, generators)
     plants = plants[plants["agencyPlantId"].isin(set(generators["agencyPlantId"]))]
     st.markdown(
@@ -69,7 +69,7 @@ with problem_boundary():
     )
     if plant_id is None:
         st.stop()
-    operations = data_fetch.list_records(key, "generator_operations", plant_id=int(plant_id))
+    operations = data.generator_operations(conn, int(plant_id))
     monthly = generation_view.monthly_generation(operations)
     if monthly.empty:
         st.info(f"No generator operations reported for {escape_markdown(str(names[plant_id]))}.")

@@ -6,7 +6,7 @@ import datetime as dt
 
 import streamlit as st
 
-from components import charts, connection, data_fetch, filters, operations_view
+from components import charts, connection, data, filters, operations_view
 from components.problems import problem_boundary
 from components.tables import mw_column, provenance_config
 
@@ -15,7 +15,7 @@ SCOPE = "operations"
 DATE_BOUNDS = {"min_value": dt.date(2000, 1, 1), "max_value": dt.date(2100, 12, 31)}
 
 
-def authority_choices(key: connection.ConnectionKey) -> tuple[list[str], list[str]]:
+def authority_choices(conn: connection.ConnectionKey) -> tuple[list[str], list[str]]:
     """Return (codes with hourly operations, codes named elsewhere without any).
 
     Plants, generators and the first page of operations name the candidates (a harvested
@@ -23,23 +23,20 @@ def authority_choices(key: connection.ConnectionKey) -> tuple[list[str], list[st
     only those with data, without walking hundreds of thousands of hours.
     """
     named = operations_view.authority_codes(
-        data_fetch.traverse(key, "generation_plants", "generation plants"),
-        data_fetch.traverse(key, "generators", "generators"),
+        data.all_generation_plants(conn), data.all_generators(conn)
     )
-    first_page = data_fetch.list_records(key, "balancing_authority_operations", max_items=500)
+    first_page = data.balancing_authority_operations(conn, max_items=500)
     listed = operations_view.authority_codes(first_page)
     candidates = sorted(set(named) | set(listed))
-    with_data = [
-        c for c in candidates if c in listed or data_fetch.has_operations_from(key, c, None)
-    ]
+    with_data = [c for c in candidates if c in listed or data.has_operations_from(conn, c, None)]
     return with_data, [c for c in candidates if c not in with_data]
 
 
 st.title("Grid operations")
 
 with problem_boundary():
-    key = connection.connection_key()
-    codes, unserved = authority_choices(key)
+    conn = connection.connection_key()
+    codes, unserved = authority_choices(conn)
     left, middle, right = st.columns([2, 1, 1])
     with left:
         ba_code = filters.selectbox("Balancing authority", codes, "ba", scope=SCOPE)
@@ -50,7 +47,7 @@ with problem_boundary():
     if not ba_code:
         st.info("The service has no hourly balancing-authority operations to show.")
         st.stop()
-    last_day = data_fetch.latest_operations_day(key, ba_code)
+    last_day = data.latest_operations_day(conn, ba_code)
     if last_day is None:
         st.info(f"No hourly operations for {ba_code}.")
         st.stop()
@@ -64,9 +61,8 @@ with problem_boundary():
     start = start or end - dt.timedelta(days=6)
     end = end or start + dt.timedelta(days=6)
     window_start, window_end = operations_view.window_bounds(start, end)
-    operations = data_fetch.list_records(
-        key,
-        "balancing_authority_operations",
+    operations = data.balancing_authority_operations(
+        conn,
         ba_code=ba_code,
         start=window_start,
         end=window_end,

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import charts, connection, data_fetch, facts_view, filters
-from components.evidence_view import draw_fact_evidence, escape_markdown
+from components import charts, connection, data, facts_view, filters
+from components.evidence_view import draw_fact_evidence
 from components.problems import problem_boundary
+from components.tables import as_text
+from components.text import escape_markdown
 
 SCOPE = "facts"
 
@@ -17,16 +19,16 @@ st.caption(
 )
 
 with problem_boundary():
-    key = connection.connection_key()
+    conn = connection.connection_key()
     kind_label = filters.selectbox("Kind", list(facts_view.KINDS), "kind", scope=SCOPE)
     collection = facts_view.KINDS[kind_label]
-    current = data_fetch.list_records(key, collection)
+    current = data.facts(conn, collection)
     row = st.columns(5)
     with row[0]:
-        markets = sorted({f["market"] for f in current if f.get("market")})
+        markets = sorted({f.market for f in current if f.market})
         market = filters.selectbox("Market", ["any", *markets], "market", scope=SCOPE)
     with row[1]:
-        periods = sorted({f["period"] for f in current if f.get("period")})
+        periods = sorted({f.period for f in current if f.period})
         period = filters.selectbox("Period", ["any", *periods], "period", scope=SCOPE)
     with row[2]:
         valid_day = filters.date_input("Valid at", "valid_at", scope=SCOPE)
@@ -40,7 +42,7 @@ with problem_boundary():
         "valid_at": valid_day.isoformat() if valid_day else None,
         "known_at": facts_view.known_at_param(known_day, known_time),
     }
-    facts = data_fetch.list_records(key, collection, **selection)
+    facts = data.facts(conn, collection, **selection)
     when = selection["known_at"] or "now"
     st.markdown(f"**{len(facts):,}** facts as known **{when}**")
     if not facts:
@@ -68,33 +70,33 @@ with problem_boundary():
         st.caption(escape_markdown(line))
 
     st.subheader("One fact through time")
-    by_id = {f["id"]: f for f in facts}
+    by_id = {f.id: f for f in facts}
     picked_id = facts_view.picked_fact_id(picked, table)
     if picked_id in by_id and st.session_state.get("facts.picked") != picked_id:
         # A newly selected row picks the fact below; the box still lets the reader pick another.
         st.session_state["facts.fact"] = picked_id
     st.session_state["facts.picked"] = picked_id
-    ordered = sorted(by_id, key=lambda fid: (by_id[fid].get("factVersion") == "1", fid))
+    ordered = sorted(by_id, key=lambda fid: (by_id[fid].fact_version == "1", fid))
     chosen = st.selectbox(
         "Fact", ordered, format_func=lambda fid: facts_view.fact_label(by_id[fid]), key="facts.fact"
     )
     fact = by_id[chosen]
     versions = facts_view.fact_history(
         fact,
-        lambda instant: data_fetch.list_records(
-            key, collection, market=fact["market"], period=fact["period"], known_at=instant
+        lambda instant: data.facts(
+            conn, collection, market=fact.market, period=fact.period, known_at=instant
         ),
     )
     history = facts_view.history_frame(versions)
     if len(versions) > 1:
         older, newer = versions[-1], versions[0]
         st.markdown(
-            f"Restated: **{older['value']:,.0f} {older.get('unit') or ''}** known from "
-            f"{older['knownFrom']} became **{newer['value']:,.0f} {newer.get('unit') or ''}** "
-            f"from {newer['knownFrom']}."
+            f"Restated: **{older.value:,.0f} {older.unit or ''}** known from "
+            f"{as_text(older.known_from)} became **{newer.value:,.0f} {newer.unit or ''}** "
+            f"from {as_text(newer.known_from)}."
         )
         st.altair_chart(
-            charts.steps(history, title="Value as it was known", unit=fact.get("unit") or ""),
+            charts.steps(history, title="Value as it was known", unit=fact.unit or ""),
             width="stretch",
         )
     else:
@@ -103,8 +105,8 @@ with problem_boundary():
         history,
         hide_index=True,
         column_order=["knownFrom", "knownTo", "value", "factVersion"],
-        column_config=facts_view.history_config(fact.get("unit") or ""),
+        column_config=facts_view.history_config(fact.unit or ""),
     )
     st.caption(escape_markdown(facts_view.provenance_text(fact)))
     st.markdown("**Evidence**")
-    draw_fact_evidence(fact.get("evidence") or {})
+    draw_fact_evidence(fact.evidence)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data_fetch, queue_requests, queue_view
-from components.evidence_view import escape_markdown
+from components import connection, data, queue_requests, queue_view
 from components.problems import problem_boundary
+from components.text import escape_markdown
 
 st.title("Interconnection queue")
 st.caption(
@@ -15,14 +15,16 @@ st.caption(
 )
 
 with problem_boundary():
-    key = connection.connection_key()
-    records = data_fetch.traverse(key, "queue_records", "queue records")
-    by_id = {str(record.get("id")): record for record in records}
-    authorities = queue_requests.source_authorities(key, queue_requests.duplicated_sources(records))
+    conn = connection.connection_key()
+    records = data.all_queue_records(conn)
+    by_id = {str(record.id): record for record in records}
+    authorities = queue_requests.source_authorities(
+        conn, queue_requests.duplicated_sources(records)
+    )
     collapsed = queue_requests.one_per_request(records, authorities)
     frame = queue_view.queue_frame(collapsed.kept)
     filtered = queue_view.filter_queue(frame, queue_view.draw_filters(frame))
-    filtered = queue_view.draw_technology(key, filtered)
+    filtered = queue_view.draw_technology(conn, filtered)
 
     total_mw = filtered["requestedCapacityMw"].sum()
     st.markdown(
@@ -37,7 +39,7 @@ with problem_boundary():
         queue_view.draw_charts(filtered)
     selected = queue_view.draw_table(filtered)
     if selected and selected in by_id:
-        queue_view.draw_record(key, by_id[selected])
+        queue_view.draw_record(conn, by_id[selected])
     elif selected:
         st.warning(f"No queue record with id “{escape_markdown(selected)}” in this release.")
     else:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, site_form
+from components import connection, data, site_form, sites_view, state
 from components.maps import point_inputs, point_picker
-from components.problems import problem_boundary
+from components.problems import describe_problem, problem_boundary
+from gridclient import Capabilities, SiteDefinition, UnprocessableEntityError
 
 PICKER = "screen"
 
@@ -18,21 +19,35 @@ st.caption(
 )
 
 
-def create_and_screen(definition: dict, capabilities: dict[str, bool]) -> None:
+def create_and_screen(definition: SiteDefinition, capabilities: Capabilities) -> None:
     """Create the site with this submission's one Idempotency-Key, screen it, open it."""
-    key = connection.connection_key()
-    client = connection.client_for(key)
+    conn = connection.connection_key()
     idempotency_key = site_form.idempotency_key_for(definition)
     with st.spinner("Creating the site…"):
-        site = client.sites.create(definition, idempotency_key=idempotency_key)
+        site = data.create_site(conn, definition, idempotency_key)
     site_form.remember_success(definition, idempotency_key, site.id)
-    site_form.fetch_sites_with_assessments.clear()
-    if not connection.has_extension(capabilities, "create_assessment"):
+    if not capabilities.create_assessment:
         st.success(f"Site {site.id} created. This deployment does not screen sites on request.")
         return
     with st.spinner("Screening the site…"):
-        assessment = client.assessments.create(site.id, idempotency_key=f"assess-{idempotency_key}")
+        assessment = data.screen_site(conn, site.id, f"assess-{idempotency_key}")
     st.switch_page("pages/assessment.py", query_params={"assessment": assessment.id})
+
+
+def submit(
+    submitted: tuple[SiteDefinition | None, dict[str, list[str]]], caps: Capabilities
+) -> None:
+    """Send a submitted form; a refusal is kept to be shown under the fields it names."""
+    definition, unreadable = submitted
+    state.set_site_form_problem(None)
+    if definition is None:
+        state.set_site_form_problem(site_form.unreadable_fields(unreadable))
+        st.rerun()
+    try:
+        create_and_screen(definition, caps)
+    except UnprocessableEntityError as exc:
+        state.set_site_form_problem(describe_problem(exc))
+        st.rerun()
 
 
 def open_by_id() -> None:
@@ -45,49 +60,30 @@ def open_by_id() -> None:
             )
 
 
-def tenant_sites() -> None:
-    sites = site_form.fetch_sites_with_assessments(connection.connection_key())
-    frame = site_form.sites_frame(sites)
-    if frame.empty:
-        st.caption("This tenant has no sites yet.")
-        return
-    st.dataframe(
-        frame, hide_index=True, width="stretch", column_config=site_form.SITES_COLUMN_CONFIG
-    )
-    assessed = frame.dropna(subset=["Assessment"])
-    if assessed.empty:
-        return
-    left, right = st.columns([3, 1], vertical_alignment="bottom")
-    labels = {
-        row.Assessment: f"{row.Assessment} — site {row.Site} ({row.Readiness})"
-        for row in assessed.itertuples()
-    }
-    chosen = left.selectbox(
-        "Assessment", list(labels), format_func=labels.get, key="screen.open_assessment"
-    )
-    if right.button("Open assessment", type="primary"):
-        st.switch_page("pages/assessment.py", query_params={"assessment": chosen})
-
-
+capabilities = None
 with problem_boundary():
-    capabilities = connection.fetch_capabilities(connection.connection_key())
+    capabilities = data.capabilities(connection.connection_key())
     map_column, form_column = st.columns([3, 2])
     with map_column:
         point_picker(PICKER)
         point = point_inputs(PICKER)
     with form_column:
-        submitted = site_form.site_form(point)
+        refused = state.site_form_problem()
+        submitted = site_form.site_form(point, refused)
+        if refused is not None:
+            site_form.draw_refusal(refused)
     if submitted is not None:
-        definition, errors = submitted
-        if errors:
-            st.error("The site was not sent:\n\n" + "\n".join(f"- {e}" for e in errors))
-        else:
-            with problem_boundary():
-                create_and_screen(definition, capabilities)
+        with problem_boundary():
+            submit(submitted, capabilities)
 
+if capabilities is not None:
     st.header("Your sites and their assessments")
-    if connection.has_extension(capabilities, "list_sites", "list_assessments"):
-        tenant_sites()
-    else:
-        st.info("This deployment does not list sites; open an assessment by its id.")
-    open_by_id()
+    # its own boundary: a failure here leaves the open-by-id box below in place
+    with problem_boundary():
+        if not capabilities.list_sites:
+            st.info("This deployment does not list sites; open an assessment by its id.")
+        elif chosen := sites_view.draw_sites(
+            data.sites_with_latest_assessment(connection.connection_key())
+        ):
+            st.switch_page("pages/assessment.py", query_params={"assessment": chosen})
+open_by_id()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, state, territory_view
+from components import connection, data, state, territory_view
 from components.geography import region_counties
 from components.maps import REGION_CELL_RES, county_layer, point_inputs, point_picker
 from components.problems import problem_boundary
@@ -19,21 +19,12 @@ st.caption(
 )
 
 
-@st.cache_data(ttl=600, show_spinner=False)
-def resolve(key: connection.ConnectionKey, latitude: float, longitude: float) -> dict:
-    """Return the resolution (`location`, `candidates`) as wire dicts."""
-    resolution = connection.client_for(key).service_territories.resolve(
-        latitude=latitude, longitude=longitude
-    )
-    return resolution.to_wire()
-
-
 with problem_boundary():
-    key = connection.connection_key()
+    conn = connection.connection_key()
     point = state.picked_point(PICKER)  # typed values and map clicks are in state already
-    resolution = resolve(key, *point) if point else {}
-    candidates = resolution.get("candidates") or []
-    county = territory_view.point_county(resolution.get("location"))
+    resolution = data.territory_resolution(conn, *point) if point else None
+    candidates = resolution.candidates if resolution else []
+    county = territory_view.point_county(resolution.location if resolution else None)
     counties = region_counties()
     point_fips = county.get("fips") if county else None
     shown = territory_view.territory_county_fips(candidates)

@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data_fetch, filters, transmission_view
-from components.evidence_view import draw_flags, escape_markdown, source_link
+from components import connection, data, filters, transmission_view
+from components.evidence_view import draw_flags, source_link
 from components.problems import problem_boundary
+from components.text import escape_markdown
+from gridclient.models import TransmissionEvidence
 
 st.title("Transmission projects")
 
 with problem_boundary():
-    key = connection.connection_key()
-    every_project = data_fetch.traverse(key, "transmission_projects", "transmission projects")
+    conn = connection.connection_key()
+    every_project = data.all_transmission_projects(conn)
     left, right = st.columns(2)
     with left:
         county = filters.selectbox(
@@ -22,14 +24,13 @@ with problem_boundary():
             scope="transmission",
         )
     with right:
-        statuses = sorted({p.get("status") for p in every_project if p.get("status")})
+        statuses = sorted({p.status for p in every_project if p.status})
         status = filters.selectbox(
             "Status", ["All statuses", *statuses], "status", scope="transmission"
         )
     # The service filters (county and status are the interface's own filters).
-    projects = data_fetch.list_records(
-        key,
-        "transmission_projects",
+    projects = data.transmission_projects(
+        conn,
         county=None if county == "All counties" else county,
         status=None if status == "All statuses" else status,
     )
@@ -53,16 +54,14 @@ with problem_boundary():
     )
     rows = event.selection.rows if event else []
     chosen = frame.iloc[rows[0]] if rows else frame.iloc[0]
-    project = next(p for p in projects if p.get("id") == chosen["id"])
-    st.subheader(
-        f"Evidence · {escape_markdown(str(project.get('projectNumber') or project.get('id')))}"
-    )
-    st.markdown(escape_markdown(project.get("description") or "(no description)"))
-    evidence = project.get("evidence") or {}
+    project = next(p for p in projects if p.id == chosen["id"])
+    st.subheader(f"Evidence · {escape_markdown(str(project.project_number or project.id))}")
+    st.markdown(escape_markdown(project.description or "(no description)"))
+    evidence = project.evidence or TransmissionEvidence()
     st.markdown(
-        f"**Authority:** {escape_markdown(evidence.get('authority') or 'not stated')} · "
-        f"**assertion:** {escape_markdown(evidence.get('assertionType') or 'not stated')} · "
-        f"**locator:** {escape_markdown(evidence.get('sourceLocator') or '')}"
+        f"**Authority:** {escape_markdown(evidence.authority or 'not stated')} · "
+        f"**assertion:** {escape_markdown(evidence.assertion_type or 'not stated')} · "
+        f"**locator:** {escape_markdown(evidence.source_locator or '')}"
     )
-    source_link("Open the source", evidence.get("sourceUrl"))
-    draw_flags(project.get("qualityFlags"))
+    source_link("Open the source", evidence.source_url)
+    draw_flags(project.quality_flags)

@@ -112,19 +112,19 @@ def test_csv_export_is_prepared_on_request(service_env, screened):
 
 
 def test_download_bytes_are_the_services_bytes(demo_service, alpha_client, screened):
+    from components import data
     from components.connection import ConnectionKey
-    from components.downloads import fetch_export, fetch_packet_bytes
 
     key = ConnectionKey(demo_service, ALPHA_TOKEN, "demo-alpha")
     served = httpx.get(
         f"{demo_service}/v1/assessments/{screened.id}/expert-review.json",
         headers={"Authorization": f"Bearer {ALPHA_TOKEN}"},
     ).content
-    packet = packet_download(fetch_packet_bytes(key, screened.id))
+    packet = packet_download(data.packet_bytes(key, screened.id))
     assert packet.data == served
     assert b"SECRET-REF-123" not in packet.data
     export = alpha_client.exports.create(screened.id, format="csv")
-    download = csv_download(fetch_export(key, export.id))
+    download = csv_download(data.export(key, export.id))
     served_export = httpx.get(
         f"{demo_service}/v1/assessments/exports/{export.id}",
         headers={"Authorization": f"Bearer {ALPHA_TOKEN}"},

@@ -9,12 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from components.evidence_view import (
-    escape_markdown,
     fact_evidence_rows,
     highlight_segments,
     highlighted_markdown,
     query_terms,
 )
+from components.text import escape_markdown
+from gridclient.models import FactEvidence
 
 
 def test_query_terms_are_folded_distinct_and_drop_operators():
@@ -79,13 +80,15 @@ def test_any_text_stays_literal(text, terms):
 def test_fact_evidence_marks_parser_confidence_uncalibrated():
     rows = dict(
         fact_evidence_rows(
-            {
-                "page": 12,
-                "boundingBox": [72.0, 400.5, 540.0, 420.0],
-                "parserConfidence": 0.93,
-                "parserConfidenceIsCalibrated": False,
-                "calibrationStatus": "unavailable_no_independent_labels",
-            }
+            FactEvidence.model_validate(
+                {
+                    "page": 12,
+                    "boundingBox": [72.0, 400.5, 540.0, 420.0],
+                    "parserConfidence": 0.93,
+                    "parserConfidenceIsCalibrated": False,
+                    "calibrationStatus": "unavailable_no_independent_labels",
+                }
+            )
         )
     )
     assert rows["Page"] == "12"
@@ -95,5 +98,5 @@ def test_fact_evidence_marks_parser_confidence_uncalibrated():
 
 @pytest.mark.parametrize("confidence", [None])
 def test_fact_evidence_without_confidence_shows_nothing(confidence):
-    rows = dict(fact_evidence_rows({"parserConfidence": confidence}))
+    rows = dict(fact_evidence_rows(FactEvidence(parser_confidence=confidence)))
     assert rows["Parser confidence (uncalibrated)"] == ""

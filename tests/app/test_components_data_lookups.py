@@ -2,40 +2,54 @@
 
 from __future__ import annotations
 
-from components.data_fetch import progress_text
+from components.data import progress_text
 from components.dockets_view import chunk_texts, filings_frame, mentioned_control_numbers
 from components.transmission_view import county_options, projects_frame, timeline_frame
+from gridclient import DocketFiling, EvidenceChunk, TransmissionProject
+
+
+def models(model, wires):
+    return [model.model_validate(wire) for wire in wires]
 
 
 def test_control_numbers_are_found_in_content_and_sections_in_order():
-    chunks = [
-        {"sectionPath": ["Docket 55999", "Application"], "content": "See control number 56211."},
-        {"sectionPath": [], "content": "docket no. 55999 again; project 12 and year 2025"},
-    ]
+    chunks = models(
+        EvidenceChunk,
+        [
+            {
+                "sectionPath": ["Docket 55999", "Application"],
+                "content": "See control number 56211.",
+            },
+            {"sectionPath": [], "content": "docket no. 55999 again; project 12 and year 2025"},
+        ],
+    )
     assert mentioned_control_numbers(chunk_texts(chunks)) == ["55999", "56211"]
     assert mentioned_control_numbers(["no docket here", None]) == []
 
 
 def test_filings_are_ordered_by_item_with_links_and_authority():
     frame = filings_frame(
-        [
-            {
-                "id": "b",
-                "itemNumber": 2,
-                "filedAt": "2024-07-01",
-                "documentUrl": "u2",
-                "evidence": {"authority": "official_filing"},
-                "qualityFlags": [],
-            },
-            {
-                "id": "a",
-                "itemNumber": 1,
-                "filedAt": "2024-06-03",
-                "documentUrl": "u1",
-                "evidence": {"authority": "official_filing"},
-                "qualityFlags": [],
-            },
-        ]
+        models(
+            DocketFiling,
+            [
+                {
+                    "id": "b",
+                    "itemNumber": 2,
+                    "filedAt": "2024-07-01",
+                    "documentUrl": "u2",
+                    "evidence": {"authority": "official_filing"},
+                    "qualityFlags": [],
+                },
+                {
+                    "id": "a",
+                    "itemNumber": 1,
+                    "filedAt": "2024-06-03",
+                    "documentUrl": "u1",
+                    "evidence": {"authority": "official_filing"},
+                    "qualityFlags": [],
+                },
+            ],
+        )
     )
     assert frame["documentUrl"].tolist() == ["u1", "u2"]
     assert frame["authority"].tolist() == ["official_filing"] * 2
@@ -68,6 +82,7 @@ def test_transmission_frame_and_timeline():
             "qualityFlags": [],
         },
     ]
+    projects = models(TransmissionProject, projects)
     frame = projects_frame(projects)
     assert frame.loc[0, "counties"] == "Travis, Hays"
     assert frame.loc[0, "sourceUrl"] == "https://e.test/t1"

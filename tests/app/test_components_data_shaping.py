@@ -1,4 +1,4 @@
-"""The frames behind the data pages' tables and charts, from wire-shaped records."""
+"""The frames behind the data pages' tables and charts, from the client's models."""
 
 from __future__ import annotations
 
@@ -8,8 +8,27 @@ import pandas as pd
 import pytest
 
 from components import facts_view, generation_view, operations_view, quality_view, queue_view
+from components.evidence_view import locator_rows
 from components.filters import kept_choices, parse_date, parse_float
-from components.tables import as_wire, flags_text, mapping_frame
+from components.tables import flags_text, mapping_frame
+from gridclient import (
+    BalancingAuthorityOperation,
+    Fact,
+    GenerationPlant,
+    Generator,
+    GeneratorOperation,
+    QualityFlag,
+    QueueRecord,
+    QueueRecordDetails,
+    QueueRecordEvidence,
+)
+from gridclient.models import HarvestRun, QueueQuality, Release
+
+
+def models(model, wires):
+    """Return the client's models of wire records (what the data module hands views)."""
+    return [model.model_validate(wire) for wire in wires]
+
 
 FLAG = {"code": "missing_county", "severity": "info", "field": "county", "message": "no county"}
 
@@ -25,24 +44,26 @@ def queue_record(
     proposed="2027-06-01",
     flags=(),
 ):
-    return {
-        "id": rid,
-        "sourceId": "src-q",
-        "assetHash": "h",
-        "recordKey": rid,
-        "market": market,
-        "projectName": f"Project {rid}",
-        "pointOfInterconnection": "Sub 345",
-        "state": state,
-        "county": county,
-        "proposedDate": proposed,
-        "observedAt": "2025-01-01T00:00:00Z",
-        "sourceLocator": f"queue.xlsx#Sheet1!R{rid}",
-        "evidenceUrl": "https://example.org/q",
-        "status": status,
-        "requestedCapacityMw": mw,
-        "qualityFlags": list(flags),
-    }
+    return QueueRecord.model_validate(
+        {
+            "id": rid,
+            "sourceId": "src-q",
+            "assetHash": "h",
+            "recordKey": rid,
+            "market": market,
+            "projectName": f"Project {rid}",
+            "pointOfInterconnection": "Sub 345",
+            "state": state,
+            "county": county,
+            "proposedDate": proposed,
+            "observedAt": "2025-01-01T00:00:00Z",
+            "sourceLocator": f"queue.xlsx#Sheet1!R{rid}",
+            "evidenceUrl": "https://example.org/q",
+            "status": status,
+            "requestedCapacityMw": mw,
+            "qualityFlags": list(flags),
+        }
+    )
 
 
 @pytest.fixture
@@ -94,8 +115,8 @@ def test_technology_filter_uses_fetched_details(queue):
     enriched = queue_view.with_details(
         queue,
         {
-            "q1": {"technology": "Solar", "queueDate": "2023-02-01"},
-            "q2": {"technology": "Battery", "queueDate": "2024-05-05"},
+            "q1": QueueRecordDetails(technology="Solar", queue_date="2023-02-01"),
+            "q2": QueueRecordDetails(technology="Battery", queue_date="2024-05-05"),
         },
     )
     chosen = queue_view.filter_queue(enriched, queue_view.QueueFilters(technologies=("solar",)))
@@ -138,7 +159,7 @@ def test_evidence_locator_and_source_row():
         "sourceRow": {"INR": "21INR0001", "Fuel": "Solar"},
         "redistributionPolicy": "links_only",
     }
-    rows = dict(queue_view.locator_rows(evidence))
+    rows = dict(locator_rows(QueueRecordEvidence.model_validate(evidence)))
     assert rows["File"] == "gis.xlsx" and rows["Worksheet"] == "Large Gen" and rows["Row"] == "42"
     assert rows["Redistribution policy"] == "links_only"
     frame = mapping_frame(evidence["sourceRow"], key="column", value="value")
@@ -147,22 +168,18 @@ def test_evidence_locator_and_source_row():
 
 def test_details_rows_join_capacity_components():
     rows = dict(
-        queue_view.details_rows({"technology": "Wind", "capacityComponentsMw": [100, 50.5]})
+        queue_view.details_rows(
+            QueueRecordDetails(technology="Wind", capacity_components_mw=[100, 50.5])
+        )
     )
     assert rows["Technology"] == "Wind"
     assert rows["Capacity components"] == "100 MW, 50.5 MW"
 
 
-def test_flags_text_and_as_wire():
-    assert flags_text([FLAG, {"code": "x"}]) == "missing_county (county): no county; x"
+def test_flags_text():
+    flags = [QualityFlag.model_validate(FLAG), QualityFlag(code="x")]
+    assert flags_text(flags) == "missing_county (county): no county; x"
     assert flags_text(None) == ""
-
-    class Model:
-        def model_dump(self, *, by_alias, mode):
-            assert by_alias and mode == "json"
-            return {"camelCase": 1}
-
-    assert as_wire(Model()) == {"camelCase": 1}
 
 
 def test_filter_parsing():
@@ -190,35 +207,41 @@ def test_quality_frames():
             ],
         }
     ]
+    runs = [HarvestRun.model_validate(run) for run in runs]
     assert quality_view.runs_frame(runs).loc[0, "rejectedRecords"] == 2
     rejections = quality_view.rejections_frame(runs)
     assert rejections["reasons"].tolist() == ["bad date; no county", "negative MW"]
     counts = quality_view.counts_frame(
-        {"rows": 100, "missingCounty": 3, "unknownStatus": 7}, total_key="rows"
+        QueueQuality.model_validate({"rows": 100, "missingCounty": 3, "unknownStatus": 7}),
+        total_key="rows",
     )
     assert counts[["check", "count"]].values.tolist() == [
         ["unknown status", 7],
         ["missing county", 3],
     ]
-    release = quality_view.release_rows({"releaseId": "demo-1", "extra": "x"})
+    release = quality_view.release_rows(
+        Release.model_validate({"releaseId": "demo-1", "extra": "x"})
+    )
     assert release.iloc[0].tolist() == ["Release id", "demo-1"]
     assert release.iloc[-1].tolist() == ["extra", "x"]
 
 
 def fact(fid, value, known_from, known_to=None, version="1"):
-    return {
-        "id": fid,
-        "factKey": "ercot/peak/2027",
-        "factVersion": version,
-        "market": "ERCOT",
-        "period": "2027",
-        "value": value,
-        "unit": "MW",
-        "knownFrom": known_from,
-        "knownTo": known_to,
-        "evidence": {"page": 4, "quote": "Peak 80 GW", "parserConfidence": 0.9},
-        "qualityFlags": [],
-    }
+    return Fact.model_validate(
+        {
+            "id": fid,
+            "factKey": "ercot/peak/2027",
+            "factVersion": version,
+            "market": "ERCOT",
+            "period": "2027",
+            "value": value,
+            "unit": "MW",
+            "knownFrom": known_from,
+            "knownTo": known_to,
+            "evidence": {"page": 4, "quote": "Peak 80 GW", "parserConfidence": 0.9},
+            "qualityFlags": [],
+        }
+    )
 
 
 def test_fact_history_walks_back_through_restatements():
@@ -231,7 +254,7 @@ def test_fact_history_walks_back_through_restatements():
         return [v1] if instant < "2025-01-01T00:00:00Z" and instant >= "2024" else []
 
     versions = facts_view.fact_history(v2, known_at)
-    assert [v["value"] for v in versions] == [85000, 80000]
+    assert [v.value for v in versions] == [85000, 80000]
     assert asked[0] == "2024-12-31T23:59:59Z"
     history = facts_view.history_frame(versions)
     assert history["value"].tolist() == [80000, 85000]
@@ -265,6 +288,7 @@ def test_operations_frames():
             "evidence": {"sourceId": "eia930"},
         },
     ]
+    ops = [BalancingAuthorityOperation.model_validate(op) for op in ops]
     frame = operations_view.operations_frame(ops)
     assert frame["demandMw"].tolist() == [90, 110]
     assert frame.loc[0, "sourceId"] == "eia930"
@@ -291,48 +315,54 @@ def test_operations_frames():
 
 def test_generation_frames():
     generators = generation_view.generators_frame(
-        [
-            {
-                "id": "g1",
-                "generatorId": "1",
-                "agencyPlantId": 7,
-                "technology": "Solar",
-                "nameplateCapacityMw": 100,
-                "evidence": {"sourceId": "eia860"},
-            },
-            {
-                "id": "g2",
-                "generatorId": "2",
-                "agencyPlantId": 7,
-                "technology": "Batteries",
-                "nameplateCapacityMw": 40,
-            },
-            {
-                "id": "g3",
-                "generatorId": "1",
-                "agencyPlantId": 8,
-                "technology": "Wind",
-                "nameplateCapacityMw": 20,
-            },
-        ]
+        models(
+            Generator,
+            [
+                {
+                    "id": "g1",
+                    "generatorId": "1",
+                    "agencyPlantId": 7,
+                    "technology": "Solar",
+                    "nameplateCapacityMw": 100,
+                    "evidence": {"sourceId": "eia860"},
+                },
+                {
+                    "id": "g2",
+                    "generatorId": "2",
+                    "agencyPlantId": 7,
+                    "technology": "Batteries",
+                    "nameplateCapacityMw": 40,
+                },
+                {
+                    "id": "g3",
+                    "generatorId": "1",
+                    "agencyPlantId": 8,
+                    "technology": "Wind",
+                    "nameplateCapacityMw": 20,
+                },
+            ],
+        )
     )
     plants = generation_view.plants_frame(
-        [
-            {
-                "id": "p7",
-                "agencyPlantId": 7,
-                "plantName": "Sunny",
-                "latitude": 30.1,
-                "longitude": -97.5,
-            },
-            {
-                "id": "p9",
-                "agencyPlantId": 9,
-                "plantName": "Empty",
-                "latitude": None,
-                "longitude": None,
-            },
-        ],
+        models(
+            GenerationPlant,
+            [
+                {
+                    "id": "p7",
+                    "agencyPlantId": 7,
+                    "plantName": "Sunny",
+                    "latitude": 30.1,
+                    "longitude": -97.5,
+                },
+                {
+                    "id": "p9",
+                    "agencyPlantId": 9,
+                    "plantName": "Empty",
+                    "latitude": None,
+                    "longitude": None,
+                },
+            ],
+        ),
         generators,
     )
     sunny = plants.set_index("id").loc["p7"]
@@ -345,9 +375,12 @@ def test_generation_frames():
     legend = generation_view.technology_legend(plants)
     assert legend.loc[0, "technology"] == "Solar" and legend.loc[0, "color"].startswith("#")
     monthly = generation_view.monthly_generation(
-        [
-            {"period": "2024-02", "generatorId": "1", "netGenerationMwh": 10},
-            {"period": "2024-01", "generatorId": "1", "netGenerationMwh": 5},
-        ]
+        models(
+            GeneratorOperation,
+            [
+                {"period": "2024-02", "generatorId": "1", "netGenerationMwh": 10},
+                {"period": "2024-01", "generatorId": "1", "netGenerationMwh": 5},
+            ],
+        )
     )
     assert monthly["netGenerationMwh"].tolist() == [5, 10]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from components.downloads import csv_download, packet_download
+from gridclient import AssessmentExport
 
 
 def test_packet_keeps_the_served_bytes_and_is_named_by_case_id():
@@ -23,7 +24,10 @@ def test_packet_name_is_made_safe_for_a_file_system():
 
 def test_csv_is_the_content_encoded_utf8_unchanged():
     content = "field,value\r\nutility,Énergie du Sud\r\nnote,'=SUM(A1)\r\n"
-    download = csv_download({"id": "exp_1", "assessmentId": "asm_9", "content": content})
+    export = AssessmentExport.model_validate(
+        {"id": "exp_1", "assessmentId": "asm_9", "content": content}
+    )
+    download = csv_download(export)
     assert download.data == content.encode("utf-8")
     assert download.file_name == "assessment-asm_9.csv"
     assert download.mime == "text/csv"

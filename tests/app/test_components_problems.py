@@ -77,3 +77,33 @@ def test_argument_and_shape_errors_are_readable():
 def test_an_unexpected_bug_is_named_without_a_traceback():
     text = describe_problem(KeyError("x")).text()
     assert "KeyError" in text and "Traceback" not in text
+
+
+def test_an_error_of_another_library_with_a_client_errors_name_is_not_taken_for_it():
+    # Errors were once recognised by class name: any library's "APIConnectionError" (an LLM
+    # SDK has one) read as "the service is unreachable", and sent the reader to check the URL.
+    class APIConnectionError(Exception):
+        pass
+
+    problem = describe_problem(APIConnectionError("quota exhausted"))
+    assert problem.title == "Something went wrong"
+    assert "APIConnectionError: quota exhausted" in problem.detail
+
+
+def test_a_422s_messages_are_kept_by_field_for_the_form():
+    exc = UnprocessableEntityError(
+        status=422,
+        title="Unprocessable Entity",
+        detail="…",
+        errors=[
+            {"field": "address.countryCode", "message": "String should match pattern"},
+            {"field": "requestedPeakLoadMw", "message": "Input should be greater than 0"},
+            {"message": "averageLoadMw must not exceed requestedPeakLoadMw"},
+        ],
+    )
+    problem = describe_problem(exc)
+    assert problem.messages_for("address") == ["String should match pattern"]
+    assert problem.messages_for("address.countryCode") == ["String should match pattern"]
+    assert problem.messages_for("requestedPeakLoadMw") == ["Input should be greater than 0"]
+    assert problem.messages_for("") == ["averageLoadMw must not exceed requestedPeakLoadMw"]
+    assert problem.messages_for("redundancy") == []

@@ -7,6 +7,7 @@ from components.queue_requests import (
     duplicated_sources,
     one_per_request,
 )
+from gridclient import QueueRecord
 
 AUTHORITIES = {
     "ercot_gis_report": "official_operator_dataset",
@@ -14,18 +15,18 @@ AUTHORITIES = {
 }
 
 
-def record(record_id: str, source: str, key: str | None, mw: float, observed: str) -> dict:
-    return {
-        "id": record_id,
-        "sourceId": source,
-        "recordKey": key,
-        "market": "ERCOT",
-        "requestedCapacityMw": mw,
-        "observedAt": observed,
-    }
+def record(record_id: str, source: str, key: str | None, mw: float, observed: str) -> QueueRecord:
+    return QueueRecord(
+        id=record_id,
+        source_id=source,
+        record_key=key,
+        market="ERCOT",
+        requested_capacity_mw=mw,
+        observed_at=observed,
+    )
 
 
-def harvested_like() -> list[dict]:
+def harvested_like() -> list[QueueRecord]:
     # The national synthesis is observed later and sorts first by id: neither may win.
     return [
         record("a-lbnl-1", "lbnl_queued_up", "23INR0001", 300.0, "2026-02-01T00:00:00Z"),
@@ -41,9 +42,9 @@ def harvested_like() -> list[dict]:
 
 def test_a_request_in_both_sources_counts_once_from_the_operators_report():
     collapsed = one_per_request(harvested_like(), AUTHORITIES)
-    kept = [r["id"] for r in collapsed.kept]
+    kept = [r.id for r in collapsed.kept]
     assert kept == ["b-ercot-1", "b-ercot-2", "a-lbnl-3", "b-ercot-4", "c-none-1", "c-none-2"]
-    assert sum(r["requestedCapacityMw"] for r in collapsed.kept) == 310 + 150 + 90 + 40 + 20
+    assert sum(r.requested_capacity_mw for r in collapsed.kept) == 310 + 150 + 90 + 40 + 20
     assert collapsed.kept_for == {"a-lbnl-1": "b-ercot-1", "a-lbnl-2": "b-ercot-2"}
     assert collapsed.kept_sources() == {"ercot_gis_report": 2}
     assert collapsed.set_aside_sources() == {"lbnl_queued_up": 2}
@@ -51,7 +52,7 @@ def test_a_request_in_both_sources_counts_once_from_the_operators_report():
 
 def test_the_same_queue_id_in_two_markets_is_two_requests():
     records = harvested_like()[:2]
-    records[1]["market"] = "SPP"
+    records[1].market = "SPP"
     assert len(one_per_request(records, AUTHORITIES).kept) == 2
 
 

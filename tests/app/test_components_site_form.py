@@ -1,4 +1,8 @@
-"""The site form's pure checks: the published bounds, with messages that name the field."""
+"""The site form's pure part: a `gridclient.SiteDefinition`, or what it cannot read, by field.
+
+The bounds are the service's (its 422 names each field); tests/app/test_screen_site.py shows
+its messages under the fields.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import datetime as dt
 import pytest
 
 from components.site_form import SiteFormValues, build_site_definition, definition_fingerprint
+from gridclient import SiteDefinition
 
 
 def values(**changes) -> SiteFormValues:
@@ -14,17 +19,21 @@ def values(**changes) -> SiteFormValues:
     return SiteFormValues(**(base | changes))
 
 
+def wire(definition: SiteDefinition) -> dict:
+    return definition.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
 def test_minimal_definition_is_location_and_peak_only():
-    definition, errors = build_site_definition(values())
-    assert errors == []
-    assert definition == {
+    definition, unreadable = build_site_definition(values())
+    assert unreadable == {}
+    assert wire(definition) == {
         "location": {"latitude": 29.88, "longitude": -97.94},
         "requestedPeakLoadMw": 250.0,
     }
 
 
-def test_full_definition_uses_wire_names_and_keeps_every_field():
-    definition, errors = build_site_definition(
+def test_full_definition_keeps_every_field():
+    definition, unreadable = build_site_definition(
         values(
             average_load_mw=200.0,
             curtailable_mw=20.0,
@@ -41,54 +50,58 @@ def test_full_definition_uses_wire_names_and_keeps_every_field():
             energy_storage_text='{"mwh": 40}',
         )
     )
-    assert errors == []
-    assert definition["targetInServiceDate"] == "2029-06-01"
-    assert definition["customerReference"] == "ACME-42"
-    assert definition["address"] == {
+    assert unreadable == {}
+    body = wire(definition)
+    assert body["targetInServiceDate"] == "2029-06-01"
+    assert body["customerReference"] == "ACME-42"
+    assert body["address"] == {
         "addressLine1": "1 Main St",
         "locality": "San Marcos",
         "countryCode": "US",
     }
-    assert definition["metadata"] == {"deal": "7", "owner": "ana"}
-    assert definition["rampProfile"] == [{"year": 2029, "mw": 100}]
-    assert definition["onSiteGeneration"] == [{"kind": "solar", "mw": 10}]
-    assert definition["energyStorage"] == {"mwh": 40}
-    assert definition["loadProfile"] == "diurnal" and definition["redundancy"] == "n_plus_1"
+    assert body["metadata"] == {"deal": "7", "owner": "ana"}
+    assert body["rampProfile"] == [{"year": 2029, "mw": 100}]
+    assert body["onSiteGeneration"] == [{"kind": "solar", "mw": 10}]
+    assert body["energyStorage"] == {"mwh": 40}
+    assert body["loadProfile"] == "diurnal" and body["redundancy"] == "n_plus_1"
 
 
 @pytest.mark.parametrize(
-    ("changes", "message"),
+    ("changes", "field", "message"),
     [
-        ({"latitude": None}, "Location is required"),
-        ({"requested_peak_load_mw": None}, "Requested peak load (MW) is required"),
-        ({"requested_peak_load_mw": 0.0}, "more than 0 and at most 5000"),
-        ({"requested_peak_load_mw": 5000.5}, "more than 0 and at most 5000"),
-        ({"average_load_mw": 300.0}, "Average load (300 MW) cannot exceed"),
-        ({"curtailable_mw": -1.0}, "Curtailable load must be at least 0"),
-        ({"service_voltage_kv": 1200.0}, "at most 1000 kV"),
-        ({"target_in_service_date": dt.date(1999, 12, 31)}, "between 2000-01-01 and 2100-12-31"),
-        ({"load_profile": "spiky"}, "Load profile must be one of"),
-        ({"redundancy": "3n"}, "Redundancy must be one of"),
-        ({"customer_reference": "x" * 201}, "Customer reference must be at most 200"),
-        ({"country_code": "us"}, "Country code must be two upper-case letters"),
-        ({"metadata_text": "no separator"}, "Metadata line 1 must look like key=value"),
-        ({"metadata_text": "k" * 65 + "=v"}, "must be at most 64 characters"),
-        ({"metadata_text": "\n".join(f"k{i}=v" for i in range(51))}, "at most 50 keys"),
-        ({"ramp_profile_text": "[{"}, "Ramp profile is not valid JSON"),
-        ({"ramp_profile_text": "[1, 2]"}, "Ramp profile must be a JSON array of objects"),
-        ({"ramp_profile_text": "[" + ",".join(["{}"] * 101) + "]"}, "at most 100 entries"),
-        ({"on_site_generation_text": "[" + ",".join(["{}"] * 51) + "]"}, "at most 50 entries"),
-        ({"energy_storage_text": "[]"}, "Energy storage must be a JSON object"),
+        ({"latitude": None}, "location", "Location is required"),
+        ({"requested_peak_load_mw": None}, "requestedPeakLoadMw", "Requested peak load (MW) is"),
+        ({"metadata_text": "no separator"}, "metadata", "Metadata line 1 must look like key=value"),
+        ({"ramp_profile_text": "[{"}, "rampProfile", "Ramp profile is not valid JSON"),
+        ({"ramp_profile_text": "[1, 2]"}, "rampProfile", "must be a JSON array of objects"),
+        ({"on_site_generation_text": "{}"}, "onSiteGeneration", "must be a JSON array"),
+        ({"energy_storage_text": "[]"}, "energyStorage", "Energy storage must be a JSON object"),
     ],
 )
-def test_each_bound_gives_a_message_naming_the_field(changes, message):
-    _, errors = build_site_definition(values(**changes))
-    assert any(message in error for error in errors), errors
+def test_what_the_form_cannot_read_is_named_by_its_field(changes, field, message):
+    definition, unreadable = build_site_definition(values(**changes))
+    assert definition is None
+    assert any(message in text for text in unreadable[field]), unreadable
+
+
+def test_bounds_are_left_to_the_service():
+    # The widgets keep their bounds; anything else readable is sent for the service to judge.
+    definition, unreadable = build_site_definition(
+        values(requested_peak_load_mw=0.0, country_code="us", average_load_mw=900.0)
+    )
+    assert unreadable == {}
+    assert wire(definition)["address"] == {"countryCode": "us"}
 
 
 def test_fingerprint_ignores_key_order_but_not_values():
-    first = {"requestedPeakLoadMw": 1.0, "location": {"latitude": 1.0, "longitude": 2.0}}
-    same = {"location": {"longitude": 2.0, "latitude": 1.0}, "requestedPeakLoadMw": 1.0}
-    other = {"requestedPeakLoadMw": 2.0, "location": {"latitude": 1.0, "longitude": 2.0}}
+    first = SiteDefinition.model_validate(
+        {"requestedPeakLoadMw": 1.0, "location": {"latitude": 1.0, "longitude": 2.0}}
+    )
+    same = SiteDefinition.model_validate(
+        {"location": {"longitude": 2.0, "latitude": 1.0}, "requestedPeakLoadMw": 1.0}
+    )
+    other = SiteDefinition.model_validate(
+        {"requestedPeakLoadMw": 2.0, "location": {"latitude": 1.0, "longitude": 2.0}}
+    )
     assert definition_fingerprint(first) == definition_fingerprint(same)
     assert definition_fingerprint(first) != definition_fingerprint(other)

@@ -6,9 +6,10 @@ import pandas as pd
 
 from components import assessment_view, territory_view
 from components.geography import read_counties
-from components.site_form import sites_frame
+from components.sites_view import sites_frame
+from gridclient import Assessment, Fact, QualityFlag, QueueRecord, ServiceTerritoryCandidate, Site
 
-CANDIDATE = {
+CANDIDATE_WIRE = {
     "utilityId": "u1",
     "utility": "Lone Star Metro Electric (demo)",
     "companyType": "investor_owned_utility",
@@ -24,6 +25,9 @@ CANDIDATE = {
         "countyFips": ["48453", "48209", 48491],
     },
 }
+
+
+CANDIDATE = ServiceTerritoryCandidate.model_validate(CANDIDATE_WIRE)
 
 
 def test_candidate_frame_labels_confidence_as_a_heuristic_and_flattens_evidence():
@@ -54,7 +58,7 @@ def test_candidate_provenance_says_how_it_was_found_as_text():
 
 def test_territory_counties_are_fips_codes_with_the_matched_county_first():
     assert territory_view.territory_county_fips([CANDIDATE]) == ["48209", "48453", "48491"]
-    assert territory_view.territory_county_fips([{"evidence": "opaque text"}]) == []
+    assert territory_view.territory_county_fips([ServiceTerritoryCandidate()]) == []
 
 
 def test_findings_and_flags_read_as_text():
@@ -79,7 +83,7 @@ def test_findings_and_flags_read_as_text():
     assert assessment_view.finding_lines(None) == []
     uncited = {"findings": [{"factor": "load_scale", "severity": "low", "finding": "Small."}]}
     assert assessment_view.finding_lines(uncited)[0]["cites"] == "no record cited"
-    flags = [{"code": "missing_county", "field": "county", "message": "No county."}]
+    flags = [QualityFlag(code="missing_county", field="county", message="No county.")]
     assert assessment_view.flags_text(flags) == "missing_county (county): No county."
 
 
@@ -103,7 +107,7 @@ def test_queue_frame_joins_details_and_row_evidence():
             "redistributionPolicy": "public_redistribution",
         },
     }
-    row = assessment_view.queue_records_frame([record]).iloc[0]
+    row = assessment_view.queue_records_frame([QueueRecord.model_validate(record)]).iloc[0]
     assert (row["Technology"], row["File"], row["Worksheet"], row["Row"]) == (
         "solar",
         "gis.xlsx",
@@ -130,7 +134,7 @@ def test_market_signal_frame_marks_parser_confidence_uncalibrated():
             "sourceLocator": "r.pdf#p14",
         },
     }
-    row = assessment_view.market_signals_frame([fact]).iloc[0]
+    row = assessment_view.market_signals_frame([Fact.model_validate(fact)]).iloc[0]
     assert row["Parser confidence (uncalibrated)"] == 0.93
     assert not row["Calibrated"]
     assert (row["Evidence quote"], row["Page"]) == ("Peak 110,875 MW", 14)
@@ -138,35 +142,36 @@ def test_market_signal_frame_marks_parser_confidence_uncalibrated():
 
 def test_nearby_counties_come_from_records_in_the_sites_state():
     counties = read_counties()
-    assessment = {
-        "county": {"fips": "48209", "state": "TX"},
-        "relevantQueueRecords": [{"county": "Travis"}, {"county": "Hays"}],
-        "relevantTransmissionProjects": [{"counties": ["Caldwell", "Comanche"]}],
-    }
+    assessment = Assessment.model_validate(
+        {
+            "county": {"fips": "48209", "state": "TX"},
+            "relevantQueueRecords": [{"county": "Travis"}, {"county": "Hays"}],
+            "relevantTransmissionProjects": [{"counties": ["Caldwell", "Comanche"]}],
+        }
+    )
     site, nearby = assessment_view.nearby_county_fips(assessment, counties)
     assert site == ["48209"]
     # Comanche exists in Texas and Oklahoma; only the Texas one is near a Texas site.
     assert nearby == ["48055", "48093", "48453"]
 
 
-def test_sites_frame_has_a_row_per_assessment_and_a_link_to_open_it():
+def test_sites_frame_has_a_row_per_site_with_its_latest_assessment_and_a_link():
     sites = [
-        {
-            "id": "site_1",
-            "requestedPeakLoadMw": 10.0,
-            "location": {"latitude": 1, "longitude": 2},
-            "assessments": [
-                {"id": "asm_1", "readiness": {"level": "low_friction"}},
-                {"id": "asm_2", "readiness": {"level": "high_friction"}},
-            ],
-        },
-        {"id": "site_2", "requestedPeakLoadMw": 5.0, "assessments": []},
+        Site.model_validate(
+            {
+                "id": "site_1",
+                "requestedPeakLoadMw": 10.0,
+                "location": {"latitude": 1, "longitude": 2},
+                "latestAssessment": {"id": "asm_2", "readiness": {"level": "high_friction"}},
+            }
+        ),
+        Site.model_validate({"id": "site_2", "requestedPeakLoadMw": 5.0}),
     ]
     frame = sites_frame(sites)
-    assert frame["Assessment"].tolist()[:2] == ["asm_1", "asm_2"]
-    assert frame["Open"].tolist()[:2] == [
-        "assessment?assessment=asm_1",
-        "assessment?assessment=asm_2",
-    ]
-    unassessed = frame[frame["Site"] == "site_2"].iloc[0]
+    assert frame["Site"].tolist() == ["site_1", "site_2"]
+    assessed = frame.iloc[0]
+    assert (assessed["Assessment"], assessed["Readiness"]) == ("asm_2", "high_friction")
+    assert assessed["Open"] == "assessment?assessment=asm_2"
+    assert (assessed["Latitude"], assessed["Longitude"]) == (1, 2)
+    unassessed = frame.iloc[1]
     assert pd.isna(unassessed["Assessment"]) and pd.isna(unassessed["Open"])

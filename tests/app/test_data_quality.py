@@ -56,6 +56,7 @@ def test_quality_report_and_release_are_shown(service_env, alpha_client):
 
 def test_rejections_are_grouped_by_run_and_reasons_in_first_seen_order():
     from components import quality_view
+    from gridclient.models import HarvestRun
 
     runs = [
         {
@@ -69,6 +70,7 @@ def test_rejections_are_grouped_by_run_and_reasons_in_first_seen_order():
         },
         {"runId": "r2", "sourceId": "s2", "rejections": []},
     ]
+    runs = [HarvestRun.model_validate(run) for run in runs]
     groups = quality_view.rejection_groups(quality_view.rejections_frame(runs))
     assert [
         (run, source, reasons, g["sourceLocator"].tolist()) for run, source, reasons, g in groups

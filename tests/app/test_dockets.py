@@ -8,6 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from components.dockets_view import filings_frame, shared_subject
+from gridclient import DocketFiling
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "dockets.py")
 
@@ -58,8 +59,8 @@ def test_the_shared_subject_is_named_once_only_when_every_filing_has_it():
     assert shared_subject(["A: one", "B: two"]) is None
     frame = filings_frame(
         [
-            {"id": "a", "itemNumber": 1, "filedAt": "2024-06-03", "description": same[0]},
-            {"id": "b", "itemNumber": 2, "filedAt": "2024-06-04", "description": same[1]},
+            DocketFiling(id="a", item_number=1, filed_at="2024-06-03", description=same[0]),
+            DocketFiling(id="b", item_number=2, filed_at="2024-06-04", description=same[1]),
         ]
     )
     assert frame["filing"].tolist() == ["Order", "Comments"]

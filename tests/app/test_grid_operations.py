@@ -217,7 +217,7 @@ def _asked(last: dt.date | None) -> tuple[list[dt.date], object]:
     [dt.date(2026, 8, 22), dt.date(2015, 7, 1), dt.date(2027, 1, 3), dt.date(2026, 11, 21)],
 )
 def test_latest_day_is_found_with_few_questions_either_side_of_today(last):
-    from components.operations_view import latest_day
+    from components.data import latest_day
 
     asked, has_data_from = _asked(last)
     assert latest_day(has_data_from, dt.date(2026, 11, 21)) == last
@@ -225,7 +225,7 @@ def test_latest_day_is_found_with_few_questions_either_side_of_today(last):
 
 
 def test_latest_day_is_none_without_data():
-    from components.operations_view import latest_day
+    from components.data import latest_day
 
     asked, has_data_from = _asked(None)
     assert latest_day(has_data_from, dt.date(2026, 11, 21)) is None
@@ -233,9 +233,15 @@ def test_latest_day_is_none_without_data():
 
 def test_a_window_without_demand_says_so_instead_of_nan():
     from components.operations_view import operations_frame, summary
+    from gridclient import BalancingAuthorityOperation
 
     hours = [dt.datetime(2026, 8, 16, h, tzinfo=dt.UTC) for h in range(3)]
-    generation_only = [{**_hourly("ERCO", None, h, 0.0), "demandMw": None} for h in hours]
+    generation_only = [
+        BalancingAuthorityOperation.model_validate(
+            {**_hourly("ERCO", None, h, 0.0), "demandMw": None}
+        )
+        for h in hours
+    ]
     assert summary(operations_frame(generation_only)) == {
         "hours": 3,
         "peakDemandMw": None,

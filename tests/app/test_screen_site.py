@@ -8,6 +8,7 @@ import time
 
 import h3
 import httpx
+import pandas as pd
 import pytest
 import uvicorn
 from conftest import app_path, page_path
@@ -92,15 +93,39 @@ def test_a_changed_form_after_success_makes_a_new_site(service_env, alpha_client
     assert len(tenant_site_ids(alpha_client)) == count + 1
 
 
-def test_out_of_bounds_values_are_refused_before_sending(service_env, alpha_client):
+def captions_in_form(at: AppTest) -> list[str]:
+    return [c.value for c in at.caption if c.value.startswith(":red[")]
+
+
+def test_what_the_form_cannot_read_is_named_under_its_field_and_not_sent(service_env, alpha_client):
     count = len(tenant_site_ids(alpha_client))
     at = open_screen()
-    submit(at, peak_mw=0.0)
-    errors = " ".join(e.value for e in at.error)
-    assert "Location is required" in errors
-    assert "Requested peak load must be more than 0 and at most 5000 MW" in errors
+    submit(at, peak_mw=10.0)
+    assert any("Location is required" in c for c in captions_in_form(at))
+    assert "The site was not sent" in " ".join(e.value for e in at.error)
     assert [t.value for t in at.title] == ["Screen a site"]
     assert len(tenant_site_ids(alpha_client)) == count
+
+
+def test_the_services_field_errors_are_shown_under_their_fields(service_env, alpha_client):
+    count = len(tenant_site_ids(alpha_client))
+    at = open_screen()
+    type_point(at, *DEMO_POINTS["single_territory"])
+    next(t for t in at.text_input if t.label == "Country code").set_value("us")
+    submit(at, peak_mw=0.0)
+    assert not at.exception
+    assert [t.value for t in at.title] == ["Screen a site"]
+    under_fields = captions_in_form(at)
+    assert any("greater than 0" in c for c in under_fields), under_fields
+    assert any("should match pattern" in c for c in under_fields), under_fields
+    summary = " ".join(e.value for e in at.error)
+    assert "The site was not sent" in summary and "Request id:" in summary
+    assert len(tenant_site_ids(alpha_client)) == count
+    # a corrected submission clears the messages and goes through
+    next(t for t in at.text_input if t.label == "Country code").set_value("US")
+    submit(at, peak_mw=15.0)
+    assert not at.error
+    assert [t.value for t in at.title] == ["Assessment"]
 
 
 def session_value(at: AppTest, key: str):
@@ -195,8 +220,8 @@ def test_the_tenants_sites_list_their_assessments_and_open_them(service_env, alp
     assert [t.value for t in at.title] == ["Assessment"]
 
 
-# Against a deployment of the published interface only (no OpenAPI document, no
-# extension operations), the app falls back to typing ids.
+# Deployments with fewer extensions than the reference service: a proxy in front of it that
+# answers 404 for the operations it leaves out (and drops them from its OpenAPI document).
 FORWARDED_HEADERS = ("authorization", "idempotency-key", "content-type", "service-version")
 
 
@@ -209,57 +234,154 @@ def is_extension(method: str, path: str) -> bool:
     )
 
 
-def plain_deployment(upstream_url: str) -> Starlette:
-    """A deployment of the published interface only: no OpenAPI document, no extensions."""
-    upstream = httpx.AsyncClient(base_url=upstream_url)
+def not_found(path: str) -> JSONResponse:
+    problem = {
+        "type": "/problems/not-found",
+        "title": "Not found",
+        "status": 404,
+        "detail": f"No operation at {path}.",
+        "instance": path,
+    }
+    return JSONResponse(problem, 404, media_type="application/problem+json")
 
-    async def forward(request: Request) -> Response:
-        path = request.url.path
-        if is_extension(request.method, path):
-            problem = {
-                "type": "/problems/not-found",
-                "title": "Not found",
-                "status": 404,
-                "detail": f"No operation at {path}.",
-                "instance": path,
-            }
-            return JSONResponse(problem, 404, media_type="application/problem+json")
+
+class Deployment:
+    """A proxy to the reference service that offers only some extensions, and logs requests.
+
+    `offers(method, path)` says which extension operations exist; `latest_assessment` whether
+    `GET /v1/sites` takes `include`; `openapi` whether an OpenAPI document is served at all.
+    """
+
+    def __init__(self, upstream_url: str) -> None:
+        self.upstream = httpx.AsyncClient(base_url=upstream_url)
+        self.offers = lambda method, path: False
+        self.latest_assessment = False
+        self.openapi = False
+        self.requests: list[tuple[str, str, str]] = []
+
+    async def forward(self, request: Request) -> Response:
+        path, method = request.url.path, request.method
+        self.requests.append((method, path, str(request.query_params)))
+        if path == "/v1/openapi.json":
+            return await self.document() if self.openapi else not_found(path)
+        if is_extension(method, path) and not self.offers(method, path):
+            return not_found(path)
+        if "include" in request.query_params and not self.latest_assessment:
+            return JSONResponse({"title": "Unknown parameter", "status": 400}, 400)
         headers = {k: v for k, v in request.headers.items() if k.lower() in FORWARDED_HEADERS}
-        reply = await upstream.request(
-            request.method,
-            path,
-            params=request.query_params,
-            content=await request.body(),
-            headers=headers,
+        reply = await self.upstream.request(
+            method, path, params=request.query_params, content=await request.body(), headers=headers
         )
         keep = {
             k: v for k, v in reply.headers.items() if k.lower() in ("content-type", "x-request-id")
         }
         return Response(reply.content, reply.status_code, headers=keep)
 
-    methods = ["GET", "POST"]
-    return Starlette(routes=[Route("/{path:path}", forward, methods=methods)])
+    async def document(self) -> Response:
+        document = (await self.upstream.get("/v1/openapi.json")).json()
+        for path, item in document["paths"].items():
+            for method in [m for m in item if is_extension(m.upper(), path)]:
+                if not self.offers(method.upper(), path):
+                    del item[method]
+        listing = document["paths"]["/v1/sites"].get("get")
+        if listing and not self.latest_assessment:
+            listing["parameters"] = [p for p in listing["parameters"] if p["name"] != "include"]
+        return JSONResponse(document)
+
+    def app(self) -> Starlette:
+        return Starlette(routes=[Route("/{path:path}", self.forward, methods=["GET", "POST"])])
 
 
 @pytest.fixture(scope="module")
-def plain_url(demo_service):
+def deployment(demo_service):
+    proxy = Deployment(demo_service)
     sock = bound_socket("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(plain_deployment(demo_service), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(proxy.app(), log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     while not server.started:
         time.sleep(0.01)
     host, port = sock.getsockname()[:2]
-    yield f"http://{host}:{port}"
+    proxy.base_url = f"http://{host}:{port}"
+    yield proxy
     server.should_exit = True
     thread.join(10)
     sock.close()
 
 
 @pytest.fixture
-def plain_env(service_env, plain_url, monkeypatch):
-    monkeypatch.setenv("GRID_API_BASE_URL", plain_url)
-    return plain_url
+def plain_env(service_env, deployment, monkeypatch):
+    """The published interface only: no OpenAPI document, no extension operations."""
+    deployment.offers = lambda method, path: False
+    deployment.openapi = deployment.latest_assessment = False
+    monkeypatch.setenv("GRID_API_BASE_URL", deployment.base_url)
+    return deployment.base_url
+
+
+def use_deployment(deployment, monkeypatch, offers, *, latest_assessment: bool) -> None:
+    deployment.offers = offers
+    deployment.openapi, deployment.latest_assessment = True, latest_assessment
+    deployment.requests.clear()
+    monkeypatch.setenv("GRID_API_BASE_URL", deployment.base_url)
+
+
+def assessed_site(client, reference: str):
+    site = client.sites.create(
+        {"requestedPeakLoadMw": 12.0, "location": {"latitude": 32.78, "longitude": -96.8}},
+        idempotency_key=f"deployment-test-{reference}",
+    )
+    client.assessments.create(site.id)
+    return site, client.assessments.create(site.id)
+
+
+def test_a_deployment_that_only_lists_sites_shows_them_and_the_id_box(
+    service_env, deployment, monkeypatch, alpha_client
+):
+    # It used to ask for each site's assessments too (any one extension sufficed): the
+    # 404 showed as an error and hid the box to open an assessment by its id.
+    site, _ = assessed_site(alpha_client, "sites-only")
+    only_sites = lambda method, path: method == "GET" and path == "/v1/sites"  # noqa: E731
+    use_deployment(deployment, monkeypatch, only_sites, latest_assessment=False)
+    at = open_screen()
+    assert not at.error
+    table = at.dataframe[0].value
+    assert site.id in table["Site"].tolist()
+    assert table["Assessment"].isna().all()
+    assert "Assessment id" in [t.label for t in at.text_input]
+    assert not [r for r in deployment.requests if r[1].endswith("/assessments")]
+
+
+def test_sites_and_their_latest_assessments_come_in_one_request(
+    service_env, deployment, monkeypatch, alpha_client
+):
+    # It used to ask for every site's assessments, one request per site.
+    for number in range(3):
+        assessed_site(alpha_client, f"one-request-{number}")
+    use_deployment(deployment, monkeypatch, lambda m, p: True, latest_assessment=True)
+    at = open_screen()
+    assert not at.error
+    site_lists = [r for r in deployment.requests if r[:2] == ("GET", "/v1/sites")]
+    assert len(site_lists) == 1 and "include=latest_assessment" in site_lists[0][2]
+    assert not [r for r in deployment.requests if r[1].endswith("/assessments")]
+    newest = {
+        s.id: s.latest_assessment for s in alpha_client.sites.list(include_latest_assessment=True)
+    }
+    table = at.dataframe[0].value.set_index("Site")
+    for site_id, latest in newest.items():
+        shown = table.loc[site_id, "Assessment"]
+        assert shown == latest.id if latest else pd.isna(shown)
+
+
+def test_without_the_include_extension_each_sites_latest_assessment_is_still_shown(
+    service_env, deployment, monkeypatch, alpha_client
+):
+    site, latest = assessed_site(alpha_client, "no-include")
+    use_deployment(deployment, monkeypatch, lambda m, p: True, latest_assessment=False)
+    at = open_screen()
+    assert not at.error
+    table = at.dataframe[0].value.set_index("Site")
+    assert table.loc[site.id, "Assessment"] == latest.id
+    assert not [r for r in deployment.requests if "include" in r[2]]
 
 
 def test_screen_page_offers_the_id_box_and_still_creates_sites(plain_env, alpha_client):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from security_support import free_port
 
-from components import connection, problems
+from components import connection, data, problems
 from gridservice.server import start_in_thread
 from gridservice.settings import Settings
 
@@ -21,7 +21,7 @@ def test_the_app_reports_the_service_unreachable_and_recovers_when_it_returns(st
     server.stop()
 
     with pytest.raises(Exception) as failure:
-        connection.fetch_release(key)
+        data.release(key)
     problem = problems.describe_problem(failure.value)
     assert problem.title == "The service is unreachable"
     assert server.base_url in problem.detail and "Traceback" not in problem.text()
@@ -29,7 +29,7 @@ def test_the_app_reports_the_service_unreachable_and_recovers_when_it_returns(st
     server = start_in_thread(settings, port=port)
     try:
         # Same client, same cache: nothing to restart, the next fetch simply works.
-        release = connection.fetch_release(key)
-        assert "demo" in release["releaseId"]
+        release = data.release(key)
+        assert "demo" in release.release_id
     finally:
         server.stop()

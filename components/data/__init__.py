@@ -1,0 +1,81 @@
+"""Every call the app makes to the Grid Data Service: named, typed, cached per tenant.
+
+Pages and view components get their data here and nowhere else; they never touch the
+client or `st.cache_data`. Each function takes the `ConnectionKey` of the session
+(`components.connection.connection_key()`: deployment, token and tenant) first, so every
+cache is keyed by tenant, and returns gridclient's models (`Assessment`, `Site`, ...),
+which views read by attribute.
+
+One lifetime: every fetch is kept `TTL_SECONDS`; writes (`create_site`, `screen_site`)
+forget the tenant's cached lists. The release is fetched in one place, `release()`.
+
+    page -> view component -> components.data -> gridclient -> HTTP -> gridservice
+"""
+
+from components.data._cache import PAGE_SIZE, TTL_SECONDS, progress_text
+from components.data.records import (
+    all_generation_plants,
+    all_generators,
+    all_queue_records,
+    all_transmission_projects,
+    balancing_authority_operations,
+    docket_filings,
+    facts,
+    generator_operations,
+    generators,
+    has_operations_from,
+    latest_day,
+    latest_operations_day,
+    queue_details,
+    queue_details_of,
+    queue_evidence,
+    transmission_projects,
+)
+from components.data.search import evidence_chunks, evidence_pages, territory_resolution
+from components.data.service import capabilities, quality_report, release
+from components.data.tenant import (
+    assessment,
+    create_export,
+    create_site,
+    export,
+    packet_bytes,
+    screen_site,
+    site,
+    sites_with_latest_assessment,
+)
+
+__all__ = [
+    "PAGE_SIZE",
+    "TTL_SECONDS",
+    "all_generation_plants",
+    "all_generators",
+    "all_queue_records",
+    "all_transmission_projects",
+    "assessment",
+    "balancing_authority_operations",
+    "capabilities",
+    "create_export",
+    "create_site",
+    "docket_filings",
+    "evidence_chunks",
+    "evidence_pages",
+    "export",
+    "facts",
+    "generator_operations",
+    "generators",
+    "has_operations_from",
+    "latest_day",
+    "latest_operations_day",
+    "packet_bytes",
+    "progress_text",
+    "quality_report",
+    "queue_details",
+    "queue_details_of",
+    "queue_evidence",
+    "release",
+    "screen_site",
+    "site",
+    "sites_with_latest_assessment",
+    "territory_resolution",
+    "transmission_projects",
+]

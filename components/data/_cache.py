@@ -1,0 +1,80 @@
+"""The one lifetime policy of fetched data, and the progress-bar traversal of a collection.
+
+Every cached fetch takes the `ConnectionKey` (deployment, token, tenant) as its first
+argument, so cached data is never shared across tenants, and lives `TTL_SECONDS`. A write
+clears the caches of what it changes (`forget_tenant_records`), so a user sees their own
+new site at once; another session's new site shows within `TTL_SECONDS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+import streamlit as st
+
+from components.connection import ConnectionKey, client_for
+from gridclient import GridDataClient
+
+TTL_SECONDS = 300
+PAGE_SIZE = 500
+
+Model = TypeVar("Model")
+
+
+def cached(*, spinner: bool | str = False, max_entries: int | None = 1000) -> Callable:
+    """Return `st.cache_data` with the one lifetime (for fetches keyed by `ConnectionKey`)."""
+    return st.cache_data(ttl=TTL_SECONDS, show_spinner=spinner, max_entries=max_entries)
+
+
+@st.cache_resource(ttl=TTL_SECONDS, show_spinner=False, max_entries=256)
+def _holder(conn: ConnectionKey, collection: str) -> dict[str, Any]:
+    return {}
+
+
+def progress_text(label: str, records: int, pages: int) -> str:
+    """Return the progress bar's text while a traversal runs."""
+    return f"Loading {label}: {records:,} records, {pages} page{'s' if pages != 1 else ''}"
+
+
+def traverse(
+    conn: ConnectionKey,
+    label: str,
+    pager_of: Callable[..., Iterable[Model]],
+) -> list[Model]:
+    """Return every record `pager_of(client, limit=..., on_progress=...)` yields, kept per key.
+
+    Streamlit's `st.cache_data` replays the elements a cached function draws and refuses
+    elements created outside it, so a long traversal with a progress bar is held in a
+    per-connection `st.cache_resource` holder instead.
+    """
+    holder = _holder(conn, label)
+    if "records" in holder:
+        return holder["records"]
+    bar = st.progress(0.0, text=f"Loading {label}…")
+
+    def on_progress(records: int, pages: int) -> None:
+        bar.progress(pages / (pages + 1), text=progress_text(label, records, pages))
+
+    records = list(pager_of(client_for(conn), limit=PAGE_SIZE, on_progress=on_progress))
+    bar.empty()
+    holder["records"] = records
+    return records
+
+
+def with_progress(
+    label: str, ids: list[str], fetch_one: Callable[[str], Model]
+) -> dict[str, Model]:
+    """Return `fetch_one(id)` for every id, drawing a progress bar while it runs."""
+    bar = st.progress(0.0, text=f"Loading {label}…")
+    fetched = {}
+    for index, item in enumerate(ids, start=1):
+        fetched[item] = fetch_one(item)
+        bar.progress(index / len(ids), text=f"Loading {label}: {index:,} of {len(ids):,}")
+    bar.empty()
+    return fetched
+
+
+def client(conn: ConnectionKey) -> GridDataClient:
+    """Return the process's client for a connection (only this package calls it)."""
+    return client_for(conn)

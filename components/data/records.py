@@ -1,0 +1,183 @@
+"""The published records: generation, grid operations, transmission, queue, facts, dockets.
+
+Whole collections (`all_*`) load with a progress bar and are kept per connection; filtered
+lists and single records are cached fetches. Empty filters are never sent.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from components.connection import ConnectionKey
+from components.data._cache import PAGE_SIZE, cached, client, traverse, with_progress
+from gridclient import (
+    BalancingAuthorityOperation,
+    DocketFiling,
+    Fact,
+    GenerationPlant,
+    Generator,
+    GeneratorOperation,
+    QueueRecord,
+    QueueRecordDetails,
+    QueueRecordEvidence,
+    TransmissionProject,
+)
+
+FACT_COLLECTIONS = ("load_forecasts", "resource_adequacy")
+# How far from today the search for an authority's latest hour reaches, in days.
+SEARCH_REACH_DAYS = 1 << 15
+
+
+def _sent(filters: dict[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in filters.items() if value not in (None, "", [])}
+
+
+def all_generators(conn: ConnectionKey) -> list[Generator]:
+    """Return every generator (each one's current version)."""
+    return traverse(conn, "generators", lambda c, **paging: c.generators.list(**paging))
+
+
+def all_generation_plants(conn: ConnectionKey) -> list[GenerationPlant]:
+    """Return every generation plant."""
+    return traverse(
+        conn, "generation plants", lambda c, **paging: c.generation_plants.list(**paging)
+    )
+
+
+def all_queue_records(conn: ConnectionKey) -> list[QueueRecord]:
+    """Return every interconnection queue record."""
+    return traverse(conn, "queue records", lambda c, **paging: c.queue_records.list(**paging))
+
+
+def all_transmission_projects(conn: ConnectionKey) -> list[TransmissionProject]:
+    """Return every transmission project."""
+    return traverse(
+        conn,
+        "transmission projects",
+        lambda c, **paging: c.transmission_projects.list(**paging),
+    )
+
+
+@cached(spinner="Loading…", max_entries=500)
+def generators(conn: ConnectionKey, **filters: Any) -> list[Generator]:
+    """Return the generators that pass the interface's filters (up to 5,000)."""
+    return client(conn).generators.list(**_sent(filters), limit=PAGE_SIZE, max_items=5000).to_list()
+
+
+@cached(spinner="Loading…", max_entries=500)
+def generator_operations(conn: ConnectionKey, plant_id: int) -> list[GeneratorOperation]:
+    """Return a plant's monthly generator operations (up to 5,000)."""
+    pager = client(conn).generator_operations.list(
+        plant_id=plant_id, limit=PAGE_SIZE, max_items=5000
+    )
+    return pager.to_list()
+
+
+@cached(spinner="Loading…", max_entries=500)
+def transmission_projects(
+    conn: ConnectionKey, *, county: str | None = None, status: str | None = None
+) -> list[TransmissionProject]:
+    """Return the projects of a county and status (either None: any), up to 5,000."""
+    filters = _sent({"county": county, "status": status})
+    pager = client(conn).transmission_projects.list(**filters, limit=PAGE_SIZE, max_items=5000)
+    return pager.to_list()
+
+
+@cached(spinner="Loading…", max_entries=500)
+def facts(conn: ConnectionKey, collection: str, **filters: Any) -> list[Fact]:
+    """Return the facts of `load_forecasts` or `resource_adequacy` that pass the filters."""
+    if collection not in FACT_COLLECTIONS:
+        raise ValueError(f"no fact collection {collection!r}")
+    resource = client(conn).load_forecasts
+    if collection == "resource_adequacy":
+        resource = client(conn).resource_adequacy
+    return resource.list(**_sent(filters), limit=PAGE_SIZE, max_items=5000).to_list()
+
+
+@cached(spinner="Loading…", max_entries=500)
+def balancing_authority_operations(
+    conn: ConnectionKey,
+    *,
+    ba_code: str | None = None,
+    start: str | None = None,
+    end: str | None = None,
+    max_items: int = 5000,
+) -> list[BalancingAuthorityOperation]:
+    """Return hourly operations of an authority in [start, end) (any of them None: all)."""
+    filters = _sent({"ba_code": ba_code, "start": start, "end": end})
+    pager = client(conn).balancing_authority_operations.list(
+        **filters, limit=PAGE_SIZE, max_items=max_items
+    )
+    return pager.to_list()
+
+
+@cached(max_entries=2000)
+def has_operations_from(conn: ConnectionKey, ba_code: str, start: str | None) -> bool:
+    """Return whether the authority has any hourly operation at or after `start` (one record)."""
+    pager = client(conn).balancing_authority_operations.list(
+        **_sent({"ba_code": ba_code, "start": start}), limit=1, max_items=1
+    )
+    return bool(pager.to_list())
+
+
+@cached(spinner="Finding the latest operations…", max_entries=200)
+def latest_operations_day(conn: ConnectionKey, ba_code: str) -> dt.date | None:
+    """Return the last UTC day with an hourly operation of the authority, or None."""
+
+    def has_data_from(day: dt.date) -> bool:
+        return has_operations_from(conn, ba_code, f"{day.isoformat()}T00:00:00Z")
+
+    return latest_day(has_data_from, dt.datetime.now(dt.UTC).date())
+
+
+def latest_day(has_data_from: Callable[[dt.date], bool], today: dt.date) -> dt.date | None:
+    """Return the last UTC day with data, given `has_data_from(day)`: any hour at or after it.
+
+    Galloping from `today` then bisecting asks O(log distance) small questions, each near the
+    end of the series, instead of walking every hour; None when not even the reach has data.
+    """
+    step = 1
+    if has_data_from(today):
+        low = today
+        while step <= SEARCH_REACH_DAYS and has_data_from(today + dt.timedelta(days=step)):
+            low, step = today + dt.timedelta(days=step), step * 2
+        high = today + dt.timedelta(days=step)
+    else:
+        high = today
+        while step <= SEARCH_REACH_DAYS and not has_data_from(today - dt.timedelta(days=step)):
+            high, step = today - dt.timedelta(days=step), step * 2
+        if step > SEARCH_REACH_DAYS:
+            return None
+        low = today - dt.timedelta(days=step)
+    while (high - low).days > 1:
+        middle = low + (high - low) // 2
+        if has_data_from(middle):
+            low = middle
+        else:
+            high = middle
+    return low
+
+
+@cached(max_entries=5000)
+def queue_details(conn: ConnectionKey, record_id: str) -> QueueRecordDetails:
+    """Return one queue record's details."""
+    return client(conn).queue_records.details(record_id)
+
+
+def queue_details_of(conn: ConnectionKey, record_ids: list[str]) -> dict[str, QueueRecordDetails]:
+    """Return the details of every record, drawing a progress bar while they load."""
+    return with_progress("record details", record_ids, lambda rid: queue_details(conn, rid))
+
+
+@cached(max_entries=1000)
+def queue_evidence(conn: ConnectionKey, record_id: str) -> QueueRecordEvidence:
+    """Return one queue record's source evidence."""
+    return client(conn).queue_records.evidence(record_id)
+
+
+@cached(spinner="Loading filings…", max_entries=200)
+def docket_filings(conn: ConnectionKey, control_number: str) -> list[DocketFiling]:
+    """Return every filing of one docket."""
+    return client(conn).dockets.filings(control_number, limit=PAGE_SIZE).to_list()

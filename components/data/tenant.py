@@ -1,0 +1,95 @@
+"""The tenant's own records: sites, assessments, expert-review packets and CSV exports."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from components.connection import ConnectionKey
+from components.data._cache import Model, cached, client
+from components.data.service import capabilities
+from gridclient import Assessment, AssessmentExport, NotFoundError, Site, SiteDefinition
+
+MAX_SITES = 200
+
+
+def _found(fetch: Callable[[], Model]) -> Model | None:
+    """Return what `fetch` reads, or None when the tenant has no such record (404)."""
+    try:
+        return fetch()
+    except NotFoundError:
+        return None
+
+
+@cached()
+def assessment(conn: ConnectionKey, assessment_id: str) -> Assessment | None:
+    """Return the assessment, or None when the tenant has no such assessment."""
+    return _found(lambda: client(conn).assessments.get(assessment_id))
+
+
+@cached()
+def site(conn: ConnectionKey, site_id: str) -> Site | None:
+    """Return the tenant's site, or None when the tenant has no such site."""
+    return _found(lambda: client(conn).sites.get(site_id))
+
+
+@cached()
+def sites_with_latest_assessment(conn: ConnectionKey, max_sites: int = MAX_SITES) -> list[Site]:
+    """Return the tenant's sites, newest first, each with `latest_assessment` (or None).
+
+    One request where the deployment offers `include=latest_assessment`; otherwise one list
+    of sites and, if it lists assessments, one request per site (at most `max_sites`).
+    """
+    offered = capabilities(conn)
+    sites_api = client(conn).sites
+    if offered.list_sites_latest_assessment:
+        sites = sites_api.list(include_latest_assessment=True, limit=max_sites, max_items=max_sites)
+    else:
+        sites = sites_api.list(limit=max_sites, max_items=max_sites)
+        if offered.list_assessments:
+            sites = [s.model_copy(update={"latest_assessment": _newest(conn, s)}) for s in sites]
+    return sorted(
+        sites, key=lambda s: s.created_at.isoformat() if s.created_at else "", reverse=True
+    )
+
+
+def _newest(conn: ConnectionKey, listed: Site) -> Assessment | None:
+    assessments = list(client(conn).assessments.list(listed.id))
+    return max(
+        assessments, key=lambda a: a.created_at.isoformat() if a.created_at else "", default=None
+    )
+
+
+def forget_tenant_records() -> None:
+    """Forget the cached lists of the tenant's records (after a write changed them)."""
+    sites_with_latest_assessment.clear()
+
+
+def create_site(conn: ConnectionKey, definition: SiteDefinition, idempotency_key: str) -> Site:
+    """Create the site; the same key with the same definition replays the one site."""
+    created = client(conn).sites.create(definition, idempotency_key=idempotency_key)
+    forget_tenant_records()
+    return created
+
+
+def screen_site(conn: ConnectionKey, site_id: str, idempotency_key: str) -> Assessment:
+    """Screen the site into a new assessment (extension `create_assessment`)."""
+    screened = client(conn).assessments.create(site_id, idempotency_key=idempotency_key)
+    forget_tenant_records()
+    return screened
+
+
+@cached()
+def packet_bytes(conn: ConnectionKey, assessment_id: str) -> bytes:
+    """Return the expert-review packet's response body exactly as served."""
+    return client(conn).assessments.expert_review(assessment_id).raw_bytes
+
+
+@cached()
+def export(conn: ConnectionKey, export_id: str) -> AssessmentExport:
+    """Return an assessment export."""
+    return client(conn).exports.get(export_id)
+
+
+def create_export(conn: ConnectionKey, assessment_id: str) -> AssessmentExport:
+    """Create a CSV export of the assessment (extension `create_export`)."""
+    return client(conn).exports.create(assessment_id, format="csv")
