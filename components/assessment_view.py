@@ -8,6 +8,7 @@ parser confidence as uncalibrated.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -149,43 +150,44 @@ def transmission_frame(projects: list[TransmissionProject]) -> pd.DataFrame:
     )
 
 
+def _member(name: str) -> Callable[[dict[str, Any]], Any]:
+    return lambda item: item.get(name)
+
+
 def utility_frame(candidates: list[dict[str, Any]]) -> pd.DataFrame:
     """Return the utility candidates (opaque objects of the interface) as a table."""
-    rows = [
+    return records_frame(
+        candidates,
         {
-            "Utility": c.get("utility"),
-            "Utility id": c.get("utilityId"),
-            "Company type": c.get("companyType"),
-            f"Confidence ({HEURISTIC_LABEL})": c.get("confidence"),
-            "Confidence basis": c.get("confidenceBasis"),
-            "Basis": evidence_text(c.get("basis")),
-        }
-        for c in candidates
-    ]
-    return pd.DataFrame(rows)
+            "Utility": _member("utility"),
+            "Utility id": _member("utilityId"),
+            "Company type": _member("companyType"),
+            f"Confidence ({HEURISTIC_LABEL})": _member("confidence"),
+            "Confidence basis": _member("confidenceBasis"),
+            "Basis": lambda c: evidence_text(c.get("basis")),
+        },
+    )
 
 
 def tariff_frame(candidates: list[dict[str, Any]]) -> pd.DataFrame:
     """Return the tariff candidates (opaque objects of the interface) as a table."""
-    rows = [
+    return records_frame(
+        candidates,
         {
-            "Utility id": c.get("utilityId"),
-            "Tariff": c.get("tariffId"),
-            "Name": c.get("name"),
-            "Applicability": evidence_text(c.get("applicability")),
-            "Basis": evidence_text(c.get("basis")),
-        }
-        for c in candidates
-    ]
-    return pd.DataFrame(rows)
+            "Utility id": _member("utilityId"),
+            "Tariff": _member("tariffId"),
+            "Name": _member("name"),
+            "Applicability": lambda c: evidence_text(c.get("applicability")),
+            "Basis": lambda c: evidence_text(c.get("basis")),
+        },
+    )
 
 
 def jurisdictions_frame(jurisdictions: list[dict[str, Any]]) -> pd.DataFrame:
     """Return the jurisdictions (opaque objects of the interface) as a table."""
-    rows = [
-        {"Level": j.get("level"), "Id": j.get("id"), "Name": j.get("name")} for j in jurisdictions
-    ]
-    return pd.DataFrame(rows, columns=["Level", "Id", "Name"])
+    return records_frame(
+        jurisdictions, {"Level": _member("level"), "Id": _member("id"), "Name": _member("name")}
+    )
 
 
 LINK = st.column_config.LinkColumn("Source link", display_text="open source")
