@@ -61,6 +61,8 @@ class Harvest:
     store: Callable[[sqlite3.Connection], None]
     observed_at: str | None = None
     notes: dict[str, Any] = field(default_factory=dict)
+    # Members the run record adds for this source (e.g. the history extract's superseded rows).
+    run_fields: dict[str, Any] = field(default_factory=dict)
 
     @property
     def rejected_records(self) -> int:

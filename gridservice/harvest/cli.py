@@ -6,10 +6,17 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 from gridservice.harvest._base import HarvestError
-from gridservice.harvest.runner import SOURCES, HarvestResult, build_from_dir, run_harvest
+from gridservice.harvest.runner import (
+    SOURCES,
+    BuildProgress,
+    HarvestResult,
+    build_from_dir,
+    run_harvest,
+)
 from gridservice.store import db
 
 
@@ -55,6 +62,10 @@ def _open(path: Path | None):
 
 def _report(result: HarvestResult) -> None:
     run = result.run
+    if run.get("rejectedAsset"):
+        reason = run["rejections"][0]["reasons"][0]
+        print(f"REJECTED {result.source} {result.path.name}: {reason} (run {run['runId']})")
+        return
     state = "unchanged" if run["unchangedAsset"] else "harvested"
     print(
         f"{state} {result.source} {result.path.name}: {run['inputRecords']} read, "
@@ -88,11 +99,49 @@ def _harvest_command(args: argparse.Namespace) -> int:
     return 0
 
 
+class TerminalProgress(BuildProgress):
+    """One progress bar per file on stderr: redrawn in place on a terminal, one line each
+    file otherwise (a log keeps only the outcome)."""
+
+    STAGES = {"hash": 1, "parse": 2, "store": 3}
+    WIDTH = 20
+
+    def __init__(self, stream=None) -> None:
+        self.stream = stream or sys.stderr
+        self.live = self.stream.isatty()
+        self.label = ""
+        self.started = 0.0
+
+    def start(self, number: int, total: int, path: Path) -> None:
+        self.label = f"[{number:>2}/{total}] {path.name[:48]:<48}"
+        self.started = time.monotonic()
+
+    def step(self, stage: str) -> None:
+        if self.live:
+            self._draw(self.STAGES.get(stage, 0), stage, end="\r")
+
+    def done(self, result: HarvestResult) -> None:
+        run = result.run
+        if run.get("rejectedAsset"):
+            outcome = "REJECTED (see the quality report)"
+        elif run["unchangedAsset"]:
+            outcome = "unchanged"
+        else:
+            outcome = f"{run['acceptedRecords']} rows"
+        self._draw(4, outcome, end="\n")
+
+    def _draw(self, filled: int, what: str, *, end: str) -> None:
+        bar = "#" * (self.WIDTH * filled // 4)
+        seconds = time.monotonic() - self.started
+        line = f"{self.label} [{bar:<{self.WIDTH}}] {what} {seconds:5.1f} s"
+        print(f"{line:<110}", end=end, file=self.stream, flush=True)
+
+
 def _build_command(args: argparse.Namespace) -> int:
     try:
         conn = _open(args.db)
         try:
-            results = build_from_dir(conn, args.directory)
+            results = build_from_dir(conn, args.directory, progress=TerminalProgress())
         finally:
             conn.close()
     except HarvestError as exc:

@@ -14,6 +14,7 @@ import sqlite3
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from gridservice.harvest import ercot_gis_history as history
 from gridservice.harvest._base import (
     ASSERTION_OBSERVED,
     Asset,
@@ -48,11 +49,9 @@ COMMON_COLUMNS = [
     "CDR Reporting Zone", "Projected COD", "Fuel", "Technology", "Capacity (MW)",
 ]  # fmt: skip
 SHEET_COLUMNS = {
-    "large": [*COMMON_COLUMNS, "GIM Study Phase", "IA Signed"],
+    "large": [*COMMON_COLUMNS, "GIM Study Phase", "IA Signed", history.SECURITY_NTP],
     "small": [*COMMON_COLUMNS, "Model Ready Date", "IA Signed"],
 }
-# Per the report's notes, 1-1-1900 means "date not available".
-NOT_AVAILABLE = dt.date(1900, 1, 1)
 REPORT_RUN = re.compile(r"Time of Report Run:\s*(.+)$")
 REPORT_TZ = ZoneInfo("America/Chicago")
 
@@ -64,7 +63,9 @@ def parse(asset: Asset, conn: sqlite3.Connection) -> Harvest:
     try:
         sheets = {name: worksheet(workbook, name, asset, EXPECTED) for name in SHEETS}
         observed_at = _report_run_time(workbook, asset)
+        month = history.report_month(workbook, asset, EXPECTED)
         rows: list[tuple[dict, dict, dict]] = []
+        history_rows: list[dict[str, Any]] = []
         rejections: list[dict[str, Any]] = []
         seen: dict[str, str] = {}
         input_records = 0
@@ -78,6 +79,10 @@ def parse(asset: Asset, conn: sqlite3.Connection) -> Harvest:
                     continue
                 seen[published["INR"]] = locator
                 rows.append(_records(asset, observed_at, name, SHEETS[name], row_number, published))
+                history_rows.append(
+                    history.project_row(asset, month, SHEETS[name], name, row_number, published)
+                )
+        events, event_rejections, event_rows = history.event_rows(workbook, asset, month, EXPECTED)
     finally:
         workbook.close()
 
@@ -88,12 +93,15 @@ def parse(asset: Asset, conn: sqlite3.Connection) -> Harvest:
             record["qualityFlags"] = queue_flags(record, details)
             details["qualityFlags"] = record["qualityFlags"]
             writer.insert_queue_record(conn, record, details, evidence)
+        history.store_month(
+            conn, asset, month, history.central_date(observed_at), [*history_rows, *events], fips
+        )
 
     return Harvest(
         source_id=SOURCE_ID,
-        input_records=input_records,
-        accepted_records=len(rows),
-        rejections=rejections,
+        input_records=input_records + event_rows,
+        accepted_records=len(rows) + len(events),
+        rejections=rejections + event_rejections,
         store=store,
         observed_at=observed_at,
     )
@@ -173,19 +181,9 @@ def _problems(published: dict[str, Any], seen: dict[str, str]) -> list[str]:
     return problems
 
 
-def _date(value: Any) -> str | None:
-    if isinstance(value, dt.datetime):
-        value = value.date()
-    if isinstance(value, dt.date) and value != NOT_AVAILABLE:
-        return value.isoformat()
-    return None
-
-
-def _text(value: Any) -> str | None:
-    if value is None:
-        return None
-    text = " ".join(str(value).split())
-    return text or None
+# One reading of ERCOT's cells for the current records and the month's history.
+_date = history.iso_date
+_text = history.text
 
 
 def _study_phase_normalized(phase: str | None, kind: str) -> str | None:

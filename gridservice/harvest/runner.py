@@ -14,9 +14,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gridservice.harvest import census, eia861, eia930, eia_fleet, ercot_cdr, ercot_gis, lbnl
+from gridservice.harvest import (
+    census,
+    eia861,
+    eia930,
+    eia_fleet,
+    ercot_cdr,
+    ercot_gis,
+    ercot_gis_extract,
+    lbnl,
+)
 from gridservice.harvest._base import Asset, Harvest, HarvestError
-from gridservice.store import harvest_store, writer
+from gridservice.store import harvest_store, history_store, writer
 
 
 @dataclass(frozen=True)
@@ -109,8 +118,18 @@ SOURCES: dict[str, Source] = {
         ercot_gis.SOURCE_ID,
         ercot_gis.parse,
         ("GIS_Report_*.xlsx",),
-        "ERCOT GIS report workbook: queue records, details, spreadsheet-row evidence",
+        "ERCOT GIS report workbook: queue records, details, spreadsheet-row evidence, "
+        "the month's queue history",
         50,
+    ),
+    "ercot-gis-history": Source(
+        "ercot-gis-history",
+        ercot_gis_extract.EXTRACT_SOURCE_ID,
+        ercot_gis_extract.parse,
+        ("ercot_gis_monthly_history_*.csv",),
+        "ERCOT GIS monthly history extract (key columns): queue history of months "
+        "not held from a workbook",
+        55,
     ),
 }
 
@@ -129,27 +148,44 @@ class HarvestResult:
 
 
 def run_harvest(
-    conn: sqlite3.Connection, source: str, path: str | Path, *, harvested_at: str | None = None
+    conn: sqlite3.Connection,
+    source: str,
+    path: str | Path,
+    *,
+    harvested_at: str | None = None,
+    on_step: Callable[[str], None] | None = None,
 ) -> HarvestResult:
-    """Harvest one file of `source` into the store and return the recorded run."""
+    """Harvest one file of `source` into the store and return the recorded run.
+
+    `on_step` is told each stage as it starts ('hash', 'parse', 'store'), for progress.
+    """
+    step = on_step or (lambda _stage: None)
     spec = _source(source)
+    step("hash")
     asset = Asset.from_path(path, harvested_at)
     previous = harvest_store.latest_run(conn, spec.source_id)
-    if previous is not None and previous["assetHash"] == asset.sha256:
+    if (
+        previous is not None
+        and previous["assetHash"] == asset.sha256
+        and not previous.get("rejectedAsset")
+    ):
         run = _run_record(conn, spec, asset, previous, unchanged=True)
         with _transaction(conn):
             writer.insert_harvest_run(conn, run)
         return HarvestResult(source, asset.path, run)
+    step("parse")
     harvest = spec.parse(asset, conn)
+    step("store")
     counts = {
         "inputRecords": harvest.input_records,
         "acceptedRecords": harvest.accepted_records,
         "rejectedRecords": harvest.rejected_records,
         "rejections": harvest.rejections,
     }
-    run = _run_record(conn, spec, asset, counts, unchanged=False)
+    run = {**_run_record(conn, spec, asset, counts, unchanged=False), **harvest.run_fields}
     with _transaction(conn):
         harvest.store(conn)
+        history_store.link_reports_to_run(conn, asset.sha256, run["runId"])
         writer.insert_harvest_run(conn, run)
         writer.set_meta(conn, "data_kind", "harvest")
         writer.set_meta(conn, "built_at", asset.harvested_at)
@@ -164,11 +200,15 @@ def recognise(path: Path) -> str | None:
     return None
 
 
-def build_from_dir(conn: sqlite3.Connection, directory: str | Path) -> list[HarvestResult]:
+def build_from_dir(
+    conn: sqlite3.Connection, directory: str | Path, *, progress: BuildProgress | None = None
+) -> list[HarvestResult]:
     """Harvest every recognised file under `directory` into one store.
 
     Census county geometry (from plotly-geo) comes first, then the sources that are
     placed on counties; reports of one source load oldest first, so the newest stays.
+    A file that cannot be read as its source (a changed layout, a missing sheet) gets a
+    rejected run naming the reason, and the build goes on with the other files.
     """
     directory = Path(directory)
     if not directory.is_dir():
@@ -181,7 +221,45 @@ def build_from_dir(conn: sqlite3.Connection, directory: str | Path) -> list[Harv
         ((SOURCES[name].order, str(p), name, p) for name, p in found if name),
         key=lambda item: (item[0], _release_key(item[3]), item[1]),
     )
-    return [run_harvest(conn, name, p) for _, _, name, p in plan]
+    progress = progress or BuildProgress()
+    results = []
+    for number, (_, _, name, path) in enumerate(plan, 1):
+        progress.start(number, len(plan), path)
+        try:
+            result = run_harvest(conn, name, path, on_step=progress.step)
+        except HarvestError as exc:
+            result = _rejected_run(conn, SOURCES[name], path, str(exc))
+        progress.done(result)
+        results.append(result)
+    return results
+
+
+class BuildProgress:
+    """Told what a build does, file by file; this one stays silent (see harvest.cli)."""
+
+    def start(self, number: int, total: int, path: Path) -> None:
+        pass
+
+    def step(self, stage: str) -> None:
+        pass
+
+    def done(self, result: HarvestResult) -> None:
+        pass
+
+
+def _rejected_run(conn: sqlite3.Connection, spec: Source, path: Path, reason: str) -> HarvestResult:
+    """Record that a whole file was rejected, with the reason; nothing else changes."""
+    asset = Asset.from_path(path)
+    counts = {
+        "inputRecords": 0,
+        "acceptedRecords": 0,
+        "rejectedRecords": 0,
+        "rejections": [{"sourceLocator": asset.file_name, "reasons": [reason]}],
+    }
+    run = {**_run_record(conn, spec, asset, counts, unchanged=False), "rejectedAsset": True}
+    with _transaction(conn):
+        writer.insert_harvest_run(conn, run)
+    return HarvestResult(spec.name, asset.path, run)
 
 
 MONTHS = {

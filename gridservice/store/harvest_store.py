@@ -137,6 +137,7 @@ def table_counts(conn: sqlite3.Connection) -> dict[str, int]:
     tables = [
         "counties", "states", "service_territories", "territory_counties", "facts",
         "generators", "generation_plants", "ba_operations", "queue_records",
-        "queue_record_details", "queue_record_evidence", "evidence_chunks",
+        "queue_record_details", "queue_record_evidence", "evidence_chunks", "queue_reports",
+        "queue_history", "interconnection_points", "interconnection_point_projects",
     ]  # fmt: skip
     return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}

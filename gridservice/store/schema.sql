@@ -222,6 +222,9 @@ CREATE TABLE IF NOT EXISTS queue_reports (
     file_name    TEXT NOT NULL,                -- the source file the rows were read from
     sha256       TEXT NOT NULL,                -- of that file
     run_id       TEXT,                         -- harvest_runs.run_id
+    sheets       TEXT NOT NULL DEFAULT '',     -- the sheets the source holds for the month,
+                                               -- comma-separated ('large_gen,small_gen' for
+                                               -- the history extract: no event sheets)
     UNIQUE (market, report_month)
 );
 -- One row per project, report and worksheet, each value from the cited row.
@@ -247,7 +250,12 @@ CREATE TABLE IF NOT EXISTS queue_history (
     security_ntp  TEXT,                         -- financial security and NTP provided, ISO date
     event_date    TEXT,                         -- inactive / cancel / approval date on those sheets
     poi_location  TEXT,                         -- raw 'POI Location' text
-    PRIMARY KEY (report_id, project_id, sheet)
+    -- Sheet 'commissioning' names one approval per row, and a project can pass two in a
+    -- month: 'energization', 'synchronization' or 'commercial_operation'; '' elsewhere.
+    milestone     TEXT NOT NULL DEFAULT '',
+    -- A row read from an extract: the publisher's workbook, sheet and row it was taken from.
+    upstream_locator TEXT,
+    PRIMARY KEY (report_id, project_id, sheet, milestone)
 );
 CREATE INDEX IF NOT EXISTS queue_history_county ON queue_history(county_fips, report_id);
 CREATE INDEX IF NOT EXISTS queue_history_project ON queue_history(project_id, report_id);

@@ -55,3 +55,46 @@ def test_build_harvests_every_recognised_file_with_county_geometry_first(tmp_pat
     assert lines[0].startswith("harvested census-counties cb_2016_us_county_500k.shp: 3233 read")
     assert lines[1].startswith("harvested lbnl-queued-up")
     assert json.loads(lines[-1])["runs"] == 2
+
+
+def test_build_rejects_a_workbook_whose_layout_changed_and_keeps_the_rest(tmp_path, capsys):
+    from test_harvest_support import rewrite_xlsx
+
+    from gridservice.store import harvest_store
+
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    good = data_file("ercot_gis_queue/GIS_Report_November2024.xlsx")
+    (folder / good.name).symlink_to(good)
+    changed = rewrite_xlsx(
+        data_file("ercot_gis_queue_monthly_2024/GIS_Report_December_2023.xlsx"),
+        folder / "GIS_Report_December_2023.xlsx",
+        "xl/sharedStrings.xml",
+        lambda xml: xml.replace("<t>Inactive Date</t>", "<t>Date Made Inactive</t>"),
+    )
+    store = tmp_path / "b.db"
+    assert _run(["build", "--from", str(folder), "--db", str(store)]) == 0
+    captured = capsys.readouterr()
+    assert (
+        f"REJECTED ercot-gis {changed.name}: {changed.name}: worksheet 'Inactive Projects' has no column 'Inactive Date'"
+        in captured.out
+    )
+    # One progress line per file on a non-terminal stream, the rejected one marked so.
+    progress = captured.err.splitlines()
+    assert len(progress) == 3 and all("[####################]" in line for line in progress)
+    assert "REJECTED" in next(line for line in progress if changed.name in line)
+
+    conn = db.connect(store, readonly=True)
+    runs = {
+        r["sourceId"] + ":" + str(r.get("rejectedAsset", False)): r
+        for r in harvest_store.harvest_runs(conn)
+    }
+    rejected = runs["ercot_gis_report:True"]
+    assert rejected["rejections"][0]["sourceLocator"] == changed.name
+    assert "no column 'Inactive Date'" in rejected["rejections"][0]["reasons"][0]
+    assert rejected["acceptedRecords"] == 0
+    # The good workbook is harvested in full; nothing of the changed one is stored.
+    months = [r[0] for r in conn.execute("SELECT report_month FROM queue_reports")]
+    assert months == ["2024-11"]
+    assert conn.execute("SELECT count(*) FROM queue_records").fetchone()[0] == 1723
+    conn.close()

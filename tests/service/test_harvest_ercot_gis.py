@@ -39,11 +39,24 @@ def _evidence(conn, record_id):
     return json.loads(row[0])
 
 
+def event_rows(month: str) -> int:
+    """Rows of the month's Inactive, Cancellation and Commissioning sheets (their CSVs)."""
+    import csv
+
+    total = 0
+    for kind in ("inactive", "cancellation", "commissioning"):
+        with data_file(f"ercot_gis_queue/ercot_gis_{kind}_{month}.csv").open() as handle:
+            total += sum(1 for _ in csv.DictReader(handle))
+    return total
+
+
 def test_counts_match_the_workbook_rows(harvested):
     conn, result = harvested
     run = result.run
-    # 1,809 large-generator rows (Excel rows 36-1844) and 57 small-generator rows (18-74).
-    assert (run["inputRecords"], run["acceptedRecords"], run["rejectedRecords"]) == (1866, 1866, 0)
+    # 1,809 large-generator rows (Excel rows 36-1844) and 57 small-generator rows (18-74),
+    # and the rows of the event sheets, which become the month's queue history.
+    read = 1866 + event_rows("November2025")
+    assert (run["inputRecords"], run["acceptedRecords"], run["rejectedRecords"]) == (read, read, 0)
     assert run["rejections"] == []
     assert run["unchangedAsset"] is False
     by_sheet = dict(
@@ -138,7 +151,10 @@ def test_new_report_replaces_the_older_one(tmp_path):
     assert conn.execute("SELECT count(*) FROM queue_records").fetchone()[0] == 1866
     assert len(hashes) == 1  # nothing of the November 2024 report is left behind
     # The 2024 report still listed projects the 2025 one no longer does.
-    assert [r["inputRecords"] for r in harvest_store.harvest_runs(conn)] == [1723, 1866]
+    assert [r["inputRecords"] for r in harvest_store.harvest_runs(conn)] == [
+        1723 + event_rows("November2024"),
+        1866 + event_rows("November2025"),
+    ]
 
 
 def test_bad_rows_are_rejected_with_locator_and_reason(tmp_path):
@@ -151,7 +167,12 @@ def test_bad_rows_are_rejected_with_locator_and_reason(tmp_path):
     )
     conn = fresh_store(tmp_path / "store.db")
     run = run_harvest(conn, "ercot-gis", bad).run
-    assert (run["inputRecords"], run["acceptedRecords"], run["rejectedRecords"]) == (1866, 1865, 1)
+    read = 1866 + event_rows("November2025")
+    assert (run["inputRecords"], run["acceptedRecords"], run["rejectedRecords"]) == (
+        read,
+        read - 1,
+        1,
+    )
     [rejected] = run["rejections"]
     assert rejected["sourceLocator"] == f"GIS_Report_November2025.xlsx#{LARGE}!R38"
     assert rejected["reasons"] == [

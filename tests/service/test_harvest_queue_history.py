@@ -1,0 +1,288 @@
+"""The queue's monthly history harvested from ERCOT GIS workbooks and the history extract.
+
+Every expected figure is computed here from the published files themselves (openpyxl on
+the workbooks, the csv module on the extract and the per-sheet CSVs), never copied from
+the harvester's output.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import re
+from collections import Counter, defaultdict
+
+import openpyxl
+import pytest
+from test_harvest_support import data_file, fresh_store
+
+from gridservice.harvest import run_harvest
+from gridservice.store import writer
+
+DEC_2023 = "ercot_gis_queue_monthly_2024/GIS_Report_December_2023.xlsx"
+NOV_2024 = "ercot_gis_queue/GIS_Report_November2024.xlsx"
+NOV_2025 = "ercot_gis_queue/GIS_Report_November2025.xlsx"
+EXTRACT = "ercot_gis_queue/ercot_gis_monthly_history_Dec2024_Nov2025.csv"
+INDEX = "ercot_gis_queue/ercot_gis_monthly_reports_index.csv"
+CENTROIDS = "us_counties/us_counties_cb2016_fips_centroids.csv"
+PROJECT_SHEETS = ("Project Details - Large Gen", "Project Details - Small Gen")
+INR = re.compile(r"^\d{2}INR\d{4}")
+
+
+def texas_counties(conn) -> None:
+    """Load the Texas county names and FIPS (a point box each: names are what matter here)."""
+    with data_file(CENTROIDS).open(newline="") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["statefp"] == "48"]
+    writer.insert_counties(
+        conn,
+        [
+            {
+                "county_fips": r["geoid"], "state_fips": "48", "state": "TX", "name": r["name"],
+                "min_lon": float(r["centroid_lon"]), "min_lat": float(r["centroid_lat"]),
+                "max_lon": float(r["centroid_lon"]), "max_lat": float(r["centroid_lat"]),
+                "geojson": '{"type":"Point","coordinates":[0,0]}',
+            }
+            for r in rows
+        ],
+    )  # fmt: skip
+    conn.commit()
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    """Three workbooks and the extract, harvested into one store with Texas counties."""
+    conn = fresh_store(tmp_path_factory.mktemp("history") / "store.db")
+    texas_counties(conn)
+    runs = {}
+    for relative in (DEC_2023, NOV_2024, NOV_2025):
+        runs[relative] = run_harvest(conn, "ercot-gis", data_file(relative)).run
+    runs[EXTRACT] = run_harvest(conn, "ercot-gis-history", data_file(EXTRACT)).run
+    yield conn, runs
+    conn.close()
+
+
+def workbook_projects(relative: str) -> list[dict]:
+    """Every 'Project Details' row with an INR, read straight from the workbook."""
+    book = openpyxl.load_workbook(data_file(relative), read_only=True, data_only=True)
+    rows = []
+    for sheet in PROJECT_SHEETS:
+        header = None
+        for number, row in enumerate(book[sheet].iter_rows(values_only=True), 1):
+            if header is None and row and row[0] == "INR":
+                header = {name: i for i, name in enumerate(row) if isinstance(name, str)}
+            elif header and row and isinstance(row[0], str) and INR.match(row[0]):
+                rows.append({
+                    "inr": row[0].strip(), "sheet": sheet, "row": number,
+                    "county": row[header["County"]], "mw": row[header["Capacity (MW)"]],
+                })  # fmt: skip
+    book.close()
+    return rows
+
+
+def extract_rows(month_report: str) -> list[dict]:
+    with data_file(EXTRACT).open(newline="") as handle:
+        return [r for r in csv.DictReader(handle) if r["report"] == month_report]
+
+
+def sheet_csv(kind: str, month: str) -> list[dict]:
+    with data_file(f"ercot_gis_queue/ercot_gis_{kind}_{month}.csv").open(newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def stored_by_county(conn, report_id: str) -> dict[str, tuple[int, float]]:
+    rows = conn.execute(
+        "SELECT county, count(*), round(sum(capacity_mw), 2) FROM queue_history "
+        "WHERE report_id = ? AND status = 'active' GROUP BY county COLLATE BINARY",
+        (report_id,),
+    ).fetchall()
+    return {r[0]: (r[1], r[2]) for r in rows}
+
+
+def expected_by_county(rows: list[dict], county: str, mw: str) -> dict[str, tuple[int, float]]:
+    counts: Counter = Counter()
+    totals: dict[str, float] = defaultdict(float)
+    for r in rows:
+        counts[r[county]] += 1
+        totals[r[county]] += float(r[mw])
+    return {c: (counts[c], round(totals[c], 2)) for c in counts}
+
+
+def test_each_report_month_is_held_once_with_its_file_hash_date_and_run(store):
+    conn, runs = store
+    reports = {
+        r[0]: r[1:]
+        for r in conn.execute(
+            "SELECT report_month, file_name, sha256, report_date, run_id, sheets FROM queue_reports"
+        )
+    }
+    with data_file(INDEX).open(newline="") as handle:
+        extract_months = len(list(csv.DictReader(handle))) - 1  # November 2025 is a workbook
+    assert len(reports) == 2 + extract_months + 1
+    name, sha, date, run_id, sheets = reports["2025-11"]
+    assert name == "GIS_Report_November2025.xlsx"
+    assert sha == hashlib.sha256(data_file(NOV_2025).read_bytes()).hexdigest()
+    assert date == "2025-12-01"  # "Time of Report Run: Dec 1, 2025 8:00:40 AM"
+    assert run_id == runs[NOV_2025]["runId"]
+    assert sheets == "large_gen,small_gen,inactive,cancellation,commissioning"
+    assert reports["2023-12"][0] == "GIS_Report_December_2023.xlsx"
+    name, sha, date, run_id, sheets = reports["2025-06"]
+    assert name == "ercot_gis_monthly_history_Dec2024_Nov2025.csv"
+    assert sha == hashlib.sha256(data_file(EXTRACT).read_bytes()).hexdigest()
+    assert (date, run_id, sheets) == ("2025-07-01", runs[EXTRACT]["runId"], "large_gen,small_gen")
+
+
+@pytest.mark.parametrize(
+    ("report_id", "relative"),
+    [("ercot-gis-2023-12", DEC_2023), ("ercot-gis-2025-11", NOV_2025)],
+)
+def test_active_count_and_mw_per_county_match_the_workbook(store, report_id, relative):
+    conn, _ = store
+    expected = expected_by_county(workbook_projects(relative), "county", "mw")
+    assert stored_by_county(conn, report_id) == expected
+    assert sum(n for n, _ in expected.values()) > 1400
+
+
+def test_active_count_and_mw_per_county_match_the_extract(store):
+    conn, _ = store
+    rows = extract_rows("GIS_Report_June2025.xlsx")
+    expected = expected_by_county(rows, "county", "capacity_mw")
+    assert stored_by_county(conn, "ercot-gis-2025-06") == expected
+    # The extract keeps no financial-security date and no POI text: NULL, never a guess.
+    missing = conn.execute(
+        "SELECT count(*), count(security_ntp), count(poi_location) FROM queue_history "
+        "WHERE report_id = 'ercot-gis-2025-06'"
+    ).fetchone()
+    assert tuple(missing) == (len(rows), 0, 0)
+
+
+def test_entered_and_left_between_november_2024_and_november_2025(store):
+    conn, _ = store
+
+    def published(month: str) -> set[str]:
+        return {
+            r["inr"].strip().lower()
+            for kind in ("large_gen", "small_gen")
+            for r in sheet_csv(kind, month)
+        }
+
+    def stored(report_id: str) -> set[str]:
+        return {
+            r[0].lower()
+            for r in conn.execute(
+                "SELECT project_id FROM queue_history WHERE report_id = ? AND status = 'active'",
+                (report_id,),
+            )
+        }
+
+    before, after = published("November2024"), published("November2025")
+    entered = stored("ercot-gis-2025-11") - stored("ercot-gis-2024-11")
+    left = stored("ercot-gis-2024-11") - stored("ercot-gis-2025-11")
+    assert entered == after - before and left == before - after
+    assert entered and left
+
+
+def test_event_sheets_keep_each_row_its_date_mw_and_locator(store):
+    conn, _ = store
+    for kind, sheet, status, date_column in [
+        ("inactive", "Inactive Projects", "inactive", "inactive_date"),
+        ("cancellation", "Cancellation Update", "cancelled", "cancel_date"),
+    ]:
+        expected = {
+            (r["inr"], int(r["source_row"]), r[date_column][:10], float(r["mw"]))
+            for r in sheet_csv(kind, "November2025")
+        }
+        stored = set(
+            conn.execute(
+                "SELECT project_id, row, event_date, capacity_mw FROM queue_history "
+                "WHERE report_id = 'ercot-gis-2025-11' AND sheet = ? AND status = ? "
+                "AND worksheet = ?",
+                (kind, status, sheet),
+            ).fetchall()
+        )
+        assert {tuple(r) for r in stored} == expected, kind
+
+
+def test_commissioning_keeps_every_milestone_a_project_passed_in_the_month(store):
+    conn, _ = store
+    published = Counter(
+        r["commissioning_category"] for r in sheet_csv("commissioning", "November2025")
+    )
+    stored = dict(
+        conn.execute(
+            "SELECT milestone, count(*) FROM queue_history "
+            "WHERE report_id = 'ercot-gis-2025-11' AND sheet = 'commissioning' GROUP BY 1"
+        ).fetchall()
+    )
+    by_word = {"Energization": "energization", "Synchronization": "synchronization",
+               "Commercial Operation": "commercial_operation"}  # fmt: skip
+    assert stored == {
+        milestone: sum(n for category, n in published.items() if category.startswith(word))
+        for word, milestone in by_word.items()
+    }
+
+
+def test_every_row_locator_points_at_its_source_row(store):
+    conn, _ = store
+    book = openpyxl.load_workbook(data_file(NOV_2025), read_only=True, data_only=True)
+    sample = conn.execute(
+        "SELECT worksheet, row, project_id FROM queue_history "
+        "WHERE report_id = 'ercot-gis-2025-11' ORDER BY random() LIMIT 40"
+    ).fetchall()
+    for worksheet, row, project_id in sample:
+        cells = next(book[worksheet].iter_rows(min_row=row, max_row=row, values_only=True))
+        assert project_id in [str(c).strip() for c in cells if c], (worksheet, row)
+    book.close()
+    with data_file(EXTRACT).open(newline="") as handle:
+        lines = {n: r for n, r in enumerate(csv.DictReader(handle), 2)}
+    for line, project_id, upstream in conn.execute(
+        "SELECT row, project_id, upstream_locator FROM queue_history "
+        "WHERE worksheet = 'csv' ORDER BY random() LIMIT 40"
+    ):
+        published = lines[line]
+        assert published["inr"] == project_id
+        assert (
+            upstream == f"{published['report']}#{published['worksheet']}!R{published['source_row']}"
+        )
+
+
+def test_the_extract_leaves_a_month_held_from_its_workbook_alone(store):
+    conn, runs = store
+    run = runs[EXTRACT]
+    november = extract_rows("GIS_Report_November2025.xlsx")
+    assert run["supersededMonths"] == ["2025-11"]
+    assert run["supersededRecords"] == len(november)
+    with data_file(EXTRACT).open(newline="") as handle:
+        assert run["inputRecords"] == sum(1 for _ in csv.DictReader(handle)) - len(november)
+    files = {
+        r[0] for r in conn.execute(
+            "SELECT DISTINCT file_name FROM queue_history WHERE report_id = 'ercot-gis-2025-11'"
+        )
+    }  # fmt: skip
+    assert files == {"GIS_Report_November2025.xlsx"}
+
+
+def test_a_workbook_harvested_after_the_extract_replaces_its_month(tmp_path):
+    conn = fresh_store(tmp_path / "store.db")
+    run_harvest(conn, "ercot-gis-history", data_file(EXTRACT))
+    extract_count = conn.execute(
+        "SELECT count(*) FROM queue_history WHERE report_id = 'ercot-gis-2025-11'"
+    ).fetchone()[0]
+    assert extract_count == len(extract_rows("GIS_Report_November2025.xlsx"))
+    run_harvest(conn, "ercot-gis", data_file(NOV_2025))
+    rows = conn.execute(
+        "SELECT file_name, count(*) FROM queue_history WHERE report_id = 'ercot-gis-2025-11' "
+        "GROUP BY 1"
+    ).fetchall()
+    assert [r[0] for r in rows] == ["GIS_Report_November2025.xlsx"]
+
+
+def test_county_names_resolve_to_texas_fips(store):
+    conn, _ = store
+    unresolved = conn.execute(
+        "SELECT DISTINCT county FROM queue_history WHERE county_fips IS NULL"
+    ).fetchall()
+    assert unresolved == []
+    travis = conn.execute(
+        "SELECT DISTINCT county_fips FROM queue_history WHERE county = 'Travis'"
+    ).fetchall()
+    assert [r[0] for r in travis] == ["48453"]
