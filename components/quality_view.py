@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from components.tables import as_text, by_attribute, records_frame, sent_fields, snake_case
-from gridclient.models import HarvestRun, Release
+from gridclient.models import HarvestRun, QualitySummary, Release
 
 RUN_COLUMNS = [
     "runId",
@@ -104,6 +104,50 @@ def release_rows(release: Release | None) -> pd.DataFrame:
     )
 
 
+DATASET_TABLE = ["label", "status", "rows", "note"]
+HISTORY_TABLE = ["reportMonth", "reportDate", "fileName", "active", "inactive", "cancelled",
+                 "commissioned", "missing"]  # fmt: skip
+
+
+def datasets_frame(quality: QualitySummary) -> pd.DataFrame:
+    """Return the datasets the store holds and lacks: missing first, then partial, then held."""
+    order = {"missing": 0, "partial": 1, "held": 2}
+    rows = sorted(quality.datasets or [], key=lambda d: order.get(d.status or "", 3))
+    return pd.DataFrame(
+        [
+            {"label": d.label, "status": d.status, "rows": d.rows, "note": d.note or ""}
+            for d in rows
+        ],
+        columns=DATASET_TABLE,
+    )
+
+
+def lacking_datasets(quality: QualitySummary) -> str:
+    """Return one sentence naming the missing and partial datasets, or '' when none."""
+    datasets = quality.datasets or []
+    parts = [
+        f"{word}: " + ", ".join(str(d.label) for d in datasets if d.status == status)
+        for status, word in (("missing", "Not in this store"), ("partial", "only in part"))
+        if any(d.status == status for d in datasets)
+    ]
+    return "; ".join(parts) + (". See the datasets table below." if parts else "")
+
+
+def history_frame(quality: QualitySummary) -> pd.DataFrame:
+    """Return the harvested queue report months, newest first, with what each one lacks."""
+    reports = (quality.queue_history or {}).get("reports") or []
+    rows = [
+        {**{c: r.get(c) for c in HISTORY_TABLE}, "missing": ", ".join(r.get("missing") or [])}
+        for r in reversed(reports)
+    ]
+    return pd.DataFrame(rows, columns=HISTORY_TABLE)
+
+
+def point_counts(quality: QualitySummary) -> dict[str, int]:
+    """Return the interconnection points parsed from the queue's POI texts, by kind."""
+    return (quality.queue_history or {}).get("interconnectionPoints") or {}
+
+
 def runs_config() -> dict[str, Any]:
     """Column configs of the harvest-run tables: short labels, narrow counts."""
     count = {"format": "localized", "width": 76}
@@ -117,6 +161,18 @@ def runs_config() -> dict[str, Any]:
         "runId": st.column_config.TextColumn("Run id"),
         "assetHash": st.column_config.TextColumn("Asset hash (SHA-256)"),
         "sourceLocator": st.column_config.TextColumn("Rejected record (locator)"),
+        "label": st.column_config.TextColumn("Dataset"),
+        "status": st.column_config.TextColumn("Status", width=70),
+        "rows": st.column_config.NumberColumn("Rows", **count),
+        "note": st.column_config.TextColumn("What it means"),
+        "reportMonth": st.column_config.TextColumn("Month", width=70),
+        "reportDate": st.column_config.TextColumn("Report run", width=90),
+        "fileName": st.column_config.TextColumn("File"),
+        "active": st.column_config.NumberColumn("Active", **count),
+        "inactive": st.column_config.NumberColumn("Inactive", **count),
+        "cancelled": st.column_config.NumberColumn("Cancelled", **count),
+        "commissioned": st.column_config.NumberColumn("Commissioning", **count),
+        "missing": st.column_config.TextColumn("Not in the source"),
     }
 
 

@@ -542,6 +542,16 @@ class JoinQuality(GridModel):
     operation_plant_coverage: int | float | None = None
 
 
+class DatasetCoverage(GridModel):
+    """Whether the store holds a dataset (`held`, `partial`, `missing`), and what that means."""
+
+    dataset: str | None = None
+    label: str | None = None
+    status: str | None = None
+    rows: int | None = None
+    note: str | None = None
+
+
 class QualitySummary(GridModel):
     generated_at: datetime | None = None
     scope: str | None = None
@@ -549,6 +559,9 @@ class QualitySummary(GridModel):
     queue: QueueQuality | None = None
     balancing_authority_operations: BalancingAuthorityQuality | None = None
     joins: JoinQuality | None = None
+    # Extensions: datasets held and missing; the queue's harvested report months.
+    datasets: list[DatasetCoverage] | None = None
+    queue_history: dict[str, Any] | None = None
 
 
 class Methodology(GridModel):
@@ -601,6 +614,7 @@ __all__ = [
     "GeneratorOperation",
     "GridModel",
     "HarvestRun",
+    "DatasetCoverage",
     "JoinQuality",
     "Methodology",
     "PageMeta",

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 
+from gridservice.datasets import dataset_coverage, queue_history
 from gridservice.store import quality_reads
 
 Record = Mapping[str, Any]
@@ -369,4 +370,7 @@ def compute_quality(conn: sqlite3.Connection, *, generated_at: str | None = None
         "queue": _queue_counts(conn),
         "balancingAuthorityOperations": _ba_counts(conn),
         "joins": _join_counts(conn),
+        # Extensions: what the store holds and lacks, and the queue's monthly history.
+        "datasets": dataset_coverage(conn),
+        "queueHistory": queue_history(conn),
     }

@@ -25,10 +25,14 @@ with problem_boundary():
         f"{report.scope or 'not stated'}"
     )
 
+    quality = report.quality or QualitySummary()
+    config = quality_view.runs_config()
+    lacking = quality_view.lacking_datasets(quality)
+    if lacking:
+        st.warning(escape_markdown(lacking))
     runs = report.data
     st.subheader("Harvest runs")
     runs_frame = quality_view.runs_frame(runs)
-    config = quality_view.runs_config()
     st.dataframe(
         runs_frame, hide_index=True, column_order=quality_view.RUN_TABLE, column_config=config
     )
@@ -54,7 +58,6 @@ with problem_boundary():
             column_config=config,
         )
 
-    quality = report.quality or QualitySummary()
     queue_counts = quality.queue
     st.subheader(
         f"Queue quality checks ({queue_counts.rows if queue_counts and queue_counts.rows else 0:,} records)"
@@ -83,6 +86,22 @@ with problem_boundary():
         )
         generated = as_text(quality.generated_at)
         st.caption(f"Report generated {generated or 'at an unstated time'}")
+
+    st.subheader("Datasets held and missing")
+    datasets = quality_view.datasets_frame(quality)
+    st.dataframe(datasets, hide_index=True, column_order=quality_view.DATASET_TABLE,
+                 column_config=config, height=quality_view.table_height(len(datasets)))  # fmt: skip
+    history = quality_view.history_frame(quality)
+    if not history.empty:
+        points = quality_view.point_counts(quality)
+        st.markdown(f"**Queue history: {len(history)} monthly reports**")
+        st.dataframe(history, hide_index=True, column_order=quality_view.HISTORY_TABLE,
+                     column_config=config)  # fmt: skip
+        st.caption(
+            f"Interconnection points parsed from the queue's POI texts: {points.get('bus', 0):,} "
+            f"buses, {points.get('tap', 0):,} line taps, {points.get('unparsed', 0):,} texts "
+            "kept as published because they name no bus number (flagged)."
+        )
 
     st.subheader("Release identity")
     release = quality_view.release_rows(data.release(conn))

@@ -69,6 +69,17 @@ class Harvest:
         return len(self.rejections)
 
 
+def uncalibrated_parser(confidence: float) -> dict[str, Any]:
+    """Fact-evidence members saying a parser's confidence is a heuristic, not calibrated."""
+    return {
+        "parserConfidence": confidence,
+        "parserConfidenceIsCalibrated": False,
+        "calibratedErrorProbability": None,
+        "calibrationStatus": "unavailable_no_independent_labels",
+        "route": "review_required_uncalibrated",
+    }
+
+
 def rejection(source_locator: str, *reasons: str) -> dict[str, Any]:
     return {"sourceLocator": source_locator, "reasons": list(reasons)}
 

@@ -23,6 +23,7 @@ from gridservice.harvest._base import (
     column_letter,
     open_workbook,
     rejection,
+    uncalibrated_parser,
     worksheet,
 )
 from gridservice.store import harvest_store, writer
@@ -223,11 +224,7 @@ def _fact(asset, release, known_from, page, chunk, predicate, label, cell, row_n
             "pageWidth": None,
             "pageHeight": None,
             "readingOrder": float(row_number),
-            "parserConfidence": PARSER_CONFIDENCE,
-            "parserConfidenceIsCalibrated": False,
-            "calibratedErrorProbability": None,
-            "calibrationStatus": "unavailable_no_independent_labels",
-            "route": "review_required_uncalibrated",
+            **uncalibrated_parser(PARSER_CONFIDENCE),
         },
         "qualityFlags": [],
     }

@@ -19,6 +19,7 @@ else (no bus number, one side without a number, a prose description) is kept raw
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from typing import Any
 
@@ -140,4 +141,22 @@ def _point(point_id: str, kind: str, kv: float | None, raw: str, **fields: Any) 
         "raw": raw,
     }
     row.update(fields)
+    row["quality_flags"] = json.dumps(_flags(kind, kv, raw))
     return row
+
+
+def _flags(kind: str, kv: float | None, raw: str) -> list[dict[str, str]]:
+    from gridservice.quality import flag
+
+    if kind == "unparsed":
+        return [
+            flag(
+                "unparsedPointOfInterconnection",
+                "raw",
+                "The POI text names no bus number with a name, nor a line between two such "
+                "buses; it is kept as published.",
+            )
+        ]
+    if kv is None:
+        return [flag("missingVoltage", "kv", "The POI text states no voltage in kV.")]
+    return []

@@ -22,6 +22,7 @@ from gridservice.harvest import (
     ercot_cdr,
     ercot_gis,
     ercot_gis_extract,
+    ercot_large_load,
     lbnl,
 )
 from gridservice.harvest._base import Asset, Harvest, HarvestError
@@ -121,6 +122,15 @@ SOURCES: dict[str, Source] = {
         "ERCOT GIS report workbook: queue records, details, spreadsheet-row evidence, "
         "the month's queue history",
         50,
+    ),
+    "ercot-large-load": Source(
+        "ercot-large-load",
+        ercot_large_load.SOURCE_ID,
+        ercot_large_load.parse,
+        ("ercot_lli_queue_*.pdf",),
+        "ERCOT Large Load Interconnection Status Update (PDF): evidence chunks with page "
+        "boxes, headline MW figures as facts",
+        45,
     ),
     "ercot-gis-history": Source(
         "ercot-gis-history",

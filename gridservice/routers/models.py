@@ -434,6 +434,14 @@ class HarvestRun(BaseModel):
     rejections: list[HarvestRejection] | None
 
 
+class DatasetCoverage(BaseModel):
+    dataset: str
+    label: str
+    status: Literal["held", "partial", "missing"]
+    rows: int
+    note: str | None
+
+
 class QualitySummary(BaseModel):
     model_config = ConfigDict(extra="allow")
     generatedAt: str | None
@@ -442,6 +450,17 @@ class QualitySummary(BaseModel):
     queue: dict[str, int] | None
     balancingAuthorityOperations: dict[str, int] | None
     joins: dict[str, int] | None
+    datasets: list[DatasetCoverage] | None = Field(
+        None,
+        description="Extension: each dataset the store holds, holds in part or lacks.",
+        json_schema_extra={"x-extension": True},
+    )
+    queueHistory: dict[str, Any] | None = Field(
+        None,
+        description="Extension: harvested queue report months (file, SHA-256, run, rows "
+        "per status, what the source lacks) and the interconnection points parsed.",
+        json_schema_extra={"x-extension": True},
+    )
 
 
 class Methodology(BaseModel):

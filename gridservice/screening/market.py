@@ -12,6 +12,9 @@ RESERVE_MARGIN_MEDIUM = 0.15
 LOAD_GROWTH_MEDIUM = 0.15
 # Every rule here adds and compares megawatts; a fact in another unit is left out.
 MW_UNIT = "MW"
+# Large-load interconnection status figures (MW approved to energize, observed peaks of
+# those loads) describe the queue of loads, not a forecast of the market's peak.
+STATUS_PREDICATE_PREFIX = "large_load_"
 
 
 def is_mw(fact: dict) -> bool:
@@ -41,19 +44,24 @@ def _growth_series(peaks: list[dict]) -> list[dict]:
 
 
 def _series(facts: list[dict], words: tuple[str, ...]) -> list[dict]:
-    """The longest series whose predicate holds one of `words`, base scenario first, by period."""
-    groups: dict[tuple[str, str], list[dict]] = {}
+    """The longest series whose predicate holds one of `words`, base scenario first, by period.
+
+    A series never mixes markets: one market's peak is never compared with another's.
+    """
+    groups: dict[tuple[str, str, str], list[dict]] = {}
     for f in facts:
         predicate = str(f.get("predicate") or "")
         if number(f.get("value")) is None or not f.get("period") or not is_mw(f):
             continue
         if not any(word in predicate.lower() for word in words):
             continue
-        groups.setdefault((predicate, str(f.get("scenario"))), []).append(f)
+        if predicate.startswith(STATUS_PREDICATE_PREFIX):
+            continue
+        groups.setdefault((predicate, str(f.get("scenario")), str(f.get("market"))), []).append(f)
     if not groups:
         return []
 
-    def rank(key: tuple[str, str]) -> tuple[int, int, tuple[str, str]]:
+    def rank(key: tuple[str, str, str]) -> tuple[int, int, tuple[str, str, str]]:
         return (0 if key[1] == "base" else 1, -len(groups[key]), key)
 
     best = min(groups, key=rank)
@@ -112,6 +120,9 @@ def market_adequacy(ctx: Context) -> Outcome:
             f"{market} has no current peak-load forecast in MW to judge adequacy "
             f"against{unit_note}.",
         )
+    # The finding names the market its figures come from, not every market of the site.
+    market = str(peaks[0].get("market"))
+    adequacy = [f for f in adequacy if str(f.get("market")) == market]
     growth_series = _growth_series(peaks)
     first, last = growth_series[0], growth_series[-1]
     start = float(first["value"])
@@ -120,6 +131,12 @@ def market_adequacy(ctx: Context) -> Outcome:
         f"{market} {first['predicate']} ({first['scenario']}) goes from {mw(start)} "
         f"({first['period']}) to {mw(float(last['value']))} ({last['period']}), {growth:+.0%}."
     )
+    others = [m for m in ctx.markets if m.upper() != market.upper()]
+    if others:
+        text += (
+            f" The site's territory also lists {'/'.join(others)}, whose figures are not in "
+            f"this finding."
+        )
     cited = {first["id"], last["id"]}
     supply = _series(adequacy, ("margin",)) or _series(adequacy, ("capacity", "resource"))
     tightest = _tightest_margin(peaks, supply, _series(adequacy, ("requirement", "target")))

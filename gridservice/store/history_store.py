@@ -19,7 +19,7 @@ HISTORY_COLUMNS = (
 )  # fmt: skip
 POINT_COLUMNS = (
     "point_id", "kind", "kv", "bus_number", "bus_name", "from_bus_number", "from_bus_name",
-    "to_bus_number", "to_bus_name", "circuit", "raw",
+    "to_bus_number", "to_bus_name", "circuit", "raw", "quality_flags",
 )  # fmt: skip
 POINT_PROJECT_COLUMNS = (
     "point_id", "project_id", "county_fips", "report_id", "file_name", "worksheet", "row",

@@ -29,6 +29,31 @@ DATA_TABLES = (
         "coalesce(known_to, '') || body",
     ),
     ("harvest_runs", "run_id", "run_id || body"),
+    # The queue's monthly history (json_array keeps NULLs apart from empty text).
+    (
+        "queue_reports",
+        "report_id",
+        "json_array(report_id, market, report_month, report_date, file_name, sha256, run_id, "
+        "sheets)",
+    ),
+    (
+        "queue_history",
+        "report_id, project_id, sheet, milestone",
+        "json_array(report_id, project_id, sheet, milestone, status, file_name, worksheet, row, "
+        "project_name, county, county_fips, fuel, technology, capacity_mw, study_phase, "
+        "projected_cod, ia_signed, security_ntp, event_date, poi_location, upstream_locator)",
+    ),
+    (
+        "interconnection_points",
+        "point_id",
+        "json_array(point_id, kind, kv, bus_number, bus_name, from_bus_number, from_bus_name, "
+        "to_bus_number, to_bus_name, circuit, raw, quality_flags)",
+    ),
+    (
+        "interconnection_point_projects",
+        "point_id, project_id, report_id",
+        "json_array(point_id, project_id, county_fips, report_id, file_name, worksheet, row)",
+    ),
 )
 
 

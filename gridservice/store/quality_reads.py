@@ -55,3 +55,86 @@ def join_counts(conn: sqlite3.Connection) -> dict[str, int]:
     cursor = conn.execute(_JOIN_COUNTS)
     names = [d[0] for d in cursor.description]
     return dict(zip(names, cursor.fetchone(), strict=True))
+
+
+# Dataset -> the count that says whether the store holds it (same order as the report).
+_DATASET_COUNTS = {
+    "interconnection_queue": "SELECT count(*) FROM queue_records",
+    "queue_history": "SELECT count(*) FROM queue_history",
+    "interconnection_points": "SELECT count(*) FROM interconnection_points",
+    "transmission_projects": "SELECT count(*) FROM transmission_projects",
+    "generators": "SELECT count(*) FROM generators WHERE is_current = 1",
+    "generation_plants": "SELECT count(*) FROM generation_plants",
+    "generator_operations": "SELECT count(*) FROM generator_operations",
+    "balancing_authority_operations": "SELECT count(*) FROM ba_operations",
+    "load_forecasts": "SELECT count(*) FROM facts WHERE kind = 'load_forecast' AND known_to IS NULL",
+    "resource_adequacy": (
+        "SELECT count(*) FROM facts WHERE kind = 'resource_adequacy' AND known_to IS NULL"
+    ),
+    "service_territories": "SELECT count(*) FROM service_territories",
+    "docket_filings": "SELECT count(*) FROM docket_filings",
+    "evidence_chunks": "SELECT count(*) FROM evidence_chunks WHERE known_to IS NULL",
+    "counties": "SELECT count(*) FROM counties",
+}
+
+
+def dataset_rows(conn: sqlite3.Connection) -> dict[str, int]:
+    """Return the row count of every dataset the quality report lists."""
+    return {name: conn.execute(sql).fetchone()[0] for name, sql in _DATASET_COUNTS.items()}
+
+
+def territory_methods(conn: sqlite3.Connection) -> list[str]:
+    """Return the distinct resolution methods of the stored service territories."""
+    return [
+        r[0]
+        for r in conn.execute(
+            "SELECT DISTINCT json_extract(body, '$.resolutionMethod') FROM service_territories "
+            "WHERE json_extract(body, '$.resolutionMethod') IS NOT NULL ORDER BY 1"
+        )
+    ]
+
+
+def queue_report_months(conn: sqlite3.Connection) -> list[dict]:
+    """Return every harvested report month with its file, run and rows per status."""
+    rows = conn.execute(
+        "SELECT r.report_id, r.market, r.report_month, r.report_date, r.file_name, r.sha256, "
+        "r.run_id, r.sheets, "
+        "(SELECT count(*) FROM queue_history h WHERE h.report_id = r.report_id "
+        " AND h.status = 'active'), "
+        "(SELECT count(*) FROM queue_history h WHERE h.report_id = r.report_id "
+        " AND h.status = 'inactive'), "
+        "(SELECT count(*) FROM queue_history h WHERE h.report_id = r.report_id "
+        " AND h.status = 'cancelled'), "
+        "(SELECT count(*) FROM queue_history h WHERE h.report_id = r.report_id "
+        " AND h.status = 'commissioned') "
+        "FROM queue_reports r ORDER BY r.market, r.report_month"
+    ).fetchall()
+    keys = ("reportId", "market", "reportMonth", "reportDate", "fileName", "sha256", "runId",
+            "sheets", "active", "inactive", "cancelled", "commissioned")  # fmt: skip
+    return [dict(zip(keys, row, strict=True)) for row in rows]
+
+
+def interconnection_point_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """Return points by kind, the links to projects, and history rows without a county."""
+    kinds = dict(conn.execute("SELECT kind, count(*) FROM interconnection_points GROUP BY kind"))
+    return {
+        "bus": kinds.get("bus", 0),
+        "tap": kinds.get("tap", 0),
+        "unparsed": kinds.get("unparsed", 0),
+        "missingVoltage": conn.execute(
+            "SELECT count(*) FROM interconnection_points WHERE kv IS NULL AND kind != 'unparsed'"
+        ).fetchone()[0],
+        "projectLinks": conn.execute(
+            "SELECT count(*) FROM interconnection_point_projects"
+        ).fetchone()[0],
+        "unparsedProjectLinks": conn.execute(
+            "SELECT count(*) FROM interconnection_point_projects l JOIN interconnection_points p "
+            "USING (point_id) WHERE p.kind = 'unparsed'"
+        ).fetchone()[0],
+    }
+
+
+def history_rows_without_county(conn: sqlite3.Connection) -> int:
+    return conn.execute("SELECT count(*) FROM queue_history WHERE county_fips IS NULL").fetchone()[
+        0
+    ]

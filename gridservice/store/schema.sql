@@ -272,7 +272,9 @@ CREATE TABLE IF NOT EXISTS interconnection_points (
     to_bus_number   INTEGER,
     to_bus_name     TEXT,
     circuit         TEXT,
-    raw             TEXT NOT NULL       -- the text as the report has it
+    raw             TEXT NOT NULL,      -- the text as the report has it
+    quality_flags   TEXT NOT NULL DEFAULT '[]'  -- JSON list of quality flags
+                                                -- (unparsedPointOfInterconnection, missingVoltage)
 );
 CREATE TABLE IF NOT EXISTS interconnection_point_projects (
     point_id    TEXT NOT NULL REFERENCES interconnection_points(point_id),

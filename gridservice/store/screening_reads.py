@@ -179,15 +179,21 @@ def current_facts(conn: sqlite3.Connection, markets: Iterable[str]) -> list[Reco
 
 
 def data_as_of(conn: sqlite3.Connection) -> str | None:
-    """Return the newest knowledge date in the store (YYYY-MM-DD), or None when empty.
+    """Return the date of the newest source report in the store (YYYY-MM-DD), or None.
 
     The screening measures timelines from this date rather than the wall clock, so the
-    same site and data always give the same assessment.
+    same site and data always give the same assessment. It is when the sources spoke (a
+    report's run date, a fact's or an evidence chunk's knownFrom), never when the store
+    was built: a harvest run's time only stands in when no source states a date.
     """
     candidates = [
         meta_value(conn, "data_as_of"),
         conn.execute("SELECT max(known_from) FROM facts").fetchone()[0],
-        conn.execute("SELECT max(observed_at) FROM harvest_runs").fetchone()[0],
+        conn.execute("SELECT max(report_date) FROM queue_reports").fetchone()[0],
+        conn.execute("SELECT max(known_from) FROM evidence_chunks").fetchone()[0],
     ]
     dates = [c[:10] for c in candidates if c]
+    if not dates:
+        built = conn.execute("SELECT max(observed_at) FROM harvest_runs").fetchone()[0]
+        dates = [built[:10]] if built else []
     return max(dates) if dates else None

@@ -78,3 +78,19 @@ def test_rejections_are_grouped_by_run_and_reasons_in_first_seen_order():
         ("r1", "s1", "bad date", ["row 3", "row 9"]),
         ("r1", "s1", "no county; bad MW", ["row 4"]),
     ]
+
+
+def test_datasets_held_and_missing_are_listed(service_env, alpha_client):
+    report = alpha_client.quality().model_dump(by_alias=True, mode="json")
+    datasets = report["quality"]["datasets"]
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception and not at.error
+    [table] = [f for f in at.dataframe if list(f.proto.column_order)[:2] == ["label", "status"]]
+    shown = dict(zip(table.value["label"], table.value["status"], strict=True))
+    assert shown == {d["label"]: d["status"] for d in datasets}
+    lacking = [d["label"] for d in datasets if d["status"] != "held"]
+    warnings = [re.sub(r"\\(.)", r"\1", w.value) for w in at.warning]
+    if lacking:
+        assert any(all(label in w for label in lacking) for w in warnings)
+    else:
+        assert not any("Not in this store" in w for w in warnings)

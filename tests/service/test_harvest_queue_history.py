@@ -286,3 +286,78 @@ def test_county_names_resolve_to_texas_fips(store):
         "SELECT DISTINCT county_fips FROM queue_history WHERE county = 'Travis'"
     ).fetchall()
     assert [r[0] for r in travis] == ["48453"]
+
+
+def test_the_data_as_of_date_is_the_newest_report_not_the_build_day(store):
+    from gridservice.store.screening_reads import data_as_of
+
+    conn, _ = store
+    # "Time of Report Run: Dec 1, 2025" on the November 2025 workbook's Contents sheet.
+    assert data_as_of(conn) == "2025-12-01"
+
+
+def test_quality_report_lists_the_months_and_what_the_extract_lacks(store):
+    from gridservice.quality import compute_quality
+
+    conn, runs = store
+    quality = compute_quality(conn)
+    reports = {r["reportMonth"]: r for r in quality["queueHistory"]["reports"]}
+    november = reports["2025-11"]
+    assert (november["inactive"], november["cancelled"]) == (
+        len(sheet_csv("inactive", "November2025")),
+        len(sheet_csv("cancellation", "November2025")),
+    )
+    assert november["missing"] == [] and november["runId"] == runs[NOV_2025]["runId"]
+    june = reports["2025-06"]
+    assert june["active"] == len(extract_rows("GIS_Report_June2025.xlsx"))
+    assert "security_ntp" in june["missing"] and "inactive sheet" in june["missing"]
+    datasets = {d["dataset"]: d for d in quality["datasets"]}
+    assert datasets["queue_history"]["status"] == "held"
+    assert "key-column extract" in datasets["queue_history"]["note"]
+    for missing in ("transmission_projects", "docket_filings"):
+        assert datasets[missing]["status"] == "missing" and datasets[missing]["rows"] == 0
+        assert datasets[missing]["note"]
+
+
+def test_poi_texts_become_points_linked_to_each_active_row(store):
+    import json
+
+    from gridservice.quality import compute_quality
+
+    conn, _ = store
+    published = [
+        r["poi_location"]
+        for kind in ("large_gen", "small_gen")
+        for r in sheet_csv(kind, "November2025")
+        if r["poi_location"].strip()
+    ]
+    links = conn.execute(
+        "SELECT count(*) FROM interconnection_point_projects WHERE report_id = 'ercot-gis-2025-11'"
+    ).fetchone()[0]
+    assert links == len(published)
+    points = conn.execute(
+        "SELECT kind, bus_number, from_bus_number, to_bus_number, raw, quality_flags "
+        "FROM interconnection_points"
+    ).fetchall()
+    for kind, bus, from_bus, to_bus, raw, flags in points:
+        numbers = {int(n) for n in re.findall(r"\d+", raw)}
+        if kind == "bus":
+            assert bus in numbers, raw
+        elif kind == "tap":
+            assert {from_bus, to_bus} <= numbers, raw
+        else:
+            assert [f["code"] for f in json.loads(flags)] == ["unparsedPointOfInterconnection"]
+    counts = compute_quality(conn)["queueHistory"]["interconnectionPoints"]
+    assert counts["unparsed"] == sum(1 for p in points if p[0] == "unparsed") > 0
+    assert counts["bus"] + counts["tap"] > 8 * counts["unparsed"]
+
+
+def test_the_release_snapshot_covers_the_queue_history(tmp_path):
+    from gridservice.store.meta_reads import data_snapshot_sha256
+
+    conn = fresh_store(tmp_path / "store.db")
+    run_harvest(conn, "ercot-gis-history", data_file(EXTRACT))
+    before = data_snapshot_sha256(conn)
+    conn.execute("UPDATE queue_history SET capacity_mw = capacity_mw + 1 WHERE rowid = 1")
+    conn.commit()
+    assert data_snapshot_sha256(conn) != before

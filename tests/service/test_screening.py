@@ -416,3 +416,26 @@ def test_county_lookup_follows_a_change_of_the_loaded_counties(tmp_path):
     conn.commit()
     assert resolve_service_territory(conn, 25.5, -89.5)["location"]["county"]["name"] == "Offshore"
     conn.close()
+
+
+def test_market_finding_names_only_the_market_its_figures_come_from():
+    from gridservice.screening.market import market_adequacy
+    from gridservice.screening.outcomes import Context
+
+    def fact(fact_id: str, kind: str, predicate: str, period: str, value: float) -> dict:
+        return {"_kind": kind, "id": fact_id, "market": "ERCOT", "predicate": predicate,
+                "scenario": "base", "period": period, "value": value, "unit": "MW",
+                "validFrom": f"{period}-06-01"}  # fmt: skip
+
+    facts = [
+        fact("lf-2026", "load_forecast", "firm_peak_load_mw", "2026", 80_000.0),
+        fact("lf-2027", "load_forecast", "firm_peak_load_mw", "2027", 85_000.0),
+        fact("ra-2026", "resource_adequacy", "total_capacity_mw", "2026", 95_000.0),
+    ]
+    ctx = Context(site={}, county=None, candidates=[], markets=["ERCOT", "SPP"], facts=facts,
+                  county_queue=[], nearby_queue=[], relevant_queue=[], projects=[],
+                  as_of="2025-12-01")  # fmt: skip
+    outcome = market_adequacy(ctx)
+    assert outcome.finding.startswith("ERCOT firm_peak_load_mw")
+    assert "ERCOT/SPP" not in outcome.finding
+    assert "also lists SPP, whose figures are not in this finding" in outcome.finding

@@ -1,0 +1,141 @@
+"""Which datasets the store holds, which it lacks, and what the queue history covers.
+
+Two members of the /v1/quality report's `quality` object (an extension): `datasets`, one
+entry per dataset the screening can use with its status (`held`, `partial`, `missing`),
+row count and a note a page or finding can repeat where the reader looks; and
+`queueHistory`, the harvested report months with their file, hash, run and rows per
+status, and the interconnection points parsed from the queue's POI texts.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from gridservice.store import quality_reads
+
+# A current-generator count below this is not a state's full EIA-860 inventory (Texas alone
+# has well over a thousand units), so the dataset is called partial.
+FULL_INVENTORY_MIN_GENERATORS = 1000
+EXTRACT_MISSING = [
+    "security_ntp",
+    "poi_location",
+    "inactive sheet",
+    "cancellation sheet",
+    "commissioning sheet",
+]
+
+# dataset -> (label, what is lost without it)
+CATALOGUE: dict[str, tuple[str, str]] = {
+    "interconnection_queue": (
+        "Interconnection queue (current records)",
+        "No queue records: queue crowding and timeline findings abstain.",
+    ),
+    "queue_history": (
+        "Queue history (monthly operator reports)",
+        "No monthly reports: what changed and dropout rates cannot be computed.",
+    ),
+    "interconnection_points": (
+        "Interconnection points named by the queue",
+        "No parsed points of interconnection: buses and line taps near a site are unknown.",
+    ),
+    "transmission_projects": (
+        "Transmission projects",
+        "No transmission project list (such as ERCOT's TPIT or RPG lists) is loaded: "
+        "planned lines and upgrades near a site are unknown.",
+    ),
+    "generators": (
+        "Generators (EIA-860)",
+        "No generator inventory: unit-level capacity and status are unknown.",
+    ),
+    "generation_plants": (
+        "Generation plants with coordinates",
+        "No plant locations: nearest existing plants cannot be found.",
+    ),
+    "generator_operations": (
+        "Generator operations (EIA-923)",
+        "No monthly generator output (EIA-923 is not loaded).",
+    ),
+    "balancing_authority_operations": (
+        "Balancing-authority hourly operations (EIA-930)",
+        "No hourly demand or fuel mix.",
+    ),
+    "load_forecasts": ("Load forecasts", "No load forecast: market adequacy abstains."),
+    "resource_adequacy": (
+        "Resource adequacy",
+        "No capacity or reserve figures: no margin is computed.",
+    ),
+    "service_territories": (
+        "Service territories",
+        "No service territories: the serving utility is unknown.",
+    ),
+    "docket_filings": (
+        "Regulatory docket filings",
+        "No docket filings (such as PUCT control numbers) are loaded: regulatory history "
+        "is unknown.",
+    ),
+    "evidence_chunks": ("Searchable evidence", "No searchable source text."),
+    "counties": ("County boundaries", "No county geometry: a point cannot be placed."),
+}
+
+
+def dataset_coverage(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Return each dataset's status, row count and note (see the module docstring)."""
+    rows = quality_reads.dataset_rows(conn)
+    notes = _notes(conn, rows)
+    coverage = []
+    for name, (label, when_missing) in CATALOGUE.items():
+        count = rows[name]
+        status = "missing" if count == 0 else "held"
+        note = when_missing if count == 0 else notes.get(name)
+        if name == "generators" and 0 < count < FULL_INVENTORY_MIN_GENERATORS:
+            status = "partial"
+            note = (
+                f"{count:,} current generators: a sample, not a full EIA-860 inventory; "
+                "unit-level figures are incomplete."
+            )
+        coverage.append(
+            {"dataset": name, "label": label, "status": status, "rows": count, "note": note}
+        )
+    return coverage
+
+
+def _notes(conn: sqlite3.Connection, rows: dict[str, int]) -> dict[str, str]:
+    notes = {}
+    if quality_reads.territory_methods(conn) == ["eia861_county_listing"]:
+        notes["service_territories"] = (
+            "EIA-861 county listings, not service-territory polygons: a point resolves to "
+            "every utility listing its county."
+        )
+    months = quality_reads.queue_report_months(conn)
+    if months:
+        partial = [m["reportMonth"] for m in months if _missing(m)]
+        notes["queue_history"] = (
+            f"{len(months)} report months, {months[0]['reportMonth']} to "
+            f"{months[-1]['reportMonth']}"
+            + (
+                f"; {len(partial)} of them from a key-column extract without financial "
+                "security/NTP dates, POI text or the inactive, cancellation and "
+                "commissioning sheets."
+                if partial
+                else "."
+            )
+        )
+    return notes
+
+
+def _missing(report: dict[str, Any]) -> list[str]:
+    sheets = set(report["sheets"].split(",")) if report["sheets"] else set()
+    return EXTRACT_MISSING if sheets and "inactive" not in sheets else []
+
+
+def queue_history(conn: sqlite3.Connection) -> dict[str, Any]:
+    """Return the harvested report months and the parsed interconnection points."""
+    reports = quality_reads.queue_report_months(conn)
+    for report in reports:
+        report["missing"] = _missing(report)
+    return {
+        "reports": reports,
+        "rowsWithoutCounty": quality_reads.history_rows_without_county(conn),
+        "interconnectionPoints": quality_reads.interconnection_point_counts(conn),
+    }
