@@ -30,6 +30,7 @@ def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
 def init_schema(conn: sqlite3.Connection) -> None:
     """Create every table of the store if it is missing (idempotent)."""
     sql = resources.files("gridservice.store").joinpath("schema.sql").read_text("utf-8")
+    _upgrade_history_tables(conn)
     conn.executescript(sql)
     conn.executescript(meta_reads.snapshot_invalidation_sql())
     conn.execute(
@@ -37,6 +38,52 @@ def init_schema(conn: sqlite3.Connection) -> None:
     )
     conn.commit()
     _fill_evidence_ranking_tables(conn)
+
+
+# Columns the queue-history tables gained after their first version: table -> column -> DDL.
+_HISTORY_COLUMNS = {
+    "queue_reports": {"sheets": "sheets TEXT NOT NULL DEFAULT ''"},
+    "queue_history": {
+        "milestone": "milestone TEXT NOT NULL DEFAULT ''",
+        "upstream_locator": "upstream_locator TEXT",
+    },
+    "interconnection_points": {"quality_flags": "quality_flags TEXT NOT NULL DEFAULT '[]'"},
+}
+_HISTORY_TABLES = ("interconnection_point_projects", "interconnection_points", "queue_history",
+                   "queue_reports")  # fmt: skip
+
+
+def _upgrade_history_tables(conn: sqlite3.Connection) -> None:
+    """Bring queue-history tables of their first version up to the current schema.
+
+    Empty ones are dropped and created anew (the commissioning key now includes the
+    milestone); filled ones gain the missing columns with their defaults.
+    """
+    columns = {
+        table: {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        for table in _HISTORY_COLUMNS
+    }
+    missing = {
+        table: [
+            ddl for name, ddl in wanted.items() if columns[table] and name not in columns[table]
+        ]
+        for table, wanted in _HISTORY_COLUMNS.items()
+    }
+    if not any(missing.values()):
+        return
+    filled = any(
+        conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone()
+        for table in _HISTORY_TABLES
+        if columns.get(table, True)
+    )
+    with conn:
+        if not filled:
+            for table in _HISTORY_TABLES:
+                conn.execute(f"DROP TABLE IF EXISTS {table}")
+            return
+        for table, ddls in missing.items():
+            for ddl in ddls:
+                conn.execute(f"ALTER TABLE {table} ADD COLUMN {ddl}")
 
 
 def _fill_evidence_ranking_tables(conn: sqlite3.Connection) -> None:

@@ -361,3 +361,46 @@ def test_the_release_snapshot_covers_the_queue_history(tmp_path):
     conn.execute("UPDATE queue_history SET capacity_mw = capacity_mw + 1 WHERE rowid = 1")
     conn.commit()
     assert data_snapshot_sha256(conn) != before
+
+
+FIRST_HISTORY_SCHEMA = """
+CREATE TABLE queue_reports (report_id TEXT PRIMARY KEY, market TEXT NOT NULL,
+    report_month TEXT NOT NULL, report_date TEXT, file_name TEXT NOT NULL,
+    sha256 TEXT NOT NULL, run_id TEXT, UNIQUE (market, report_month));
+CREATE TABLE queue_history (report_id TEXT NOT NULL, project_id TEXT NOT NULL,
+    sheet TEXT NOT NULL, status TEXT NOT NULL, file_name TEXT NOT NULL, worksheet TEXT NOT NULL,
+    row INTEGER NOT NULL, project_name TEXT, county TEXT, county_fips TEXT, fuel TEXT,
+    technology TEXT, capacity_mw REAL, study_phase TEXT, projected_cod TEXT, ia_signed TEXT,
+    security_ntp TEXT, event_date TEXT, poi_location TEXT,
+    PRIMARY KEY (report_id, project_id, sheet));
+CREATE TABLE interconnection_points (point_id TEXT PRIMARY KEY, kind TEXT NOT NULL, kv REAL,
+    bus_number INTEGER, bus_name TEXT, from_bus_number INTEGER, from_bus_name TEXT,
+    to_bus_number INTEGER, to_bus_name TEXT, circuit TEXT, raw TEXT NOT NULL);
+CREATE TABLE interconnection_point_projects (point_id TEXT NOT NULL, project_id TEXT NOT NULL,
+    county_fips TEXT, report_id TEXT NOT NULL, file_name TEXT NOT NULL, worksheet TEXT NOT NULL,
+    row INTEGER NOT NULL, PRIMARY KEY (point_id, project_id, report_id));
+"""
+
+
+@pytest.mark.parametrize("filled", [False, True])
+def test_a_store_with_the_first_history_tables_is_brought_up_to_date(tmp_path, filled):
+    import sqlite3
+
+    from gridservice.store import db
+
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.executescript(FIRST_HISTORY_SCHEMA)
+    if filled:
+        old.execute(
+            "INSERT INTO queue_reports VALUES ('demo-2025-01', 'DEMO', '2025-01', NULL, 'f', 's', NULL)"
+        )
+    old.commit()
+    old.close()
+    conn = fresh_store(path)  # what every command does when it opens a store
+    columns = {r[1] for r in conn.execute("PRAGMA table_info(queue_history)")}
+    assert {"milestone", "upstream_locator"} <= columns
+    assert db.meta_reads.data_snapshot_sha256(conn)  # reads every history column
+    reports = conn.execute("SELECT report_id, sheets FROM queue_reports").fetchall()
+    assert [tuple(r) for r in reports] == ([("demo-2025-01", "")] if filled else [])
+    conn.close()
