@@ -104,9 +104,9 @@ def release_rows(release: Release | None) -> pd.DataFrame:
     )
 
 
-DATASET_TABLE = ["label", "status", "rows", "note"]
-HISTORY_TABLE = ["reportMonth", "reportDate", "fileName", "active", "inactive", "cancelled",
-                 "commissioned", "missing"]  # fmt: skip
+DATASET_TABLE = ["label", "status", "rows"]
+HISTORY_TABLE = ["reportMonth", "fileName", "active", "inactive", "cancelled", "commissioned",
+                 "missing"]  # fmt: skip
 
 
 def datasets_frame(quality: QualitySummary) -> pd.DataFrame:
@@ -118,8 +118,14 @@ def datasets_frame(quality: QualitySummary) -> pd.DataFrame:
             {"label": d.label, "status": d.status, "rows": d.rows, "note": d.note or ""}
             for d in rows
         ],
-        columns=DATASET_TABLE,
+        columns=[*DATASET_TABLE, "note"],
     )
+
+
+def dataset_notes(quality: QualitySummary) -> list[str]:
+    """Return 'Label (status): note' for every dataset with a note, missing ones first."""
+    frame = datasets_frame(quality)
+    return [f"{row.label} ({row.status}): {row.note}" for row in frame.itertuples() if row.note]
 
 
 def lacking_datasets(quality: QualitySummary) -> str:
@@ -164,9 +170,7 @@ def runs_config() -> dict[str, Any]:
         "label": st.column_config.TextColumn("Dataset"),
         "status": st.column_config.TextColumn("Status", width=70),
         "rows": st.column_config.NumberColumn("Rows", **count),
-        "note": st.column_config.TextColumn("What it means"),
         "reportMonth": st.column_config.TextColumn("Month", width=70),
-        "reportDate": st.column_config.TextColumn("Report run", width=90),
         "fileName": st.column_config.TextColumn("File"),
         "active": st.column_config.NumberColumn("Active", **count),
         "inactive": st.column_config.NumberColumn("Inactive", **count),

@@ -25,6 +25,8 @@ EXTRACT_MISSING = [
     "commissioning sheet",
 ]
 
+SHEET_OF_STATUS = {"inactive": "inactive", "cancelled": "cancellation",
+                   "commissioned": "commissioning"}  # fmt: skip
 # dataset -> (label, what is lost without it)
 CATALOGUE: dict[str, tuple[str, str]] = {
     "interconnection_queue": (
@@ -134,6 +136,11 @@ def queue_history(conn: sqlite3.Connection) -> dict[str, Any]:
     reports = quality_reads.queue_report_months(conn)
     for report in reports:
         report["missing"] = _missing(report)
+        # A count of a sheet the source does not hold is unknown, not zero.
+        sheets = set(report["sheets"].split(",")) if report["sheets"] else set()
+        for status, sheet in SHEET_OF_STATUS.items():
+            if sheets and sheet not in sheets:
+                report[status] = None
     return {
         "reports": reports,
         "rowsWithoutCounty": quality_reads.history_rows_without_county(conn),

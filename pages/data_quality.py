@@ -91,6 +91,8 @@ with problem_boundary():
     datasets = quality_view.datasets_frame(quality)
     st.dataframe(datasets, hide_index=True, column_order=quality_view.DATASET_TABLE,
                  column_config=config, height=quality_view.table_height(len(datasets)))  # fmt: skip
+    for note in quality_view.dataset_notes(quality):
+        st.caption(escape_markdown(note))
     history = quality_view.history_frame(quality)
     if not history.empty:
         points = quality_view.point_counts(quality)
