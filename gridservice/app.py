@@ -25,6 +25,7 @@ from gridservice.routers import (
     grid,
     queue,
     sites,
+    surroundings,
     system,
     territory,
 )
@@ -183,7 +184,17 @@ def create_app(settings: Settings) -> FastAPI:
         max_query_bytes=settings.max_query_bytes,
     )
     authenticated = [Depends(current_tenant)]
-    for module in (facts, generation, grid, queue, evidence, territory, sites, assessments):
+    for module in (
+        facts,
+        generation,
+        grid,
+        queue,
+        evidence,
+        territory,
+        sites,
+        assessments,
+        surroundings,
+    ):
         app.include_router(module.router, dependencies=authenticated)
     app.include_router(system.router)
     app.openapi = lambda: _openapi(app)

@@ -10,6 +10,7 @@ part of the service that places a point agrees with every other part.
 from __future__ import annotations
 
 import json
+import math
 import random
 import sqlite3
 from collections.abc import Iterable
@@ -33,6 +34,8 @@ GEOMETRY_SOURCE = "census_cb_2016_500k_via_plotly_geo"
 SIMPLIFY_TOLERANCE = 0.001
 # Stored coordinates are rounded to 1e-5 deg (~1 m).
 COORDINATE_GRID = 0.00001
+# Mean Earth radius (IUGG), km.
+EARTH_RADIUS_KM = 6371.0088
 
 
 def package_data_dir() -> Path:
@@ -148,6 +151,30 @@ def random_point_in(
     return round(point.y, 5), round(point.x, 5)
 
 
+KM_PER_DEGREE = math.pi * EARTH_RADIUS_KM / 180.0
+
+
+def local_km(geometry: BaseGeometry, latitude: float, longitude: float) -> BaseGeometry:
+    """Return `geometry` (lon/lat) in km east and north of a point (equirectangular there)."""
+    scale_x = KM_PER_DEGREE * math.cos(math.radians(latitude))
+
+    def to_km(coords):
+        out = coords.copy()
+        out[:, 0] = (coords[:, 0] - longitude) * scale_x
+        out[:, 1] = (coords[:, 1] - latitude) * KM_PER_DEGREE
+        return out
+
+    return shapely.transform(geometry, to_km)
+
+
+def great_circle_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Return the haversine distance in km between two points."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * math.asin(math.sqrt(h))
+
+
 @dataclass(frozen=True)
 class County:
     county_fips: str
@@ -218,6 +245,29 @@ class CountyIndex:
         """
         hits = self._tree.query(self.geometry(county_fips), predicate="dwithin", distance=distance)
         return sorted({self._counties[i].county_fips for i in hits} - {county_fips})
+
+    def counties_within(
+        self, latitude: float, longitude: float, radius_km: float
+    ) -> list[tuple[dict[str, str], float]]:
+        """Return (county, distance km) for every loaded county within `radius_km` of a point.
+
+        The distance is from the point to the nearest part of the county's boundary (0 for
+        the county holding the point), measured on a plane centred on the point
+        (`local_km`), which stays within about 0.5 % of the great-circle distance at 150 km.
+        Nearest first, then by FIPS.
+        """
+        lat_span = radius_km / KM_PER_DEGREE
+        lon_span = radius_km / (KM_PER_DEGREE * max(math.cos(math.radians(latitude)), 0.01))
+        box = shapely.box(
+            longitude - lon_span, latitude - lat_span, longitude + lon_span, latitude + lat_span
+        )
+        found = []
+        for i in self._tree.query(box, predicate="intersects"):
+            county = self._counties[i]
+            distance = local_km(county.geometry, latitude, longitude).distance(Point(0, 0))
+            if distance <= radius_km:
+                found.append((county.as_dict(), distance))
+        return sorted(found, key=lambda pair: (pair[1], pair[0]["county_fips"]))
 
     def counties(self, state: str | None = None) -> list[dict[str, str]]:
         """Return every loaded county (optionally of one state), by FIPS."""

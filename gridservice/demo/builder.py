@@ -6,9 +6,18 @@ import sqlite3
 from collections import defaultdict
 
 from gridservice import geo
-from gridservice.demo import balancing, evidence, facts, fleet, projects, queue, territories
+from gridservice.demo import (
+    balancing,
+    evidence,
+    facts,
+    fleet,
+    projects,
+    queue,
+    queue_releases,
+    territories,
+)
 from gridservice.demo.common import BUILT_AT, DEMO_STATES, SOURCES, DemoContext
-from gridservice.store import writer
+from gridservice.store import history_writer, writer
 
 DEFAULT_SEED = 20261121
 DEMO_TOKENS = (("gds_demo_alpha", "demo-alpha"), ("gds_demo_beta", "demo-beta"))
@@ -85,6 +94,13 @@ def _load_queue(conn, ctx: DemoContext, runs: list) -> list:
     return triples
 
 
+def _load_queue_releases(conn, ctx: DemoContext, triples: list) -> None:
+    releases = queue_releases.build_releases(ctx, triples)
+    history_writer.insert_queue_reports(conn, releases["reports"])
+    history_writer.insert_queue_history(conn, releases["rows"])
+    history_writer.insert_interconnection_points(conn, releases["points"], releases["namings"])
+
+
 def _load_chunks(conn, chunks: list[tuple[dict, str]]) -> None:
     groups: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
     for chunk, known_from in chunks:
@@ -123,6 +139,7 @@ def build_demo_database(
         writer.insert_ba_operations(conn, ba_operations)
         runs.append(_harvest_run(ctx, balancing.SOURCE_ID, len(ba_operations), []))
         triples = _load_queue(conn, ctx, runs)
+        _load_queue_releases(conn, ctx, triples)
         transmission, project_states = projects.build_projects(ctx)
         writer.insert_transmission_projects(conn, transmission, state_of=project_states)
         filings = projects.build_docket_filings(ctx)

@@ -1,0 +1,244 @@
+"""Response schemas of the site-surroundings extension (every field present, null when unknown)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from gridservice.routers.models import SourceEvidence
+
+Firmness = Literal["security_ntp", "ia_signed", "neither"]
+
+
+class SourceCell(BaseModel):
+    """A report row (and, for a compared value, the column) a figure was read from."""
+
+    reportId: str
+    fileName: str
+    worksheet: str
+    row: int
+    sourceLocator: str
+    column: str | None = None
+
+
+class QueueReport(BaseModel):
+    reportId: str
+    market: str
+    reportMonth: str
+    reportDate: str | None
+    fileName: str
+    sha256: str
+
+
+class QueueProject(BaseModel):
+    projectId: str
+    projectName: str | None
+    countyFips: str | None
+    county: str | None
+    fuel: str | None
+    technology: str | None
+    capacityMw: float | None
+    studyPhase: str | None
+    projectedCod: str | None
+    iaSigned: str | None
+    securityNtp: str | None
+    firmness: Firmness
+    status: Literal["active", "inactive", "cancelled", "commissioned"]
+    source: SourceCell
+
+
+class FuelCount(BaseModel):
+    fuel: str
+    projects: int
+    mw: float
+
+
+class FirmnessCount(BaseModel):
+    firmness: Firmness
+    label: str
+    projects: int
+    mw: float
+
+
+class QueueTotals(BaseModel):
+    locationBasis: Literal["county"]
+    report: QueueReport
+    activeProjects: int
+    activeMw: float
+    withoutCapacity: int
+    byFuel: list[FuelCount]
+    byFirmness: list[FirmnessCount]
+
+
+class CountyQueue(BaseModel):
+    locationBasis: Literal["county"]
+    reportId: str
+    activeProjects: int
+    activeMw: float
+    withoutCapacity: int
+    byFuel: list[FuelCount]
+    byFirmness: list[FirmnessCount]
+    projects: list[QueueProject]
+
+
+class InterconnectionPoint(BaseModel):
+    pointId: str
+    kind: Literal["bus", "tap", "unparsed"]
+    kv: float | None
+    name: str | None
+    busNumber: int | None
+    fromBusNumber: int | None
+    toBusNumber: int | None
+    circuit: str | None
+    raw: str
+    projectIds: list[str]
+    source: SourceCell
+
+
+class VoltageLevel(BaseModel):
+    kv: float | None
+    points: list[InterconnectionPoint]
+
+
+class CountyPoints(BaseModel):
+    byKv: list[VoltageLevel]
+    unparsed: list[InterconnectionPoint]
+
+
+class NearbyPlant(BaseModel):
+    id: str
+    plantId: int | None
+    plantName: str | None
+    latitude: float
+    longitude: float
+    distanceKm: float
+    capacityMw: float | None
+    technologies: list[str]
+    capacityBasis: str
+    evidence: SourceEvidence | None
+
+
+class CountyPlants(BaseModel):
+    locationBasis: Literal["coordinates"]
+    nearest: list[NearbyPlant]
+
+
+class SurroundingCounty(BaseModel):
+    countyFips: str
+    name: str
+    state: str
+    distanceKm: float
+    isSiteCounty: bool
+    queue: CountyQueue
+    interconnectionPoints: CountyPoints
+    plants: CountyPlants
+
+
+class ValueChange(BaseModel):
+    field: Literal["capacityMw", "projectedCod", "studyPhase", "firmness"]
+    # A value is a number (MW) or text (date, phase, firmness), as the report cell has it.
+    from_: float | str | None = Field(alias="from")
+    to: float | str | None
+    fromCell: SourceCell
+    toCell: SourceCell
+
+
+class EnteredProject(QueueProject):
+    enteredAs: Literal["new", "reactivated"]
+    fromCell: SourceCell | None
+    toCell: SourceCell
+
+
+class LeftProject(QueueProject):
+    outcome: Literal["inactive", "cancelled", "commissioned", "unstated"]
+    eventDate: str | None
+    fromCell: SourceCell
+    toCell: SourceCell | None
+
+
+class ChangedProject(QueueProject):
+    changes: list[ValueChange]
+
+
+class LeftCounts(BaseModel):
+    inactive: int
+    cancelled: int
+    commissioned: int
+    unstated: int
+
+
+class ChangeCounts(BaseModel):
+    entered: int
+    left: int
+    leftBy: LeftCounts
+    changed: int
+
+
+class QueueChanges(BaseModel):
+    locationBasis: Literal["county"]
+    from_: QueueReport = Field(alias="from")
+    to: QueueReport
+    counts: ChangeCounts
+    entered: list[EnteredProject]
+    left: list[LeftProject]
+    changed: list[ChangedProject]
+
+
+class DropoutCounts(BaseModel):
+    projects: int
+    wentInactive: int
+    cancelled: int
+    droppedOut: int
+    commissioned: int
+    rate: float | None
+
+
+class FuelDropout(DropoutCounts):
+    fuel: str
+
+
+class CountyDropout(DropoutCounts):
+    countyFips: str | None
+    county: str | None
+
+
+class DropoutWindow(BaseModel):
+    firstMonth: str | None
+    lastMonth: str | None
+    reports: int
+
+
+class DropoutRates(BaseModel):
+    locationBasis: Literal["county"]
+    window: DropoutWindow
+    all: DropoutCounts
+    byFuel: list[FuelDropout]
+    byCounty: list[CountyDropout]
+    statement: str
+
+
+class Point(BaseModel):
+    latitude: float
+    longitude: float
+
+
+class SiteCounty(BaseModel):
+    countyFips: str
+    name: str
+    state: str
+
+
+class SiteSurroundings(BaseModel):
+    siteId: str | None
+    location: Point
+    radiusKm: float
+    siteCounty: SiteCounty
+    market: str
+    distanceBasis: str
+    queueNow: QueueTotals
+    reports: list[QueueReport]
+    counties: list[SurroundingCounty]
+    changes: QueueChanges | None
+    dropout: DropoutRates
+    limitations: list[str]

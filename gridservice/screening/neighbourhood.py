@@ -1,0 +1,152 @@
+"""A site's neighbourhood, county by county: the queue now, interconnection points, plants.
+
+Queue figures are placed by the county the report names (`locationBasis: county`: ERCOT
+publishes no coordinates for queued projects); plants by their own coordinates
+(`locationBasis: coordinates`).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+from typing import Any
+
+from gridservice.geo import CountyIndex, great_circle_km
+from gridservice.screening.queue_history import (
+    FIRMNESS,
+    active_by_project,
+    cell,
+    firmness,
+    positive_mw,
+    project_summary,
+)
+from gridservice.store import surroundings_reads
+
+Row = dict[str, Any]
+PLANTS_PER_COUNTY = 5
+
+
+def queue_figures(rows: list[Row]) -> dict[str, Any]:
+    """Return count and MW of active projects, in all, by fuel and by firmness.
+
+    MW sums positive capacities only; `withoutCapacity` counts the projects left out.
+    """
+    active = sorted(active_by_project(rows).values(), key=lambda r: r["project_id"].upper())
+    by_fuel: dict[str, list[Row]] = defaultdict(list)
+    by_grade: dict[str, list[Row]] = defaultdict(list)
+    for row in active:
+        by_fuel[row["fuel"] or "unknown"].append(row)
+        by_grade[firmness(row)].append(row)
+
+    def total(group: list[Row]) -> float:
+        return round(sum(positive_mw(r) or 0.0 for r in group), 1)
+
+    return {
+        "activeProjects": len(active),
+        "activeMw": total(active),
+        "withoutCapacity": sum(1 for r in active if positive_mw(r) is None),
+        "byFuel": [
+            {"fuel": fuel, "projects": len(group), "mw": total(group)}
+            for fuel, group in sorted(by_fuel.items(), key=lambda item: (-total(item[1]), item[0]))
+        ],
+        "byFirmness": [
+            {
+                "firmness": grade,
+                "label": label,
+                "projects": len(by_grade[grade]),
+                "mw": total(by_grade[grade]),
+            }
+            for grade, label in FIRMNESS
+        ],
+        "projects": [project_summary(r) for r in active],
+    }
+
+
+def _point_wire(naming: list[Row]) -> dict[str, Any]:
+    first = naming[0]
+    newest = max(naming, key=lambda r: (r["report_id"], r["project_id"]))
+    name = first["bus_name"]
+    if first["kind"] == "tap":
+        name = f"tap {first['from_bus_name'] or first['from_bus_number']} - " + str(
+            first["to_bus_name"] or first["to_bus_number"]
+        )
+    return {
+        "pointId": first["point_id"],
+        "kind": first["kind"],
+        "kv": first["kv"],
+        "name": name,
+        "busNumber": first["bus_number"],
+        "fromBusNumber": first["from_bus_number"],
+        "toBusNumber": first["to_bus_number"],
+        "circuit": first["circuit"],
+        "raw": first["raw"],
+        "projectIds": sorted({r["project_id"] for r in naming}, key=str.upper),
+        "source": cell(newest),
+    }
+
+
+def points_by_county(conn: sqlite3.Connection, fips: list[str]) -> dict[str, dict[str, Any]]:
+    """Return each county's interconnection points grouped by kV (highest first) and unparsed."""
+    grouped: dict[tuple[str, str], list[Row]] = defaultdict(list)
+    for row in surroundings_reads.points_in_counties(conn, fips):
+        grouped[(row["county_fips"], row["point_id"])].append(row)
+    out: dict[str, dict[str, Any]] = {f: {"byKv": [], "unparsed": []} for f in fips}
+    by_kv: dict[str, dict[float | None, list[dict]]] = defaultdict(lambda: defaultdict(list))
+    for (county_fips, _), naming in sorted(grouped.items()):
+        point = _point_wire(naming)
+        if point["kind"] == "unparsed":
+            out[county_fips]["unparsed"].append(point)
+        else:
+            by_kv[county_fips][point["kv"]].append(point)
+    for county_fips, levels in by_kv.items():
+        order = sorted(levels, key=lambda v: (v is None, -(v or 0)))
+        out[county_fips]["byKv"] = [{"kv": v, "points": levels[v]} for v in order]
+    return out
+
+
+def plants_by_county(
+    conn: sqlite3.Connection,
+    index: CountyIndex,
+    fips: list[str],
+    latitude: float,
+    longitude: float,
+) -> dict[str, list[dict[str, Any]]]:
+    """Return, per county, its plants nearest the site (by their own coordinates)."""
+    wanted = set(fips)
+    shapes = [index.geometry(f) for f in fips]
+    min_lon = min(s.bounds[0] for s in shapes)
+    min_lat = min(s.bounds[1] for s in shapes)
+    max_lon = max(s.bounds[2] for s in shapes)
+    max_lat = max(s.bounds[3] for s in shapes)
+    found: dict[str, list[dict[str, Any]]] = {f: [] for f in fips}
+    for row in surroundings_reads.plants_in_bbox(conn, (min_lon, min_lat, max_lon, max_lat)):
+        county = index.county_at(row["latitude"], row["longitude"])
+        if county is None or county["county_fips"] not in wanted:
+            continue
+        found[county["county_fips"]].append(_plant_wire(row, latitude, longitude))
+    for plants in found.values():
+        plants.sort(key=lambda p: (p["distanceKm"], p["id"]))
+        del plants[PLANTS_PER_COUNTY:]
+    return found
+
+
+def _plant_wire(row: Row, latitude: float, longitude: float) -> dict[str, Any]:
+    body = json.loads(row["body"])
+    technologies = row["technologies"].split("|") if row["technologies"] else []
+    return {
+        "id": row["id"],
+        "plantId": row["plant_id"],
+        "plantName": body.get("plantName"),
+        "latitude": row["latitude"],
+        "longitude": row["longitude"],
+        "distanceKm": round(
+            great_circle_km(latitude, longitude, row["latitude"], row["longitude"]), 2
+        ),
+        "capacityMw": round(row["capacity_mw"], 1) if row["capacity_mw"] is not None else None,
+        "technologies": technologies,
+        "capacityBasis": "sum of the plant's current generators' nameplate MW"
+        if row["capacity_mw"] is not None
+        else "no generator of this plant is loaded",
+        "evidence": body.get("evidence"),
+    }

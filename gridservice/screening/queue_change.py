@@ -1,0 +1,204 @@
+"""How the queue near a site moved: changes between two reports, and dropout rates.
+
+A project is in the queue of a report when it has a row on the report's large- or
+small-generation sheet. It *entered* between two reports when it is there in the later
+one only; it *left* when it is there in the earlier one only, and the inactive,
+cancellation or commissioning sheets of the reports between say why (or nothing does).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from typing import Any
+
+from gridservice.screening.queue_history import (
+    COLUMN,
+    active_by_project,
+    cell,
+    firmness,
+    others_by_project,
+    project_summary,
+)
+from gridservice.store import surroundings_reads
+
+Row = dict[str, Any]
+OUTCOME_ORDER = ("inactive", "cancelled", "commissioned")
+COMPARED = (
+    ("capacityMw", "capacity_mw"),
+    ("projectedCod", "projected_cod"),
+    ("studyPhase", "study_phase"),
+)
+
+
+def _why_left(later_rows: list[Row], to_report_id: str) -> Row | None:
+    """Return the row that says why a project left: the later report's own word first,
+    then the newest inactive / cancellation / commissioning row between the two reports."""
+    if not later_rows:
+        return None
+    in_to = [r for r in later_rows if r["report_id"] == to_report_id]
+    pool = in_to or later_rows
+    return max(pool, key=lambda r: (r["report_id"], OUTCOME_ORDER.index(r["status"])))
+
+
+def _value_changes(before: Row, after: Row) -> list[dict[str, Any]]:
+    changes = []
+    for wire, column in COMPARED:
+        if before[column] != after[column]:
+            changes.append({"field": wire, "from": before[column], "to": after[column]})
+    if firmness(before) != firmness(after):
+        changes.append({"field": "firmness", "from": firmness(before), "to": firmness(after)})
+    for change in changes:
+        change["fromCell"] = cell(before, COLUMN[change["field"]])
+        change["toCell"] = cell(after, COLUMN[change["field"]])
+    return changes
+
+
+def queue_changes(
+    conn: sqlite3.Connection,
+    reports: list[Row],
+    from_report: Row,
+    to_report: Row,
+    fips: list[str],
+) -> dict[str, Any]:
+    """Return the projects in `fips` that entered, left and changed between two reports."""
+    from_id, to_id = from_report["report_id"], to_report["report_id"]
+    rows = surroundings_reads.history_rows(conn, [from_id, to_id], fips)
+    before = active_by_project([r for r in rows if r["report_id"] == from_id])
+    after = active_by_project([r for r in rows if r["report_id"] == to_id])
+    earlier_other = others_by_project([r for r in rows if r["report_id"] == from_id])
+    between = [
+        r["report_id"]
+        for r in reports
+        if from_report["report_month"] < r["report_month"] <= to_report["report_month"]
+        and r["market"] == to_report["market"]
+    ]
+    gone = sorted(set(before) - set(after))
+    later = others_by_project(surroundings_reads.project_rows(conn, between, gone))
+    entered = [
+        {
+            **project_summary(after[key]),
+            "enteredAs": "reactivated" if key in earlier_other else "new",
+            "fromCell": cell(earlier_other[key][0]) if key in earlier_other else None,
+            "toCell": cell(after[key]),
+        }
+        for key in sorted(set(after) - set(before))
+    ]
+    left = []
+    for key in gone:
+        why = _why_left(later.get(key, []), to_id)
+        left.append(
+            {
+                **project_summary(before[key]),
+                "outcome": why["status"] if why else "unstated",
+                "eventDate": why["event_date"] if why else None,
+                "fromCell": cell(before[key]),
+                "toCell": cell(why) if why else None,
+            }
+        )
+    changed = []
+    for key in sorted(set(before) & set(after)):
+        changes = _value_changes(before[key], after[key])
+        if changes:
+            changed.append({**project_summary(after[key]), "changes": changes})
+    outcomes = {o: sum(1 for p in left if p["outcome"] == o) for o in (*OUTCOME_ORDER, "unstated")}
+    return {
+        "locationBasis": "county",
+        "from": report_wire(from_report),
+        "to": report_wire(to_report),
+        "counts": {
+            "entered": len(entered),
+            "left": len(left),
+            "leftBy": outcomes,
+            "changed": len(changed),
+        },
+        "entered": entered,
+        "left": left,
+        "changed": changed,
+    }
+
+
+def report_wire(report: Row) -> dict[str, Any]:
+    """Return a harvested report as the wire shows it (id, month, file and its SHA-256)."""
+    return {
+        "reportId": report["report_id"],
+        "market": report["market"],
+        "reportMonth": report["report_month"],
+        "reportDate": report["report_date"],
+        "fileName": report["file_name"],
+        "sha256": report["sha256"],
+    }
+
+
+def _project_outcomes(rows: list[Row], months: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """Return, per project active in some report, its last active row and what followed."""
+    by_project: dict[str, list[Row]] = defaultdict(list)
+    for row in rows:
+        by_project[row["project_id"].upper()].append(row)
+    outcomes = {}
+    for key, project_rows in by_project.items():
+        active = [r for r in project_rows if r["status"] == "active"]
+        if not active:
+            continue
+        first = min(months[r["report_id"]] for r in active)
+        last_row = max(active, key=lambda r: (months[r["report_id"]], r["sheet"] == "large_gen"))
+        later = [r for r in project_rows if months[r["report_id"]] >= first]
+        statuses = {r["status"] for r in later if r["status"] != "active"}
+        outcomes[key] = {
+            "row": last_row,
+            "inactive": "inactive" in statuses,
+            "cancelled": "cancelled" in statuses,
+            "commissioned": "commissioned" in statuses,
+        }
+    return outcomes
+
+
+def _rate_entry(group: list[dict[str, Any]]) -> dict[str, Any]:
+    dropped = sum(1 for o in group if o["inactive"] or o["cancelled"])
+    return {
+        "projects": len(group),
+        "wentInactive": sum(1 for o in group if o["inactive"]),
+        "cancelled": sum(1 for o in group if o["cancelled"]),
+        "droppedOut": dropped,
+        "commissioned": sum(1 for o in group if o["commissioned"]),
+        "rate": round(dropped / len(group), 4) if group else None,
+    }
+
+
+def dropout_rates(
+    conn: sqlite3.Connection, reports: list[Row], fips: list[str], county_names: dict[str, str]
+) -> dict[str, Any]:
+    """Return how often projects in `fips` went inactive or were cancelled, by fuel and county.
+
+    The cohort is every project on a large- or small-generation sheet of any harvested
+    report; a project drops out when a later (or the same) report lists it as inactive or
+    cancelled. Fuel and county are those of its last active row.
+    """
+    months = {r["report_id"]: r["report_month"] for r in reports}
+    rows = surroundings_reads.history_rows(conn, list(months), fips)
+    outcomes = list(_project_outcomes(rows, months).values())
+    by_fuel: dict[str, list] = defaultdict(list)
+    by_county: dict[str, list] = defaultdict(list)
+    for outcome in outcomes:
+        by_fuel[outcome["row"]["fuel"] or "unknown"].append(outcome)
+        by_county[outcome["row"]["county_fips"]].append(outcome)
+    first, last = (
+        (reports[0]["report_month"], reports[-1]["report_month"]) if reports else (None, None)
+    )
+    return {
+        "locationBasis": "county",
+        "window": {"firstMonth": first, "lastMonth": last, "reports": len(reports)},
+        "all": _rate_entry(outcomes),
+        "byFuel": [{"fuel": f, **_rate_entry(g)} for f, g in sorted(by_fuel.items())],
+        "byCounty": [
+            {"countyFips": f, "county": county_names.get(f), **_rate_entry(g)}
+            for f, g in sorted(by_county.items())
+        ],
+        "statement": (
+            f"Rates count the projects listed in the queue in at least one of the {len(reports)} "
+            f"harvested monthly reports ({first} to {last}) and how many of them a report in that "
+            "window lists as inactive or cancelled. A window this short under-counts eventual "
+            "withdrawals: a project that entered late has had little time to drop out, and an "
+            "inactive project may be cancelled after the window ends."
+        ),
+    }

@@ -1,0 +1,203 @@
+"""site_surroundings: the counties within a radius of a site, their queue, grid and plants,
+how the queue there moved between two harvested reports, and how often projects dropped out.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from gridservice.screening.neighbourhood import plants_by_county, points_by_county, queue_figures
+from gridservice.screening.queue_change import dropout_rates, queue_changes, report_wire
+from gridservice.screening.queue_history import month_shift
+from gridservice.screening.territory import county_index
+from gridservice.store import screening_reads, surroundings_reads
+
+Row = dict[str, Any]
+DEFAULT_RADIUS_KM = 40.0
+MAX_RADIUS_KM = 150.0
+CHANGE_WINDOW_MONTHS = 12
+DISTANCE_BASIS = (
+    "Distance from the site to the nearest point of each county's Census boundary (2016 "
+    "cartographic boundary, simplified to about 100 m), on a plane centred on the site; 0 for "
+    "the site's own county. Plants: great-circle distance to the plant's coordinates."
+)
+
+
+class SurroundingsInputError(ValueError):
+    """A request the data cannot answer: carries the HTTP status, a code and the field."""
+
+    def __init__(self, status: int, code: str, detail: str, field: str | None = None) -> None:
+        super().__init__(detail)
+        self.status, self.code, self.detail, self.field = status, code, detail, field
+
+
+def _radius(radius_km: float | None) -> float:
+    radius = DEFAULT_RADIUS_KM if radius_km is None else float(radius_km)
+    if not 0 <= radius <= MAX_RADIUS_KM:
+        raise SurroundingsInputError(
+            422,
+            "radius_out_of_range",
+            f"radius_km must be between 0 and {MAX_RADIUS_KM:g} km; got {radius:g}.",
+            "radius_km",
+        )
+    return radius
+
+
+def _pick_report(reports: list[Row], month: str, field: str) -> Row:
+    for report in reports:
+        if report["report_month"] == month:
+            return report
+    months = ", ".join(r["report_month"] for r in reports) or "none"
+    raise SurroundingsInputError(
+        422,
+        "month_not_harvested",
+        f"No queue report is harvested for {field}={month}. Harvested report months: {months}.",
+        field,
+    )
+
+
+def _report_pair(
+    reports: list[Row], from_month: str | None, to_month: str | None
+) -> tuple[Row | None, Row]:
+    """Return (from, to) reports: by default the newest and the one twelve months before it
+    (or the oldest harvested after that month when it is missing)."""
+    to_report = _pick_report(reports, to_month, "to") if to_month else reports[-1]
+    if from_month:
+        from_report = _pick_report(reports, from_month, "from")
+    else:
+        target = month_shift(to_report["report_month"], -CHANGE_WINDOW_MONTHS)
+        earlier = [r for r in reports if target <= r["report_month"] < to_report["report_month"]]
+        from_report = earlier[0] if earlier else None
+    if from_report is not None and from_report["report_month"] >= to_report["report_month"]:
+        raise SurroundingsInputError(
+            422,
+            "invalid_month_range",
+            f"from ({from_report['report_month']}) must be before to "
+            f"({to_report['report_month']}).",
+            "from",
+        )
+    return from_report, to_report
+
+
+def _market_reports(conn: sqlite3.Connection, reports: list[Row], fips: list[str]) -> list[Row]:
+    """Return the reports of the market whose newest report names the most of these counties."""
+    markets = sorted({r["market"] for r in reports})
+    if len(markets) > 1:
+
+        def named(market: str) -> int:
+            newest = [r for r in reports if r["market"] == market][-1]
+            rows = surroundings_reads.history_rows(conn, [newest["report_id"]], fips)
+            return len(rows)
+
+        markets.sort(key=lambda m: -named(m))
+    return [r for r in reports if r["market"] == markets[0]]
+
+
+def _county_entry(county: dict, distance: float, site_fips: str, report: Row) -> dict[str, Any]:
+    return {
+        "countyFips": county["county_fips"],
+        "name": county["name"],
+        "state": county["state"],
+        "distanceKm": round(distance, 2),
+        "isSiteCounty": county["county_fips"] == site_fips,
+        "queue": {"locationBasis": "county", "reportId": report["report_id"]},
+    }
+
+
+def _limitations(conn: sqlite3.Connection, counties: list[dict], checked: list[Row]) -> list[str]:
+    limitations = [
+        "Queued projects are placed by the county their report names (ERCOT publishes no "
+        "coordinates for them): a project in a county within the radius may lie farther from "
+        "the site than the radius, and one in a county just outside it may lie nearer.",
+        "Queue records are interconnection requests, not built or committed capacity.",
+    ]
+    plants = [p for c in counties for p in c["plants"]["nearest"]]
+    bare = sum(1 for p in plants if p["capacityMw"] is None)
+    if bare:
+        limitations.append(
+            f"{bare} of the {len(plants)} plants listed have no generator records loaded, so "
+            "their capacity and technology are unknown here."
+        )
+    for report in checked:
+        if not surroundings_reads.report_has_security_dates(conn, report["report_id"]):
+            limitations.append(
+                f"The {report['report_month']} report as harvested ({report['file_name']}) "
+                "carries no financial-security dates, so its firmness reads 'IA signed' at most."
+            )
+    if screening_reads.meta_value(conn, "data_kind") == "demo":
+        limitations.append("The loaded data is fictional demo data.")
+    return limitations
+
+
+def site_surroundings(
+    conn: sqlite3.Connection,
+    site: dict,
+    *,
+    radius_km: float | None = None,
+    from_month: str | None = None,
+    to_month: str | None = None,
+) -> dict[str, Any]:
+    """Return the surroundings of a site (the wire `SiteSurroundings`)."""
+    radius = _radius(radius_km)
+    latitude = float(site["location"]["latitude"])
+    longitude = float(site["location"]["longitude"])
+    index = county_index(conn)
+    site_county = index.county_at(latitude, longitude)
+    if site_county is None:
+        raise SurroundingsInputError(
+            404,
+            "site_outside_counties",
+            f"The site's point ({latitude:g}, {longitude:g}) lies in none of the "
+            f"{len(index)} counties this store holds.",
+        )
+    within = index.counties_within(latitude, longitude, radius)
+    fips = [c["county_fips"] for c, _ in within]
+    covered = surroundings_reads.history_states(conn)
+    if not any(c["state"] in covered for c, _ in within):
+        raise SurroundingsInputError(
+            404,
+            "site_outside_harvested_counties",
+            f"No harvested queue report covers {site_county['name']} County, "
+            f"{site_county['state']} or any county within {radius:g} km of it; the harvested "
+            f"reports cover counties in {', '.join(covered) or 'no state'} only.",
+        )
+    reports = _market_reports(conn, surroundings_reads.queue_reports(conn), fips)
+    from_report, to_report = _report_pair(reports, from_month, to_month)
+    newest = reports[-1]
+    now_rows = surroundings_reads.history_rows(conn, [newest["report_id"]], fips)
+    points = points_by_county(conn, fips)
+    plants = plants_by_county(conn, index, fips, latitude, longitude)
+    counties = []
+    for county, distance in within:
+        entry = _county_entry(county, distance, site_county["county_fips"], newest)
+        rows = [r for r in now_rows if r["county_fips"] == county["county_fips"]]
+        entry["queue"].update(queue_figures(rows))
+        entry["interconnectionPoints"] = points[county["county_fips"]]
+        entry["plants"] = {"locationBasis": "coordinates", "nearest": plants[county["county_fips"]]}
+        counties.append(entry)
+    totals = {k: v for k, v in queue_figures(now_rows).items() if k != "projects"}
+    names = {c["county_fips"]: c["name"] for c, _ in within}
+    checked = [r for r in (from_report, to_report, newest) if r is not None]
+    return {
+        "siteId": site.get("id"),
+        "location": {"latitude": latitude, "longitude": longitude},
+        "radiusKm": radius,
+        "siteCounty": {
+            "countyFips": site_county["county_fips"],
+            "name": site_county["name"],
+            "state": site_county["state"],
+        },
+        "market": newest["market"],
+        "distanceBasis": DISTANCE_BASIS,
+        "queueNow": {"locationBasis": "county", "report": report_wire(newest), **totals},
+        "reports": [report_wire(r) for r in reports],
+        "counties": counties,
+        "changes": (
+            queue_changes(conn, reports, from_report, to_report, fips)
+            if from_report is not None
+            else None
+        ),
+        "dropout": dropout_rates(conn, reports, fips, names),
+        "limitations": _limitations(conn, counties, list({id(r): r for r in checked}.values())),
+    }

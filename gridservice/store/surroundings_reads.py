@@ -1,0 +1,130 @@
+"""Reads for a site's surroundings: harvested queue reports, their rows, points and plants.
+
+Rows come back as plain dicts keyed by column name, in a deterministic order.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+Row = dict[str, Any]
+
+HISTORY_COLUMNS = (
+    "report_id, project_id, sheet, status, file_name, worksheet, row, project_name, county, "
+    "county_fips, fuel, technology, capacity_mw, study_phase, projected_cod, ia_signed, "
+    "security_ntp, event_date"
+)
+_HISTORY_NAMES = [c.strip() for c in HISTORY_COLUMNS.split(",")]
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ",".join("?" for _ in values)
+
+
+def _dicts(cursor: sqlite3.Cursor, names: list[str]) -> list[Row]:
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def queue_reports(conn: sqlite3.Connection) -> list[Row]:
+    """Return every harvested queue report, oldest month first (then market)."""
+    names = ["report_id", "market", "report_month", "report_date", "file_name", "sha256"]
+    return _dicts(
+        conn.execute(
+            f"SELECT {', '.join(names)} FROM queue_reports ORDER BY report_month, market, report_id"
+        ),
+        names,
+    )
+
+
+def history_states(conn: sqlite3.Connection) -> list[str]:
+    """Return the states (two letters) of the counties any harvested report names."""
+    rows = conn.execute(
+        "SELECT DISTINCT c.state FROM counties c WHERE EXISTS (SELECT 1 FROM queue_history h "
+        "WHERE h.county_fips = c.county_fips) ORDER BY c.state"
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def history_rows(
+    conn: sqlite3.Connection, report_ids: Sequence[str], county_fips: Sequence[str]
+) -> list[Row]:
+    """Return the rows of some reports in some counties, by report, project and sheet."""
+    if not report_ids or not county_fips:
+        return []
+    cursor = conn.execute(
+        f"SELECT {HISTORY_COLUMNS} FROM queue_history "
+        f"WHERE county_fips IN ({_marks(county_fips)}) AND report_id IN ({_marks(report_ids)}) "
+        "ORDER BY report_id, project_id, sheet",
+        [*county_fips, *report_ids],
+    )
+    return _dicts(cursor, _HISTORY_NAMES)
+
+
+def project_rows(
+    conn: sqlite3.Connection, report_ids: Sequence[str], project_ids: Sequence[str]
+) -> list[Row]:
+    """Return the rows of some projects in some reports (any county), by report and project."""
+    if not report_ids or not project_ids:
+        return []
+    rows: list[Row] = []
+    ids = sorted(set(project_ids))
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        cursor = conn.execute(
+            f"SELECT {HISTORY_COLUMNS} FROM queue_history "
+            f"WHERE project_id IN ({_marks(chunk)}) AND report_id IN ({_marks(report_ids)})",
+            [*chunk, *report_ids],
+        )
+        rows += _dicts(cursor, _HISTORY_NAMES)
+    return sorted(rows, key=lambda r: (r["report_id"], r["project_id"].upper(), r["sheet"]))
+
+
+def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> list[Row]:
+    """Return each (point, county, project, report) naming in some counties."""
+    if not county_fips:
+        return []
+    names = [
+        "point_id", "kind", "kv", "bus_number", "bus_name", "from_bus_number", "from_bus_name",
+        "to_bus_number", "to_bus_name", "circuit", "raw", "project_id", "county_fips",
+        "report_id", "file_name", "worksheet", "row",
+    ]  # fmt: skip
+    cursor = conn.execute(
+        "SELECT p.point_id, p.kind, p.kv, p.bus_number, p.bus_name, p.from_bus_number, "
+        "p.from_bus_name, p.to_bus_number, p.to_bus_name, p.circuit, p.raw, x.project_id, "
+        "x.county_fips, x.report_id, x.file_name, x.worksheet, x.row "
+        "FROM interconnection_point_projects x JOIN interconnection_points p USING (point_id) "
+        f"WHERE x.county_fips IN ({_marks(county_fips)}) "
+        "ORDER BY p.point_id, x.county_fips, x.project_id, x.report_id",
+        list(county_fips),
+    )
+    return _dicts(cursor, names)
+
+
+def plants_in_bbox(conn: sqlite3.Connection, bbox: tuple[float, float, float, float]) -> list[Row]:
+    """Return plants with coordinates inside a lon/lat box, with their current generators'
+    nameplate MW and technologies (a plant with no loaded generator has neither)."""
+    min_lon, min_lat, max_lon, max_lat = bbox
+    names = ["id", "plant_id", "body", "latitude", "longitude", "capacity_mw", "technologies"]
+    cursor = conn.execute(
+        "SELECT p.id, p.plant_id, p.body, p.latitude, p.longitude, "
+        "(SELECT sum(g.capacity_mw) FROM generators g "
+        " WHERE g.plant_id = p.plant_id AND g.is_current = 1), "
+        "(SELECT group_concat(t, '|') FROM (SELECT DISTINCT g.technology AS t FROM generators g "
+        " WHERE g.plant_id = p.plant_id AND g.is_current = 1 AND g.technology IS NOT NULL "
+        " ORDER BY t)) "
+        "FROM generation_plants p WHERE p.latitude IS NOT NULL AND p.longitude IS NOT NULL "
+        "AND p.longitude BETWEEN ? AND ? AND p.latitude BETWEEN ? AND ? ORDER BY p.id",
+        (min_lon, max_lon, min_lat, max_lat),
+    )
+    return _dicts(cursor, names)
+
+
+def report_has_security_dates(conn: sqlite3.Connection, report_id: str) -> bool:
+    """Return whether any row of a report carries a financial-security / NTP date."""
+    row = conn.execute(
+        "SELECT 1 FROM queue_history WHERE report_id = ? AND security_ntp IS NOT NULL LIMIT 1",
+        (report_id,),
+    ).fetchone()
+    return row is not None
