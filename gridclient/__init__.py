@@ -31,6 +31,15 @@ from gridclient._errors import (
 )
 from gridclient._paging import Page, Pager, quality_flags_text
 from gridclient._response import RawResponse
+from gridclient._surroundings import (
+    InterconnectionPoint,
+    NearbyPlant,
+    QueueChanges,
+    QueueProject,
+    SiteSurroundings,
+    SourceCell,
+    SurroundingCounty,
+)
 from gridclient._transport import package_version
 from gridclient.models import (
     Assessment,
@@ -80,8 +89,10 @@ __all__ = [
     "GeneratorOperation",
     "GridAPIError",
     "GridDataClient",
+    "InterconnectionPoint",
     "InternalServerError",
     "InvalidArgumentError",
+    "NearbyPlant",
     "NotAcceptableError",
     "NotFoundError",
     "Page",
@@ -90,6 +101,8 @@ __all__ = [
     "PermissionDeniedError",
     "QualityFlag",
     "QualityReport",
+    "QueueChanges",
+    "QueueProject",
     "QueueRecord",
     "QueueRecordDetails",
     "QueueRecordEvidence",
@@ -101,6 +114,9 @@ __all__ = [
     "Site",
     "SiteDefinition",
     "SiteLocation",
+    "SiteSurroundings",
+    "SourceCell",
+    "SurroundingCounty",
     "TerritoryResolution",
     "TransmissionProject",
     "UnprocessableEntityError",

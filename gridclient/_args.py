@@ -42,14 +42,23 @@ def check_limit(value: Any, bounds: tuple[int, int] = COLLECTION_LIMIT) -> int |
     return check_int_range("limit", value, *bounds)
 
 
-def check_period(value: Any) -> str | None:
-    """A ``YYYY-MM`` month (four-digit year, month 01 to 12)."""
+def check_period(value: Any, name: str = "period") -> str | None:
+    """A ``YYYY-MM`` month (four-digit year, month 01 to 12); a date gives its month."""
     if value is None:
         return None
     if isinstance(value, date):
         return f"{value.year:04d}-{value.month:02d}"
     if not isinstance(value, str) or not _PERIOD.match(value):
-        raise InvalidArgumentError("period", f"must be a YYYY-MM month, got {value!r}")
+        raise InvalidArgumentError(name, f"must be a YYYY-MM month, got {value!r}")
+    return value
+
+
+def check_number(name: str, value: Any) -> float | None:
+    """``value`` unchanged if it is a finite number (or None)."""
+    if value is None:
+        return None
+    if not _is_number(value):
+        raise InvalidArgumentError(name, f"must be a finite number, got {value!r}")
     return value
 
 

@@ -8,6 +8,7 @@ from typing import Any
 from gridclient import _args as a
 from gridclient._errors import InvalidArgumentError
 from gridclient._paging import Pager, ProgressCallback
+from gridclient._surroundings import SiteSurroundings
 from gridclient._transport import Transport
 from gridclient.models import (
     Assessment,
@@ -382,6 +383,31 @@ class Sites(_Resource):
         return self._pager(
             "/v1/sites", Site, params, limit=limit, max_items=max_items, on_progress=on_progress
         )
+
+    def surroundings(
+        self,
+        site_id: str,
+        *,
+        radius_km: float | None = None,
+        from_month: str | date | None = None,
+        to_month: str | date | None = None,
+    ) -> SiteSurroundings:
+        """The counties within ``radius_km`` of a site, their queue, grid and plants, and how
+        the queue moved between two harvested report months (extension operation).
+
+        Months are ``YYYY-MM`` (a date gives its month); the service's defaults are 40 km,
+        the newest report and the one twelve months before it.
+        """
+        params = a.query(
+            radius_km=a.check_number("radius_km", radius_km),
+            **{
+                "from": a.check_period(from_month, "from_month"),
+                "to": a.check_period(to_month, "to_month"),
+            },
+        )
+        path = f"/v1/sites/{a.path_segment('site_id', site_id)}/surroundings"
+        response = self._transport.request("GET", path, params=params)
+        return self._transport.parse_record(response, SiteSurroundings)
 
 
 class Assessments(_Resource):
