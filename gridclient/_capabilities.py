@@ -14,6 +14,7 @@ EXTENSIONS: dict[str, tuple[str, str]] = {
     "create_assessment": ("post", "/v1/sites/{}/assessments"),
     "list_assessments": ("get", "/v1/sites/{}/assessments"),
     "create_export": ("post", "/v1/assessments/{}/exports"),
+    "site_surroundings": ("get", "/v1/sites/{}/surroundings"),
 }
 # Extension query parameter -> (method, path template, parameter name) of the operation.
 EXTENSION_PARAMETERS: dict[str, tuple[str, str, str]] = {
@@ -35,6 +36,7 @@ class Capabilities:
     list_assessments: bool = False
     create_export: bool = False
     list_sites_latest_assessment: bool = False
+    site_surroundings: bool = False
     openapi_available: bool = False
     api_version: str | None = None
     operations: frozenset[tuple[str, str]] = field(default_factory=frozenset)

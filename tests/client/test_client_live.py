@@ -95,6 +95,7 @@ def test_capabilities_find_every_extension(client):
         "list_assessments": True,
         "create_export": True,
         "list_sites_latest_assessment": True,
+        "site_surroundings": True,
     }
 
 
@@ -262,11 +263,44 @@ def test_an_invalid_site_is_unprocessable_with_the_field_named(client):
     assert caught.value.request_id
 
 
+def test_site_surroundings_are_typed_and_cite_their_cells(client, site):
+    surroundings = client.sites.surroundings(site.id, radius_km=25, from_month="2025-01")
+    assert isinstance(surroundings, gc.SiteSurroundings)
+    assert surroundings.radius_km == 25
+    assert surroundings.changes.from_report.report_month == "2025-01"
+    assert surroundings.changes.to.report_month == surroundings.reports[-1].report_month
+    county = surroundings.counties[0]
+    assert isinstance(county, gc.SurroundingCounty) and county.is_site_county
+    assert county.queue.location_basis == "county"
+    assert county.plants.location_basis == "coordinates"
+    assert county.queue.active_projects == len(county.queue.projects) > 0
+    change = next(c for p in surroundings.changes.changed for c in p.changes)
+    assert change.from_cell.file_name != change.to_cell.file_name
+    assert change.from_value != change.to
+    wire = surroundings.raw.json()["data"]
+    assert wire["changes"]["changed"][0]["changes"][0]["from"] is not None
+    point = county.interconnection_points.by_kv[0].points[0]
+    assert isinstance(point, gc.InterconnectionPoint) and point.raw_text
+
+
+def test_site_surroundings_refuse_bad_input_before_or_at_the_service(client, site):
+    with pytest.raises(gc.InvalidArgumentError):
+        client.sites.surroundings(site.id, from_month="January")
+    with pytest.raises(gc.UnprocessableEntityError) as caught:
+        client.sites.surroundings(site.id, radius_km=151)
+    assert caught.value.code == "radius_out_of_range"
+    with pytest.raises(gc.UnprocessableEntityError) as caught:
+        client.sites.surroundings(site.id, to_month="2019-01")
+    assert caught.value.code == "month_not_harvested"
+
+
 def test_other_tenants_see_nothing(beta, site, assessment):
     with pytest.raises(gc.NotFoundError):
         beta.sites.get(site.id)
     with pytest.raises(gc.NotFoundError):
         beta.assessments.get(assessment.id)
+    with pytest.raises(gc.NotFoundError):
+        beta.sites.surroundings(site.id)
     assert site.id not in _ids(beta.sites.list())
 
 

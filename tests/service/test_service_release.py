@@ -40,6 +40,7 @@ EXTENSIONS = {
     ("get", "/v1/sites"),
     ("post", "/v1/sites/{siteId}/assessments"),
     ("get", "/v1/sites/{siteId}/assessments"),
+    ("get", "/v1/sites/{siteId}/surroundings"),
     ("post", "/v1/assessments/{assessmentId}/exports"),
 }
 
