@@ -398,6 +398,7 @@ class Assessment(GridModel):
     market_signals: list[Fact] | None = None
     relevant_queue_records: list[QueueRecord] | None = None
     relevant_transmission_projects: list[TransmissionProject] | None = None
+    queue_history: Opaque | None = None
     risks: list[str] | None = None
     next_actions: list[str] | None = None
 

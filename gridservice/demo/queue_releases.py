@@ -107,18 +107,30 @@ def _leave(trajectory: Trajectory, sheet: str, index: int, day: date) -> None:
         trajectory.exit_sheet, trajectory.exit_index, trajectory.exit_date = sheet, index, day
 
 
+def _leave_at_drawn_month(
+    rng: random.Random, trajectory: Trajectory, sheet: str, months: list[date]
+) -> None:
+    start = trajectory.start
+    out = rng.randrange(start + 1, MONTHS) if start + 1 < MONTHS else MONTHS - 1
+    _leave(trajectory, sheet, out, months[out] + timedelta(days=rng.randrange(0, 27)))
+
+
 def _trajectory(rng: random.Random, record: dict, details: dict, months: list[date]) -> Trajectory:
     start = max(0, _index_of(months, date.fromisoformat(details["queueDate"])))
     trajectory = Trajectory(start=start, active_until=MONTHS - 1)
     exits = {"withdrawn": ("cancellation", "withdrawnDate"),
              "operational": ("commissioning", "onlineDate")}  # fmt: skip
-    if record["status"] in exits and details.get(exits[record["status"]][1]):
-        sheet, key = exits[record["status"]]
+    status = record["status"]
+    if status in exits and details.get(exits[status][1]):
+        sheet, key = exits[status]
         day = date.fromisoformat(details[key])
-        _leave(trajectory, sheet, _index_of(months, day), day)
-    elif record["status"] == "suspended":
-        out = rng.randrange(start + 1, MONTHS) if start + 1 < MONTHS else MONTHS - 1
-        _leave(trajectory, "inactive", out, months[out] + timedelta(days=rng.randrange(0, 27)))
+        index = _index_of(months, day)
+        if index < MONTHS:
+            _leave(trajectory, sheet, index, day)
+        else:  # in service by September 2025 although its stated online date is later
+            _leave_at_drawn_month(rng, trajectory, sheet, months)
+    elif status != "active":  # suspended, or a status the report does not know
+        _leave_at_drawn_month(rng, trajectory, "inactive", months)
     _draw_earlier_values(rng, trajectory, record, details)
     return trajectory
 

@@ -342,6 +342,8 @@ class Assessment(BaseModel):
     marketSignals: list[Fact] | None
     relevantQueueRecords: list[ExpandedQueueRecord] | None
     relevantTransmissionProjects: list[TransmissionProject] | None
+    # Extension member: the county's queue in the harvested monthly reports (firmness, change).
+    queueHistory: Opaque | None = None
     risks: list[str] | None
     nextActions: list[str] | None
 

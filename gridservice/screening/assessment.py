@@ -9,6 +9,7 @@ from shapely.geometry.base import BaseGeometry
 from gridservice.screening import factors
 from gridservice.screening.narrative import next_actions, risks
 from gridservice.screening.outcomes import Context, Outcome, county_label, mw, number
+from gridservice.screening.surroundings import county_queue_history
 from gridservice.screening.territory import (
     county_at,
     county_index,
@@ -339,6 +340,7 @@ def screen_site(
         as_of,
         duplicate_queue=duplicates,
         queue_states=screening_reads.queue_states(conn),
+        queue_history=county_queue_history(conn, county),
     )
     outcomes = factors.evaluate(ctx)
     utilities = _utility_candidates(candidates, county)
@@ -357,6 +359,7 @@ def screen_site(
         "marketSignals": _market_signals(facts, outcomes),
         "relevantQueueRecords": relevant_queue,
         "relevantTransmissionProjects": projects,
+        "queueHistory": ctx.queue_history,
         "risks": risks(ctx, outcomes),
         "nextActions": next_actions(ctx, outcomes, utilities),
         "readiness": _readiness(

@@ -151,6 +151,47 @@ def _rows(a: dict) -> Iterator[Row]:
         )
     for p in a.get("relevantTransmissionProjects") or []:
         yield from _fields("transmission_project", _text(p.get("id")), p, PROJECT_FIELDS)
+    yield from _queue_history_rows(a.get("queueHistory"))
+
+
+def _locator(cell: dict | None) -> str:
+    return cell["sourceLocator"] if cell else "none"
+
+
+def _queue_history_rows(history: dict | None) -> Iterator[Row]:
+    """The county's queue in the harvested reports: firmness, then each change with its cells."""
+    if not history:
+        return
+    report = history["report"]
+    yield "queue_history", "", "report", f"{report['fileName']} (sha256 {report['sha256']})"
+    for grade in history["byFirmness"]:
+        item = grade["firmness"]
+        yield "queue_history", item, "projects", grade["projects"]
+        yield "queue_history", item, "mw", grade["mw"]
+    for project in history["projects"]:
+        yield (
+            "queue_history",
+            project["projectId"],
+            project["firmness"],
+            _locator(project["source"]),
+        )
+    changes = history.get("changes")
+    if not changes:
+        return
+    window = f"{changes['from']['reportMonth']} to {changes['to']['reportMonth']}"
+    yield "queue_change", "", "window", window
+    for p in changes["entered"]:
+        yield "queue_change", p["projectId"], f"entered ({p['enteredAs']})", _locator(p["toCell"])
+    for p in changes["left"]:
+        cells = f"{_locator(p['fromCell'])} -> {_locator(p['toCell'])}"
+        yield "queue_change", p["projectId"], f"left ({p['outcome']})", cells
+    for p in changes["changed"]:
+        for c in p["changes"]:
+            value = (
+                f"{_text(c['from'])} -> {_text(c['to'])} "
+                f"({_locator(c['fromCell'])} -> {_locator(c['toCell'])})"
+            )
+            yield "queue_change", p["projectId"], c["field"], value
 
 
 def assessment_csv(assessment: dict) -> str:

@@ -9,6 +9,11 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
+from gridservice.screening.history_findings import (
+    change_sentence,
+    cod_slip_sentence,
+    firmness_sentence,
+)
 from gridservice.screening.market import market_adequacy
 from gridservice.screening.outcomes import (
     MAX_CITATIONS,
@@ -172,6 +177,8 @@ def queue_congestion(ctx: Context) -> Outcome:
         )
     if len(cited) > MAX_CITATIONS:
         text += f" The first {MAX_CITATIONS} are cited."
+    if ctx.queue_history:
+        text += firmness_sentence(ctx.queue_history) + change_sentence(ctx.queue_history)
     return Outcome(factor, severity, text, cited[:MAX_CITATIONS])
 
 
@@ -324,6 +331,8 @@ def timeline(ctx: Context) -> Outcome:
             f"{median:.0f} months from their queue date."
         )
         cited = sorted(i for _, i in durations)[:MAX_CITATIONS]
+    if ctx.queue_history:
+        text += cod_slip_sentence(ctx.queue_history)
     return Outcome(factor, severity, text, cited)
 
 

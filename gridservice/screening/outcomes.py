@@ -28,6 +28,8 @@ class Context:
     duplicate_queue: list[dict] = field(default_factory=list)
     # States with any queue record loaded: says whether an empty county is a data gap.
     queue_states: list[str] = field(default_factory=list)
+    # The county's queue in the harvested monthly reports: firmness and change (or None).
+    queue_history: dict | None = None
 
 
 @dataclass

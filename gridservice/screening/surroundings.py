@@ -201,3 +201,30 @@ def site_surroundings(
         "dropout": dropout_rates(conn, reports, fips, names),
         "limitations": _limitations(conn, counties, list({id(r): r for r in checked}.values())),
     }
+
+
+def county_queue_history(conn: sqlite3.Connection, county: dict | None) -> dict[str, Any] | None:
+    """Return the assessment's `queueHistory` for the site's county: the firmness of its queue
+    in the newest harvested report and what changed over the twelve months before it, every
+    project citing its source cells; None when no harvested report covers the county's state.
+    """
+    if county is None or county["state"] not in surroundings_reads.history_states(conn):
+        return None
+    fips = [county["fips"]]
+    reports = _market_reports(conn, surroundings_reads.queue_reports(conn), fips)
+    from_report, newest = _report_pair(reports, None, None)
+    figures = queue_figures(surroundings_reads.history_rows(conn, [newest["report_id"]], fips))
+    changes = queue_changes(conn, reports, from_report, newest, fips) if from_report else None
+    return {
+        "locationBasis": "county",
+        "countyFips": county["fips"],
+        "report": report_wire(newest),
+        "activeProjects": figures["activeProjects"],
+        "activeMw": figures["activeMw"],
+        "byFirmness": figures["byFirmness"],
+        "projects": [
+            {k: p[k] for k in ("projectId", "capacityMw", "firmness", "source")}
+            for p in figures["projects"]
+        ],
+        "changes": changes,
+    }

@@ -30,6 +30,7 @@ ASSESSMENT_FIELDS = {
     "serviceTerritoryCandidates",
     "marketSignals",
     "relevantQueueRecords",
+    "queueHistory",
     "relevantTransmissionProjects",
     "risks",
     "nextActions",

@@ -41,6 +41,7 @@ def make_site(client, headers, point, suffix):
     latitude, longitude = point
     body = {
         "requestedPeakLoadMw": 200.0,
+        "targetInServiceDate": "2028-06-01",
         "location": {"latitude": latitude, "longitude": longitude},
     }
     response = client.post(
@@ -338,3 +339,42 @@ def test_an_explicit_window_and_a_zero_radius(demo, hays):
     before = active_rows(conn, ids["2025-03"], fips)
     after = active_rows(conn, ids["2025-06"], fips)
     assert {p["projectId"].upper() for p in data["changes"]["left"]} == set(before) - set(after)
+
+
+def test_the_assessment_cites_firmness_and_change_and_carries_them(demo, hays):
+    client, conn = demo
+    site_id, data = hays
+    response = client.post(
+        f"/v1/sites/{site_id}/assessments",
+        headers={**ALPHA, "Idempotency-Key": "surround-assess-0001"},
+    )
+    assert response.status_code == 201, response.text
+    assessment = response.json()["data"]
+    history = assessment["queueHistory"]
+    site_county = next(c for c in data["counties"] if c["isSiteCounty"])
+    # The same county, the same newest report: the same figures as the surroundings.
+    assert history["byFirmness"] == site_county["queue"]["byFirmness"]
+    newest = report_ids(conn)[-1]
+    rows = active_rows(conn, newest, [site_county["countyFips"]])
+    firm_mw = sum(r[1] for r in rows.values() if r[4] and r[1] > 0)
+    finding = next(
+        f for f in assessment["readiness"]["findings"] if f["factor"] == "queue_congestion"
+    )
+    assert f"{firm_mw:,.0f} MW with financial security and notice to proceed" in finding["finding"]
+    counts = history["changes"]["counts"]
+    assert f"{counts['entered']} entered, {counts['left']} left" in finding["finding"]
+    timeline = next(f for f in assessment["readiness"]["findings"] if f["factor"] == "timeline")
+    assert "projected COD" in timeline["finding"]
+
+    export = client.post(
+        f"/v1/assessments/{assessment['id']}/exports",
+        json={"format": "csv"},
+        headers={**ALPHA, "Idempotency-Key": "surround-export-0001"},
+    ).json()["data"]
+    lines = export["content"].splitlines()
+    left = [line for line in lines if line.startswith("queue_change,") and ",left (" in line]
+    assert len(left) == counts["left"]
+    packet = client.get(
+        f"/v1/assessments/{assessment['id']}/expert-review.json", headers=ALPHA
+    ).json()["data"]
+    assert packet["serviceAssessment"]["queueHistory"] == history
