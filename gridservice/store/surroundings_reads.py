@@ -55,7 +55,9 @@ def history_rows(
         return []
     cursor = conn.execute(
         f"SELECT {HISTORY_COLUMNS} FROM queue_history "
-        f"WHERE county_fips IN ({_marks(county_fips)}) AND report_id IN ({_marks(report_ids)}) "
+        # `+report_id`: the county index is the selective one; without the plus SQLite walks
+        # the primary key of whole reports instead.
+        f"WHERE county_fips IN ({_marks(county_fips)}) AND +report_id IN ({_marks(report_ids)}) "
         "ORDER BY report_id, project_id, sheet",
         [*county_fips, *report_ids],
     )
@@ -74,7 +76,7 @@ def project_rows(
         chunk = ids[start : start + 500]
         cursor = conn.execute(
             f"SELECT {HISTORY_COLUMNS} FROM queue_history "
-            f"WHERE project_id IN ({_marks(chunk)}) AND report_id IN ({_marks(report_ids)})",
+            f"WHERE project_id IN ({_marks(chunk)}) AND +report_id IN ({_marks(report_ids)})",
             [*chunk, *report_ids],
         )
         rows += _dicts(cursor, _HISTORY_NAMES)

@@ -16,7 +16,7 @@ import pytest
 from pydantic import BaseModel
 from security_support import ALPHA, create_assessment, create_export, create_site, key, site_body
 
-from gridclient import models
+from gridclient import SiteSurroundings, models
 from gridservice.demo import DEMO_POINTS
 from gridservice.store.db import connect
 
@@ -157,6 +157,12 @@ def test_no_response_carries_a_field_beyond_the_interface(service, store_copy):
     problems += check_single(site, models.Site, "site")
     problems += check_single(get("/v1/sites/{siteId}", f"/v1/sites/{site_id}"), models.Site, "read")
     problems += check_collection(get("/v1/sites"), models.Site, "sites")
+    problems += check_single(
+        get("/v1/sites/{siteId}/surroundings", f"/v1/sites/{site_id}/surroundings"),
+        SiteSurroundings,
+        "surroundings",
+        meta=True,
+    )
     assessment = post("/v1/sites/{siteId}/assessments", f"/v1/sites/{site_id}/assessments", None)
     assessment_id = assessment["data"]["id"]
     problems += check_single(assessment, models.Assessment, "assessment")
