@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import Field
 
-from gridclient.models import GridModel, SourceEvidence
+from gridclient.models import GridModel, QualityFlag, SourceEvidence
 
 
 class SourceCell(GridModel):
@@ -32,6 +32,7 @@ class QueueReport(GridModel):
     report_date: str | None = None
     file_name: str | None = None
     sha256: str | None = None
+    sheets: list[str] = Field(default_factory=list)
 
 
 class QueueProject(GridModel):
@@ -86,6 +87,7 @@ class InterconnectionPoint(GridModel):
     to_bus_number: int | None = None
     circuit: str | None = None
     raw_text: str | None = Field(default=None, alias="raw")  # ``raw`` is the HTTP response
+    quality_flags: list[QualityFlag] = Field(default_factory=list)
     project_ids: list[str] = Field(default_factory=list)
     source: SourceCell | None = None
 

@@ -17,7 +17,7 @@ from gridservice.demo import (
     territories,
 )
 from gridservice.demo.common import BUILT_AT, DEMO_STATES, SOURCES, DemoContext
-from gridservice.store import history_writer, writer
+from gridservice.store import history_store, writer
 
 DEFAULT_SEED = 20261121
 DEMO_TOKENS = (("gds_demo_alpha", "demo-alpha"), ("gds_demo_beta", "demo-beta"))
@@ -96,9 +96,15 @@ def _load_queue(conn, ctx: DemoContext, runs: list) -> list:
 
 def _load_queue_releases(conn, ctx: DemoContext, triples: list) -> None:
     releases = queue_releases.build_releases(ctx, triples)
-    history_writer.insert_queue_reports(conn, releases["reports"])
-    history_writer.insert_queue_history(conn, releases["rows"])
-    history_writer.insert_interconnection_points(conn, releases["points"], releases["namings"])
+    for report in releases["reports"]:
+        report_id = report["report_id"]
+        history_store.replace_report(
+            conn,
+            report,
+            [r for r in releases["rows"] if r["report_id"] == report_id],
+            releases["points"],
+            [n for n in releases["namings"] if n["report_id"] == report_id],
+        )
 
 
 def _load_chunks(conn, chunks: list[tuple[dict, str]]) -> None:

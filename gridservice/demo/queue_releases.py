@@ -20,6 +20,8 @@ from datetime import date, timedelta
 from typing import Any
 
 from gridservice.demo.common import WORDS, DemoContext
+from gridservice.harvest.poi import parse_poi
+from gridservice.store.history_store import HISTORY_COLUMNS
 
 FIRST_MONTH = (2024, 9)
 MONTHS = 13
@@ -74,7 +76,7 @@ def _report(first: date, seed: int) -> dict[str, Any]:
         "report_date": run.isoformat(),
         "file_name": name,
         "sha256": hashlib.sha256(f"gridservice-demo-report\n{name}\n{seed}".encode()).hexdigest(),
-        "run_id": None,
+        "sheets": "large_gen,inactive,cancellation,commissioning",
     }
 
 
@@ -161,7 +163,8 @@ def _security_date(rng: random.Random, details: dict) -> str | None:
 
 
 class PointBook:
-    """Buses and line taps the demo reports name, numbered in order of first naming."""
+    """Buses and line taps the demo reports name, numbered in order of first naming and
+    read back with the harvest's own POI parser, as a real report's text would be."""
 
     def __init__(self) -> None:
         self.points: dict[str, dict[str, Any]] = {}
@@ -170,36 +173,26 @@ class PointBook:
     def _bus(self, name: str, kv: float) -> int:
         return self._bus_numbers.setdefault((name, kv), 50001 + len(self._bus_numbers))
 
-    def poi(self, rng: random.Random, raw: str | None) -> tuple[str | None, str | None]:
-        """Return (the report's POI text, point id) for a record's POI (None when it has none)."""
-        if raw is None:
-            return None, None
+    def _text(self, rng: random.Random, raw: str) -> str:
+        """Return the report's POI text for a record's POI: a bus, or a tap on a line."""
         match = _SUBSTATION.match(raw)
         if match is None:
-            point_id = "raw:" + hashlib.sha1(raw.encode()).hexdigest()[:16]
-            self.points.setdefault(point_id, {"point_id": point_id, "kind": "unparsed", "raw": raw})
-            return raw, point_id
+            return raw  # 'TBD', 'Unknown', damaged text: kept as the report has it
         name, kv = match.group(1), float(match.group(2))
         number = self._bus(name, kv)
         if rng.random() < 0.12:
             other = rng.choice([w for w in WORDS if w != name])
-            other_number = self._bus(other, kv)
-            (a, a_name), (b, b_name) = sorted([(number, name), (other_number, other)])
-            text = f"tap {kv:g}kV {b} {b_name} - {a} {a_name}"
-            point_id = f"tap:{a}-{b}:{kv:g}:C1"
-            self.points.setdefault(point_id, {
-                "point_id": point_id, "kind": "tap", "kv": kv, "from_bus_number": a,
-                "from_bus_name": a_name, "to_bus_number": b, "to_bus_name": b_name,
-                "circuit": "C1", "raw": text,
-            })  # fmt: skip
-            return text, point_id
-        text = f"{number} {name} {kv:g}kV"
-        point_id = f"bus:{number}"
-        self.points.setdefault(point_id, {
-            "point_id": point_id, "kind": "bus", "kv": kv, "bus_number": number,
-            "bus_name": name, "raw": text,
-        })  # fmt: skip
-        return text, point_id
+            return f"tap {kv:g}kV {self._bus(other, kv)} {other} - {number} {name}"
+        return f"{number} {name} {kv:g}kV"
+
+    def poi(self, rng: random.Random, raw: str | None) -> tuple[str | None, str | None]:
+        """Return (the report's POI text, point id) for a record's POI (None when it has none)."""
+        if raw is None:
+            return None, None
+        text = self._text(rng, raw)
+        point = parse_poi(text)
+        self.points.setdefault(point["point_id"], point)
+        return text, point["point_id"]
 
 
 def _value(t: Trajectory, column: str, index: int, current: Any) -> Any:
@@ -250,7 +243,7 @@ def build_releases(ctx: DemoContext, triples: list[tuple[dict, dict, dict]]) -> 
                     "projected_cod": _value(trajectory, "projected_cod", i,
                                             record.get("proposedDate")),
                     "ia_signed": ia if ia and ia <= end else None,
-                    "security_ntp": security if security and security <= end else None,
+                    "security_ntp": "Yes" if security and security <= end else None,
                     "poi_location": poi_text,
                 })  # fmt: skip
             elif trajectory.exit_index is not None and (
@@ -297,4 +290,8 @@ def _number_rows(rows: list[dict], reports: list[dict]) -> None:
             worksheet=worksheet,
             row=counters[key],
             status=SHEET_STATUS[row["sheet"]],
+            milestone="commercial_operation" if row["sheet"] == "commissioning" else "",
+            upstream_locator=None,
         )
+        for column in HISTORY_COLUMNS:
+            row.setdefault(column, None)

@@ -76,6 +76,15 @@ def iso_date(value: Any) -> str | None:
     return None
 
 
+def security_provided(value: Any) -> str | None:
+    """Return the "Financial Security and Notice to Proceed Provided" cell: 'Yes' as
+    published (the report gives no date), or an ISO date should a report give one; None
+    for 'No', a blank or 1-1-1900."""
+    if isinstance(value, str):
+        return "Yes" if value.strip().lower() == "yes" else None
+    return iso_date(value)
+
+
 def text(value: Any) -> str | None:
     if value is None:
         return None
@@ -112,7 +121,7 @@ def project_row(
         "ia_signed": iso_date(published.get("IA Signed")),
         # Small generators have no such column ("Financial Security for Dist Upgrades" is
         # another milestone), so theirs stays NULL.
-        "security_ntp": iso_date(published.get(SECURITY_NTP)),
+        "security_ntp": security_provided(published.get(SECURITY_NTP)),
         "event_date": None,
         "poi_location": text(published.get("POI Location")),
         "milestone": "",

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from gridservice.routers.models import SourceEvidence
+from gridservice.routers.models import QualityFlag, SourceEvidence
 
 Firmness = Literal["security_ntp", "ia_signed", "neither"]
 
@@ -29,6 +29,7 @@ class QueueReport(BaseModel):
     reportDate: str | None
     fileName: str
     sha256: str
+    sheets: list[str]
 
 
 class QueueProject(BaseModel):
@@ -92,6 +93,7 @@ class InterconnectionPoint(BaseModel):
     toBusNumber: int | None
     circuit: str | None
     raw: str
+    qualityFlags: list[QualityFlag]
     projectIds: list[str]
     source: SourceCell
 

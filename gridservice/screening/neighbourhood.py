@@ -81,6 +81,7 @@ def _point_wire(naming: list[Row]) -> dict[str, Any]:
         "toBusNumber": first["to_bus_number"],
         "circuit": first["circuit"],
         "raw": first["raw"],
+        "qualityFlags": json.loads(first["quality_flags"] or "[]"),
         "projectIds": sorted({r["project_id"] for r in naming}, key=str.upper),
         "source": cell(newest),
     }

@@ -127,6 +127,7 @@ def report_wire(report: Row) -> dict[str, Any]:
         "reportDate": report["report_date"],
         "fileName": report["file_name"],
         "sha256": report["sha256"],
+        "sheets": [sheet for sheet in (report.get("sheets") or "").split(",") if sheet],
     }
 
 

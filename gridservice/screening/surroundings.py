@@ -105,7 +105,9 @@ def _county_entry(county: dict, distance: float, site_fips: str, report: Row) ->
     }
 
 
-def _limitations(conn: sqlite3.Connection, counties: list[dict], checked: list[Row]) -> list[str]:
+def _limitations(
+    conn: sqlite3.Connection, counties: list[dict], reports: list[Row], checked: list[Row]
+) -> list[str]:
     limitations = [
         "Queued projects are placed by the county their report names (ERCOT publishes no "
         "coordinates for them): a project in a county within the radius may lie farther from "
@@ -119,11 +121,23 @@ def _limitations(conn: sqlite3.Connection, counties: list[dict], checked: list[R
             f"{bare} of the {len(plants)} plants listed have no generator records loaded, so "
             "their capacity and technology are unknown here."
         )
+    without_events = [
+        r["report_month"] for r in reports if "cancellation" not in (r["sheets"] or "")
+    ]
+    if without_events:
+        limitations.append(
+            f"{len(without_events)} of the {len(reports)} harvested reports "
+            f"({', '.join(without_events)}) were harvested without their inactive, cancellation "
+            "and commissioning sheets: a project that left the queue in those months is "
+            "'unstated' unless a later report lists it, and their cancellations are not counted "
+            "in the dropout rates."
+        )
     for report in checked:
         if not surroundings_reads.report_has_security_dates(conn, report["report_id"]):
             limitations.append(
                 f"The {report['report_month']} report as harvested ({report['file_name']}) "
-                "carries no financial-security dates, so its firmness reads 'IA signed' at most."
+                "says nothing of financial security and notice to proceed, so its firmness "
+                "reads 'IA signed' at most."
             )
     if screening_reads.meta_value(conn, "data_kind") == "demo":
         limitations.append("The loaded data is fictional demo data.")
@@ -199,7 +213,9 @@ def site_surroundings(
             else None
         ),
         "dropout": dropout_rates(conn, reports, fips, names),
-        "limitations": _limitations(conn, counties, list({id(r): r for r in checked}.values())),
+        "limitations": _limitations(
+            conn, counties, reports, list({id(r): r for r in checked}.values())
+        ),
     }
 
 

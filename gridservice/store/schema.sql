@@ -247,7 +247,8 @@ CREATE TABLE IF NOT EXISTS queue_history (
     study_phase   TEXT,
     projected_cod TEXT,                         -- ISO date
     ia_signed     TEXT,                         -- ISO date, NULL when not signed
-    security_ntp  TEXT,                         -- financial security and NTP provided, ISO date
+    security_ntp  TEXT,                         -- financial security and NTP provided: 'Yes' as
+                                                -- the report says it (no date given), NULL if not
     event_date    TEXT,                         -- inactive / cancel / approval date on those sheets
     poi_location  TEXT,                         -- raw 'POI Location' text
     -- Sheet 'commissioning' names one approval per row, and a project can pass two in a

@@ -29,7 +29,7 @@ def _dicts(cursor: sqlite3.Cursor, names: list[str]) -> list[Row]:
 
 def queue_reports(conn: sqlite3.Connection) -> list[Row]:
     """Return every harvested queue report, oldest month first (then market)."""
-    names = ["report_id", "market", "report_month", "report_date", "file_name", "sha256"]
+    names = ["report_id", "market", "report_month", "report_date", "file_name", "sha256", "sheets"]
     return _dicts(
         conn.execute(
             f"SELECT {', '.join(names)} FROM queue_reports ORDER BY report_month, market, report_id"
@@ -89,12 +89,13 @@ def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> 
         return []
     names = [
         "point_id", "kind", "kv", "bus_number", "bus_name", "from_bus_number", "from_bus_name",
-        "to_bus_number", "to_bus_name", "circuit", "raw", "project_id", "county_fips",
+        "to_bus_number", "to_bus_name", "circuit", "raw", "quality_flags", "project_id", "county_fips",
         "report_id", "file_name", "worksheet", "row",
     ]  # fmt: skip
     cursor = conn.execute(
         "SELECT p.point_id, p.kind, p.kv, p.bus_number, p.bus_name, p.from_bus_number, "
-        "p.from_bus_name, p.to_bus_number, p.to_bus_name, p.circuit, p.raw, x.project_id, "
+        "p.from_bus_name, p.to_bus_number, p.to_bus_name, p.circuit, p.raw, p.quality_flags, "
+        "x.project_id, "
         "x.county_fips, x.report_id, x.file_name, x.worksheet, x.row "
         "FROM interconnection_point_projects x JOIN interconnection_points p USING (point_id) "
         f"WHERE x.county_fips IN ({_marks(county_fips)}) "
