@@ -10,9 +10,11 @@ spread connections, and `serve` runs one process.
 
 The parent keeps the port bound (not listening, so it is never handed a connection),
 starts the workers, replaces a worker that dies, and stops them all on SIGTERM or SIGINT.
-A worker that exits with an error within `STARTUP_GRACE_SECONDS` of starting is not
-replaced: the app cannot start, and the parent stops with an error instead of restarting it
-in a loop. A worker killed by a signal is always replaced.
+A worker that exits with an error before it has said it is ready (its app built, its socket
+listening) is not replaced: the app cannot start, and the parent stops with an error instead
+of restarting it in a loop. Readiness is the worker's own signal, not a wall-clock grace, so a
+slow start on a loaded machine is never taken for a crash. A worker killed by a signal is
+always replaced.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ import sys
 import time
 from collections.abc import Callable
 from multiprocessing.process import BaseProcess
+from multiprocessing.synchronize import Event
 
 from gridservice.settings import Settings
 
-STARTUP_GRACE_SECONDS = 5.0
 STOP_TIMEOUT_SECONDS = 30.0
 
 
@@ -46,15 +48,16 @@ def reuseport_socket(host: str, port: int, *, listen: bool) -> socket.socket:
     return sock
 
 
-def _worker(settings_json: str, host: str, port: int) -> None:
+def _worker(settings_json: str, host: str, port: int, ready: Event) -> None:
     """One worker process: build the app, then listen (not before: a socket in the group
-    gets its share of connections as soon as it listens)."""
+    gets its share of connections as soon as it listens), then say it is ready."""
     import uvicorn
 
     from gridservice.app import create_app
 
     app = create_app(Settings.from_json(settings_json))
     sock = reuseport_socket(host, port, listen=True)
+    ready.set()
     uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[sock])
 
 
@@ -62,7 +65,7 @@ def serve_workers(
     settings: Settings,
     holder: socket.socket,
     workers: int,
-    target: Callable[[str, str, int], None] | None = None,
+    target: Callable[[str, str, int, Event], None] | None = None,
 ) -> int:
     """Run `workers` worker processes on the port `holder` keeps; return the exit status.
 
@@ -78,21 +81,24 @@ def serve_workers(
 
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
 
-    def start() -> tuple[BaseProcess, float]:
-        process = context.Process(target=target or _worker, args=(settings_json, host, port))
+    def start() -> tuple[BaseProcess, Event]:
+        ready = context.Event()
+        process = context.Process(
+            target=target or _worker, args=(settings_json, host, port, ready)
+        )
         process.start()
-        return process, time.monotonic()
+        return process, ready
 
     running = [start() for _ in range(workers)]
     status = 0
     try:
         while not stopping:
             time.sleep(0.2)
-            for index, (process, started) in enumerate(running):
+            for index, (process, ready) in enumerate(running):
                 if stopping or process.is_alive():
                     continue
                 failed = process.exitcode is not None and process.exitcode > 0
-                if failed and time.monotonic() - started < STARTUP_GRACE_SECONDS:
+                if failed and not ready.is_set():
                     print(
                         f"gridservice serve: worker {process.pid} exited while starting "
                         f"(status {process.exitcode}); stopping",
@@ -109,11 +115,11 @@ def serve_workers(
                 )
                 running[index] = start()
     finally:
-        for process, _started in running:
+        for process, _ready in running:
             if process.is_alive():
                 process.terminate()
         deadline = time.monotonic() + STOP_TIMEOUT_SECONDS
-        for process, _started in running:
+        for process, _ready in running:
             process.join(max(0.0, deadline - time.monotonic()))
             if process.is_alive():
                 process.kill()

@@ -125,25 +125,58 @@ def test_workers_must_be_at_least_one(tmp_path):
     assert "--workers must be at least 1" in result.stderr
 
 
-def exit_at_once(_settings_json: str, _host: str, _port: int) -> None:
+def exit_at_once(_settings_json: str, _host: str, _port: int, _ready) -> None:
     raise SystemExit(1)  # what a worker whose app cannot start does
 
 
-def test_a_worker_that_cannot_start_stops_the_parent_instead_of_a_restart_loop(tmp_path):
-    # In a fresh interpreter: worker processes are spawned, and a spawned child re-imports
-    # its parent's main module, which inside pytest may be anything a test has set.
+def exit_after_ready(_settings_json: str, _host: str, _port: int, ready) -> None:
+    ready.set()
+    time.sleep(0.5)
+    raise SystemExit(1)  # a worker that started, served, then failed
+
+
+def _serve_script(tmp_path: Path, target: str, workers: int = 1) -> str:
     here = Path(__file__).parent
-    script = (
+    return (
         "import sys\n"
         f"sys.path.insert(0, {str(here)!r})\n"
         "from pathlib import Path\n"
         "from gridservice import workers\n"
         "from gridservice.settings import Settings\n"
-        "from test_workers import exit_at_once\n"
+        f"from test_workers import {target}\n"
         "holder = workers.reuseport_socket('127.0.0.1', 0, listen=False)\n"
         f"settings = Settings(db_path=Path({str(tmp_path / 'x.db')!r}))\n"
-        "sys.exit(workers.serve_workers(settings, holder, 2, target=exit_at_once))\n"
+        f"sys.exit(workers.serve_workers(settings, holder, {workers}, target={target}))\n"
     )
+
+
+def test_a_worker_that_fails_after_it_started_is_replaced_however_slow_its_start(tmp_path):
+    # Readiness is the worker's own signal: a worker that said it was ready and then failed
+    # is replaced, never taken for one that cannot start.
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _serve_script(tmp_path, "exit_after_ready")],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        lines = []
+        for line in parent.stderr:
+            lines.append(line)
+            if "starting another" in line:
+                break
+        parent.send_signal(signal.SIGTERM)
+        assert parent.wait(timeout=60) == 0, "".join(lines)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+    assert any("starting another" in line for line in lines), "".join(lines)
+    assert not any("exited while starting" in line for line in lines)
+
+
+def test_a_worker_that_cannot_start_stops_the_parent_instead_of_a_restart_loop(tmp_path):
+    # In a fresh interpreter: worker processes are spawned, and a spawned child re-imports
+    # its parent's main module, which inside pytest may be anything a test has set.
+    script = _serve_script(tmp_path, "exit_at_once", workers=2)
     result = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
     )
