@@ -63,43 +63,38 @@ def queue_figures(rows: list[Row]) -> dict[str, Any]:
     }
 
 
-def _point_wire(naming: list[Row]) -> dict[str, Any]:
-    first = naming[0]
-    newest = max(naming, key=lambda r: (r["report_id"], r["project_id"]))
-    name = first["bus_name"]
-    if first["kind"] == "tap":
-        name = f"tap {first['from_bus_name'] or first['from_bus_number']} - " + str(
-            first["to_bus_name"] or first["to_bus_number"]
+def _point_wire(row: Row) -> dict[str, Any]:
+    name = row["bus_name"]
+    if row["kind"] == "tap":
+        name = f"tap {row['from_bus_name'] or row['from_bus_number']} - " + str(
+            row["to_bus_name"] or row["to_bus_number"]
         )
     return {
-        "pointId": first["point_id"],
-        "kind": first["kind"],
-        "kv": first["kv"],
+        "pointId": row["point_id"],
+        "kind": row["kind"],
+        "kv": row["kv"],
         "name": name,
-        "busNumber": first["bus_number"],
-        "fromBusNumber": first["from_bus_number"],
-        "toBusNumber": first["to_bus_number"],
-        "circuit": first["circuit"],
-        "raw": first["raw"],
-        "qualityFlags": json.loads(first["quality_flags"] or "[]"),
-        "projectIds": sorted({r["project_id"] for r in naming}, key=str.upper),
-        "source": cell(newest),
+        "busNumber": row["bus_number"],
+        "fromBusNumber": row["from_bus_number"],
+        "toBusNumber": row["to_bus_number"],
+        "circuit": row["circuit"],
+        "raw": row["raw"],
+        "qualityFlags": json.loads(row["quality_flags"] or "[]"),
+        "projectIds": sorted(set(row["project_ids"].split(",")), key=str.upper),
+        "source": cell(row),
     }
 
 
 def points_by_county(conn: sqlite3.Connection, fips: list[str]) -> dict[str, dict[str, Any]]:
     """Return each county's interconnection points grouped by kV (highest first) and unparsed."""
-    grouped: dict[tuple[str, str], list[Row]] = defaultdict(list)
-    for row in surroundings_reads.points_in_counties(conn, fips):
-        grouped[(row["county_fips"], row["point_id"])].append(row)
     out: dict[str, dict[str, Any]] = {f: {"byKv": [], "unparsed": []} for f in fips}
     by_kv: dict[str, dict[float | None, list[dict]]] = defaultdict(lambda: defaultdict(list))
-    for (county_fips, _), naming in sorted(grouped.items()):
-        point = _point_wire(naming)
+    for row in surroundings_reads.points_in_counties(conn, fips):
+        point = _point_wire(row)
         if point["kind"] == "unparsed":
-            out[county_fips]["unparsed"].append(point)
+            out[row["county_fips"]]["unparsed"].append(point)
         else:
-            by_kv[county_fips][point["kv"]].append(point)
+            by_kv[row["county_fips"]][point["kv"]].append(point)
     for county_fips, levels in by_kv.items():
         order = sorted(levels, key=lambda v: (v is None, -(v or 0)))
         out[county_fips]["byKv"] = [{"kv": v, "points": levels[v]} for v in order]

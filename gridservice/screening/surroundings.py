@@ -167,8 +167,9 @@ def site_surroundings(
         )
     within = index.counties_within(latitude, longitude, radius)
     fips = [c["county_fips"] for c, _ in within]
-    covered = surroundings_reads.history_states(conn)
-    if not any(c["state"] in covered for c, _ in within):
+    states = {c["state"]: c["state_fips"] for c, _ in within}
+    if not any(surroundings_reads.history_covers_state(conn, f) for f in states.values()):
+        covered = surroundings_reads.history_states(conn)
         raise SurroundingsInputError(
             404,
             "site_outside_harvested_counties",
@@ -224,7 +225,7 @@ def county_queue_history(conn: sqlite3.Connection, county: dict | None) -> dict[
     in the newest harvested report and what changed over the twelve months before it, every
     project citing its source cells; None when no harvested report covers the county's state.
     """
-    if county is None or county["state"] not in surroundings_reads.history_states(conn):
+    if county is None or not surroundings_reads.history_covers_state(conn, county["stateFips"]):
         return None
     fips = [county["fips"]]
     reports = _market_reports(conn, surroundings_reads.queue_reports(conn), fips)

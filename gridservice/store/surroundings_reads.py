@@ -23,6 +23,13 @@ def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" for _ in values)
 
 
+def _tuples(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+    """Execute with plain tuples for rows (the store's sqlite3.Row costs here)."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    return cursor.execute(sql, params)
+
+
 def _dicts(cursor: sqlite3.Cursor, names: list[str]) -> list[Row]:
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
@@ -36,6 +43,15 @@ def queue_reports(conn: sqlite3.Connection) -> list[Row]:
         ),
         names,
     )
+
+
+def history_covers_state(conn: sqlite3.Connection, state_fips: str) -> bool:
+    """Return whether any harvested report names a county of a state (by its FIPS prefix)."""
+    row = conn.execute(
+        "SELECT 1 FROM queue_history WHERE county_fips >= ? AND county_fips < ? LIMIT 1",
+        (state_fips, f"{int(state_fips) + 1:02d}"),
+    ).fetchone()
+    return row is not None
 
 
 def history_states(conn: sqlite3.Connection) -> list[str]:
@@ -53,7 +69,8 @@ def history_rows(
     """Return the rows of some reports in some counties, by report, project and sheet."""
     if not report_ids or not county_fips:
         return []
-    cursor = conn.execute(
+    cursor = _tuples(
+        conn,
         f"SELECT {HISTORY_COLUMNS} FROM queue_history "
         # `+report_id`: the county index is the selective one; without the plus SQLite walks
         # the primary key of whole reports instead.
@@ -74,7 +91,8 @@ def project_rows(
     ids = sorted(set(project_ids))
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
-        cursor = conn.execute(
+        cursor = _tuples(
+            conn,
             f"SELECT {HISTORY_COLUMNS} FROM queue_history "
             f"WHERE project_id IN ({_marks(chunk)}) AND +report_id IN ({_marks(report_ids)})",
             [*chunk, *report_ids],
@@ -84,22 +102,25 @@ def project_rows(
 
 
 def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> list[Row]:
-    """Return each (point, county, project, report) naming in some counties."""
+    """Return each (point, county) named in some counties: the point, the projects naming it
+    there (comma-separated) and the newest row that names it (SQLite takes the bare columns
+    from the row holding max(report_id))."""
     if not county_fips:
         return []
     names = [
         "point_id", "kind", "kv", "bus_number", "bus_name", "from_bus_number", "from_bus_name",
-        "to_bus_number", "to_bus_name", "circuit", "raw", "quality_flags", "project_id", "county_fips",
-        "report_id", "file_name", "worksheet", "row",
+        "to_bus_number", "to_bus_name", "circuit", "raw", "quality_flags", "county_fips",
+        "report_id", "file_name", "worksheet", "row", "project_ids",
     ]  # fmt: skip
-    cursor = conn.execute(
+    cursor = _tuples(
+        conn,
         "SELECT p.point_id, p.kind, p.kv, p.bus_number, p.bus_name, p.from_bus_number, "
         "p.from_bus_name, p.to_bus_number, p.to_bus_name, p.circuit, p.raw, p.quality_flags, "
-        "x.project_id, "
-        "x.county_fips, x.report_id, x.file_name, x.worksheet, x.row "
+        "x.county_fips, max(x.report_id), x.file_name, x.worksheet, x.row, "
+        "group_concat(DISTINCT x.project_id) "
         "FROM interconnection_point_projects x JOIN interconnection_points p USING (point_id) "
         f"WHERE x.county_fips IN ({_marks(county_fips)}) "
-        "ORDER BY p.point_id, x.county_fips, x.project_id, x.report_id",
+        "GROUP BY x.point_id, x.county_fips ORDER BY x.point_id, x.county_fips",
         list(county_fips),
     )
     return _dicts(cursor, names)
