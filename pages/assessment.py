@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components import assessment_view as view
-from components import connection, data, downloads
+from components import connection, data, downloads, surroundings_view
 from components.problems import problem_boundary
 from components.tables import as_text
 from gridclient import Capabilities
@@ -71,4 +71,5 @@ with problem_boundary():
         site = data.site(conn, assessment.site_id) if assessment.site_id else None
         location = site.location if site else None
         view.draw_map(assessment, (location.latitude, location.longitude) if location else None)
+        surroundings_view.draw_surroundings(conn, assessment.site_id)
         draw_downloads(conn, assessment.id, data.capabilities(conn))

@@ -41,6 +41,7 @@ from components.data.tenant import (
     packet_bytes,
     screen_site,
     site,
+    site_surroundings,
     sites_with_latest_assessment,
 )
 
@@ -75,6 +76,7 @@ __all__ = [
     "release",
     "screen_site",
     "site",
+    "site_surroundings",
     "sites_with_latest_assessment",
     "territory_resolution",
     "transmission_projects",

@@ -7,7 +7,14 @@ from collections.abc import Callable
 from components.connection import ConnectionKey
 from components.data._cache import Model, cached, client
 from components.data.service import capabilities
-from gridclient import Assessment, AssessmentExport, NotFoundError, Site, SiteDefinition
+from gridclient import (
+    Assessment,
+    AssessmentExport,
+    NotFoundError,
+    Site,
+    SiteDefinition,
+    SiteSurroundings,
+)
 
 MAX_SITES = 200
 
@@ -30,6 +37,18 @@ def assessment(conn: ConnectionKey, assessment_id: str) -> Assessment | None:
 def site(conn: ConnectionKey, site_id: str) -> Site | None:
     """Return the tenant's site, or None when the tenant has no such site."""
     return _found(lambda: client(conn).sites.get(site_id))
+
+
+@cached(spinner="Loading the grid around the site…", max_entries=500)
+def site_surroundings(
+    conn: ConnectionKey, site_id: str, radius_km: float | None = None
+) -> SiteSurroundings:
+    """Return the site's surroundings within `radius_km` (None: the service's default).
+
+    An extension operation (`capabilities(conn).site_surroundings`); a radius out of range,
+    or a site outside every harvested county, raises the service's problem.
+    """
+    return client(conn).sites.surroundings(site_id, radius_km=radius_km)
 
 
 @cached()

@@ -1,0 +1,376 @@
+"""The grid around a site: counties in a radius, their queue, plants, points, changes, dropout.
+
+Drawn from the `/v1/sites/{siteId}/surroundings` extension (`data.site_surroundings`). Queue
+figures are placed by county (the operator publishes no coordinates for queued projects);
+plants by their own coordinates; each table says which. Every queue id links to its record
+on the Interconnection queue page (`queue?record=<id>`) when this deployment holds it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pandas as pd
+import pydeck as pdk
+import streamlit as st
+
+from components import data, maps
+from components.connection import ConnectionKey
+from components.geography import region_counties
+from components.problems import show_problem
+from components.tables import records_frame
+from components.text import escape_markdown
+from gridclient import APIStatusError, QueueProject, SiteSurroundings, SourceCell
+
+DEFAULT_RADIUS_KM, MAX_RADIUS_KM = 40, 150
+FIRMNESS = {
+    "ia_signed": "IA signed MW",
+    "security_ntp": "Security and NTP MW",
+    "neither": "Neither MW",
+}
+PLANT_COLOUR = [30, 136, 229, 200]
+RECORD = st.column_config.LinkColumn("Record", display_text=r"record=(.*)$")
+
+
+def draw_surroundings(conn: ConnectionKey, site_id: str | None) -> None:
+    """Draw the "Grid around the site" section, or say why it cannot be drawn."""
+    st.subheader("Grid around the site")
+    if not site_id:
+        st.info("This assessment names no site, so its surroundings cannot be shown.")
+        return
+    if not data.capabilities(conn).site_surroundings:
+        st.info(
+            "This deployment does not offer site surroundings (the "
+            "`/v1/sites/{siteId}/surroundings` extension), so the counties, queue changes "
+            "and dropout rates around the site cannot be shown here."
+        )
+        return
+    radius = st.slider(
+        "Radius (km)",
+        1,
+        MAX_RADIUS_KM,
+        DEFAULT_RADIUS_KM,
+        key="surroundings.radius",
+        help="Counties whose Census boundary lies within this distance of the site.",
+    )
+    try:
+        near = data.site_surroundings(conn, site_id, float(radius))
+    except APIStatusError as exc:
+        show_problem(exc)
+        return
+    draw_map(near)
+    record_ids = record_links(conn)
+    draw_counties(near)
+    draw_plants(near)
+    draw_points(near)
+    draw_changes(near, record_ids)
+    draw_dropout(near)
+    for limitation in near.limitations:
+        st.caption(escape_markdown(limitation))
+
+
+def record_links(conn: ConnectionKey) -> dict[str, str]:
+    """Return each queue project id (upper case) -> its record page's URL."""
+    return {
+        str(record.record_key).upper(): f"queue?record={record.id}"
+        for record in data.all_queue_records(conn)
+        if record.record_key and record.id
+    }
+
+
+def cell_text(cell: SourceCell | None) -> str:
+    """Return a source cell as `file#'sheet'!A12 (column)`, or "" when there is none."""
+    if cell is None:
+        return ""
+    where = cell.source_locator or f"{cell.file_name} {cell.worksheet} row {cell.row}"
+    return f"{where} ({cell.column})" if cell.column else where
+
+
+def mw_by_firmness(totals: Any) -> dict[str, float]:
+    by = {f.firmness: f.mw or 0.0 for f in (totals.by_firmness if totals else [])}
+    return {label: by.get(key, 0.0) for key, label in FIRMNESS.items()}
+
+
+def fuel_text(totals: Any) -> str:
+    fuels = totals.by_fuel if totals else []
+    return ", ".join(f"{f.fuel} {f.mw or 0:,.0f} MW ({f.projects})" for f in fuels)
+
+
+def counties_frame(near: SiteSurroundings) -> pd.DataFrame:
+    """Return one row per county: distance, active MW by firmness and by fuel."""
+    return records_frame(
+        near.counties,
+        {
+            "County": lambda c: f"{c.name}, {c.state}" + (" (site)" if c.is_site_county else ""),
+            "Distance km": "distance_km",
+            "Active projects": lambda c: c.queue.active_projects if c.queue else 0,
+            "Active MW": lambda c: c.queue.active_mw if c.queue else 0.0,
+            **{
+                label: (lambda c, label=label: mw_by_firmness(c.queue)[label])
+                for label in FIRMNESS.values()
+            },
+            "By fuel": lambda c: fuel_text(c.queue),
+            "Location basis": lambda c: c.queue.location_basis if c.queue else "county",
+        },
+    )
+
+
+def plants(near: SiteSurroundings) -> list[Any]:
+    """Return every nearby plant once, nearest first."""
+    seen = {}
+    for county in near.counties:
+        for plant in county.plants.nearest if county.plants else []:
+            seen.setdefault(plant.id or plant.plant_id, plant)
+    return sorted(seen.values(), key=lambda p: p.distance_km or 0.0)
+
+
+def draw_map(near: SiteSurroundings) -> None:
+    """Counties shaded by active queue MW, plants sized by capacity, the site's pin."""
+    outlines = region_counties()
+    active = {c.county_fips: (c.queue.active_mw or 0.0) if c.queue else 0.0 for c in near.counties}
+    most = max(active.values(), default=0.0) or 1.0
+    features = [
+        outlines[fips].feature(
+            fill=[255, 140, 0, int(30 + 170 * mw / most)],
+            label=f"{outlines[fips].label}: {mw:,.0f} MW active in the queue",
+        )
+        for fips, mw in active.items()
+        if fips in outlines
+    ]
+    rows = [
+        {
+            "latitude": p.latitude,
+            "longitude": p.longitude,
+            "radius": 400 + 80 * math.sqrt(p.capacity_mw or 0.0),
+            "label": f"{p.plant_name}: {p.capacity_mw or 0:,.0f} MW, {p.distance_km} km",
+        }
+        for p in plants(near)
+        if p.latitude is not None and p.longitude is not None
+    ]
+    plant_layer = pdk.Layer(
+        "ScatterplotLayer",
+        id="plants",
+        data=rows,
+        get_position=["longitude", "latitude"],
+        get_fill_color=PLANT_COLOUR,
+        get_radius="radius",
+        radius_min_pixels=3,
+        pickable=True,
+    )
+    location = near.location or {}
+    layers = [maps.county_layer_from_features(features, layer_id="surroundings"), plant_layer]
+    if "latitude" in location and "longitude" in location:
+        layers.append(maps.pin_layer(location["latitude"], location["longitude"]))
+    zoom = max(5.5, 9.5 - math.log2(max(near.radius_km or DEFAULT_RADIUS_KM, 10) / 10))
+    view = maps.view(location.get("latitude", 31.5), location.get("longitude", -98.8), zoom)
+    st.pydeck_chart(maps.deck(layers, view), height=420)
+    report = near.queue_now.report if near.queue_now else None
+    month = report.report_month if report else "the newest report"
+    st.caption(
+        f"Legend: counties within {near.radius_km:g} km are shaded orange, darker for more "
+        f"active queue MW in {month} (placed by county: the operator publishes no "
+        "coordinates for queued projects); blue dots are existing plants at their own "
+        "coordinates, larger for more capacity; the red dot is the site."
+    )
+
+
+def draw_counties(near: SiteSurroundings) -> None:
+    totals = near.queue_now
+    if totals:
+        firm = mw_by_firmness(totals)
+        st.markdown(
+            f"**{totals.active_projects or 0:,} active queue projects, "
+            f"{totals.active_mw or 0:,.1f} MW** in these counties: "
+            + ", ".join(f"{label} {mw:,.1f}" for label, mw in firm.items())
+            + f". Location basis: {totals.location_basis or 'county'}."
+        )
+    if near.distance_basis:
+        st.caption(escape_markdown(near.distance_basis))
+    st.dataframe(
+        counties_frame(near),
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "Distance km": st.column_config.NumberColumn(format="%.1f km"),
+            **{
+                name: st.column_config.NumberColumn(format="%.1f MW")
+                for name in ["Active MW", *FIRMNESS.values()]
+            },
+        },
+    )
+
+
+def draw_plants(near: SiteSurroundings) -> None:
+    st.markdown("**Nearest existing plants** (location basis: coordinates)")
+    frame = records_frame(
+        plants(near),
+        {
+            "Plant": "plant_name",
+            "Distance km": "distance_km",
+            "Capacity MW": "capacity_mw",
+            "Technology": lambda p: ", ".join(p.technologies),
+            "Location basis": lambda p: "coordinates",
+            "Source cell": "evidence.source_locator",
+        },
+    )
+    if frame.empty:
+        st.caption("No plant with coordinates in these counties.")
+    else:
+        st.dataframe(frame, hide_index=True, width="stretch")
+
+
+def draw_points(near: SiteSurroundings) -> None:
+    st.markdown("**Interconnection points named by the queue, by kV** (location basis: county)")
+    rows, unparsed = [], []
+    for county in near.counties:
+        points = county.interconnection_points
+        if points is None:
+            continue
+        for level in points.by_kv:
+            for point in level.points:
+                rows.append((county, level.kv, point))
+        unparsed.extend((county, point) for point in points.unparsed)
+    rows.sort(key=lambda row: -(row[1] or 0.0))
+    frame = pd.DataFrame(
+        [
+            {
+                "kV": kv,
+                "Point": point.name or point.raw_text,
+                "Kind": point.kind,
+                "Bus": point.bus_number,
+                "County": county.name,
+                "Projects": ", ".join(point.project_ids),
+                "Source cell": cell_text(point.source),
+            }
+            for county, kv, point in rows
+        ]
+    )
+    if frame.empty:
+        st.caption("No interconnection point is named in these counties.")
+    else:
+        st.dataframe(
+            frame,
+            hide_index=True,
+            width="stretch",
+            column_config={"kV": st.column_config.NumberColumn(format="%.0f kV")},
+        )
+    if unparsed:
+        st.caption(
+            f"{len(unparsed)} point text(s) did not parse and are kept as published: "
+            + "; ".join(escape_markdown(p.raw_text or "") for _, p in unparsed)
+        )
+
+
+def project_row(project: QueueProject, record_ids: dict[str, str]) -> dict[str, Any]:
+    project_id = str(project.project_id or "")
+    return {
+        "Project id": project_id,
+        "Record": record_ids.get(project_id.upper()),
+        "Project": project.project_name,
+        "County": project.county,
+        "Fuel": project.fuel,
+        "MW": project.capacity_mw,
+    }
+
+
+def changes_frames(
+    near: SiteSurroundings, record_ids: dict[str, str]
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """Return the entered, left and changed tables, each row with both source cells."""
+    changes = near.changes
+    entered = [
+        {
+            **project_row(p, record_ids),
+            "Entered as": p.entered_as,
+            "From cell": cell_text(p.from_cell),
+            "To cell": cell_text(p.to_cell),
+        }
+        for p in changes.entered
+    ]
+    left = [
+        {
+            **project_row(p, record_ids),
+            "How it left": p.outcome,
+            "Date": p.event_date,
+            "From cell": cell_text(p.from_cell),
+            "To cell": cell_text(p.to_cell),
+        }
+        for p in changes.left
+    ]
+    changed = [
+        {
+            **project_row(p, record_ids),
+            "Field": change.field,
+            "From": str(change.from_value),
+            "To": str(change.to),
+            "From cell": cell_text(change.from_cell),
+            "To cell": cell_text(change.to_cell),
+        }
+        for p in changes.changed
+        for change in p.changes
+    ]
+    return pd.DataFrame(entered), pd.DataFrame(left), pd.DataFrame(changed)
+
+
+def draw_changes(near: SiteSurroundings, record_ids: dict[str, str]) -> None:
+    changes = near.changes
+    if changes is None:
+        st.caption("Only one queue report is harvested, so there is no change to show.")
+        return
+    before = changes.from_report.report_month if changes.from_report else "?"
+    after = changes.to.report_month if changes.to else "?"
+    st.markdown(
+        f"**What changed between the {before} and {after} reports** "
+        f"(location basis: {changes.location_basis or 'county'}): "
+        f"{len(changes.entered)} entered, {len(changes.left)} left, "
+        f"{len(changes.changed)} changed."
+    )
+    frames = changes_frames(near, record_ids)
+    for label, frame in zip(("Entered", "Left", "Changed"), frames, strict=True):
+        st.markdown(f"*{label}*")
+        if frame.empty:
+            st.caption(f"No project {label.lower()}.")
+        else:
+            st.dataframe(frame, hide_index=True, width="stretch", column_config={"Record": RECORD})
+
+
+def dropout_frame(rows: list[Any], key: str) -> pd.DataFrame:
+    return records_frame(
+        rows,
+        {
+            key.title(): key,
+            "Projects": "projects",
+            "Went inactive": "went_inactive",
+            "Cancelled": "cancelled",
+            "Dropped out": "dropped_out",
+            "Commissioned": "commissioned",
+            "Rate": lambda r: f"{(r.rate or 0) * 100:.1f}%",
+        },
+    )
+
+
+def draw_dropout(near: SiteSurroundings) -> None:
+    dropout = near.dropout
+    if dropout is None:
+        return
+    window = dropout.window or {}
+    overall = dropout.all
+    headline = "**How often projects here drop out**"
+    if overall:
+        headline += (
+            f": {overall.dropped_out or 0} of {overall.projects or 0} projects "
+            f"({(overall.rate or 0) * 100:.1f}%) went inactive ({overall.went_inactive or 0}) "
+            f"or were cancelled ({overall.cancelled or 0}) between "
+            f"{window.get('firstMonth', '?')} and {window.get('lastMonth', '?')} "
+            f"({window.get('reports', '?')} reports; location basis: "
+            f"{dropout.location_basis or 'county'})."
+        )
+    st.markdown(headline)
+    if dropout.statement:
+        st.caption(escape_markdown(dropout.statement))
+    by_fuel, by_county = st.columns(2)
+    by_fuel.dataframe(dropout_frame(dropout.by_fuel, "fuel"), hide_index=True, width="stretch")
+    by_county.dataframe(
+        dropout_frame(dropout.by_county, "county"), hide_index=True, width="stretch"
+    )

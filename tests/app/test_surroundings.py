@@ -1,0 +1,110 @@
+"""The assessment page's "Grid around the site": figures as the service answers them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import ALPHA_TOKEN, page_path
+from streamlit.testing.v1 import AppTest
+
+from components.surroundings_view import FIRMNESS
+from gridservice.demo import DEMO_POINTS
+
+
+@pytest.fixture(scope="module")
+def screened_site(demo_service):
+    """An alpha site in Hays County, screened; and the client's answer for its surroundings."""
+    from gridclient import GridDataClient
+
+    with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:
+        latitude, longitude = DEMO_POINTS["dual_certified"]
+        site = client.sites.create(
+            {
+                "requestedPeakLoadMw": 200.0,
+                "location": {"latitude": latitude, "longitude": longitude},
+            },
+            idempotency_key="surroundings-page-test-site",
+        )
+        assessment = client.assessments.create(site.id)
+        return assessment, client.sites.surroundings(site.id, radius_km=40)
+
+
+def open_page(assessment_id: str) -> AppTest:
+    at = AppTest.from_file(page_path("assessment"), default_timeout=120)
+    at.query_params["assessment"] = assessment_id
+    at.run()
+    assert not at.exception
+    return at
+
+
+def frame_with(at: AppTest, column: str):
+    return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+def test_section_shows_the_counties_changes_and_dropout(service_env, screened_site):
+    assessment, near = screened_site
+    at = open_page(assessment.id)
+    assert "Grid around the site" in [h.value for h in at.subheader]
+    assert at.slider(key="surroundings.radius").value == 40
+
+    counties = frame_with(at, "Active MW")
+    assert len(counties) == len(near.counties)
+    for county, (_, row) in zip(near.counties, counties.iterrows(), strict=True):
+        assert row["County"].startswith(f"{county.name}, {county.state}")
+        assert row["Distance km"] == pytest.approx(county.distance_km)
+        assert row["Active MW"] == pytest.approx(county.queue.active_mw)
+        by = {f.firmness: f.mw for f in county.queue.by_firmness}
+        for key, label in FIRMNESS.items():
+            assert row[label] == pytest.approx(by.get(key, 0.0))
+        assert row["Location basis"] == "county"
+
+    left = frame_with(at, "How it left")
+    assert sorted(left["Project id"]) == sorted(p.project_id for p in near.changes.left)
+    assert sorted(left["How it left"]) == sorted(p.outcome for p in near.changes.left)
+    assert all(left["From cell"]) and all(left["To cell"])
+    # every id the demo holds links to its record page
+    assert all(str(link).startswith("queue?record=") for link in left["Record"])
+    changed = frame_with(at, "Field")
+    assert len(changed) == sum(len(p.changes) for p in near.changes.changed)
+
+    plants = frame_with(at, "Capacity MW")
+    assert set(plants["Location basis"]) == {"coordinates"}
+
+    overall = near.dropout.all
+    rate = f"{overall.rate * 100:.1f}%"
+    text = " ".join(m.value for m in at.markdown)
+    assert f"{overall.dropped_out} of {overall.projects} projects ({rate})" in text
+    captions = [c.value for c in at.caption]
+    assert any("under" in c for c in captions), near.dropout.statement
+    total = near.queue_now
+    assert f"{total.active_mw:,.1f} MW" in text
+
+
+def test_a_site_outside_the_harvested_counties_shows_the_services_problem(
+    service_env, demo_service
+):
+    from gridclient import APIStatusError, GridDataClient
+
+    with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:
+        site = client.sites.create(
+            # Oklahoma City: a stored county, but no harvested queue report covers Oklahoma
+            {
+                "requestedPeakLoadMw": 200.0,
+                "location": {"latitude": 35.4676, "longitude": -97.5164},
+            },
+            idempotency_key="surroundings-page-test-outside",
+        )
+        assessment = client.assessments.create(site.id)
+        with pytest.raises(APIStatusError) as refused:
+            client.sites.surroundings(site.id, radius_km=40)
+    at = open_page(assessment.id)
+    assert refused.value.status == 404
+    errors = [e.value for e in at.error]
+    assert any(refused.value.detail in unescape(e) for e in errors), errors
+    # the rest of the page still draws: the downloads follow the section
+    assert "Downloads" in [h.value for h in at.subheader]
+
+
+def unescape(markdown: str) -> str:
+    return re.sub(r"\\(.)", r"\1", markdown)
