@@ -162,7 +162,7 @@ def draw_map(near: SiteSurroundings) -> None:
     layers = [maps.county_layer_from_features(features, layer_id="surroundings"), plant_layer]
     if "latitude" in location and "longitude" in location:
         layers.append(maps.pin_layer(location["latitude"], location["longitude"]))
-    zoom = max(5.5, 9.5 - math.log2(max(near.radius_km or DEFAULT_RADIUS_KM, 10) / 10))
+    zoom = max(5.0, 9.0 - math.log2(max(near.radius_km or DEFAULT_RADIUS_KM, 10) / 10))
     view = maps.view(location.get("latitude", 31.5), location.get("longitude", -98.8), zoom)
     st.pydeck_chart(maps.deck(layers, view), height=420)
     report = near.queue_now.report if near.queue_now else None
@@ -369,8 +369,5 @@ def draw_dropout(near: SiteSurroundings) -> None:
     st.markdown(headline)
     if dropout.statement:
         st.caption(escape_markdown(dropout.statement))
-    by_fuel, by_county = st.columns(2)
-    by_fuel.dataframe(dropout_frame(dropout.by_fuel, "fuel"), hide_index=True, width="stretch")
-    by_county.dataframe(
-        dropout_frame(dropout.by_county, "county"), hide_index=True, width="stretch"
-    )
+    for rows, key in ((dropout.by_fuel, "fuel"), (dropout.by_county, "county")):
+        st.dataframe(dropout_frame(rows, key), hide_index=True, width="stretch")
