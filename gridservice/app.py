@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 
 from gridservice.auth import RateLimiter, current_tenant
 from gridservice.errors import install_error_handlers
-from gridservice.middleware import RequestContextMiddleware
+from gridservice.middleware import PooledConnectionMiddleware, RequestContextMiddleware
 from gridservice.paging import CursorCodec
 from gridservice.release import release_identity
 from gridservice.routers import (
@@ -31,10 +31,11 @@ from gridservice.routers import (
 )
 from gridservice.routers.models import Problem
 from gridservice.settings import Settings
-from gridservice.store import meta_reads
+from gridservice.store import meta_reads, migrations
+from gridservice.store.backend import PooledConnections, connection_source
 from gridservice.store.collections import RankedSearchCache
-from gridservice.store.connections import ConnectionPerThread
 from gridservice.store.db import connect, init_schema
+from gridservice.store.pg import is_postgres
 from gridservice.versioning import NEWEST_VERSION
 
 DESCRIPTION = """\
@@ -135,7 +136,10 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
 def _prepare(settings: Settings, conn) -> tuple[bytes, str]:
     """What every app over this store does first: the schema (and any table a newer version
     adds), demo data if asked; return the stored secret key and deployment id."""
-    init_schema(conn)
+    if is_postgres(conn):
+        migrations.prepare_for_serving(conn)
+    else:
+        init_schema(conn)
     _ensure_data(settings, conn)
     deployment_id = meta_reads.set_meta_if_absent(
         conn, "deployment_id", "dep_" + secrets.token_hex(8)
@@ -149,7 +153,7 @@ def prepare_store(settings: Settings) -> None:
     `serve --workers N` runs this in the parent so that its workers start on a ready store
     and agree on the key and the id (`gridservice.workers`).
     """
-    conn = connect(settings.db_path)
+    conn = connect(settings.store_location)
     try:
         _prepare(settings, conn)
     finally:
@@ -157,8 +161,8 @@ def prepare_store(settings: Settings) -> None:
 
 
 def create_app(settings: Settings) -> FastAPI:
-    """Build the service over the store at `settings.db_path` (demo data built if asked)."""
-    connections = ConnectionPerThread(settings.db_path, settings.mmap_bytes)
+    """Build the service over its store (`settings.store_location`), demo data built if asked."""
+    connections = connection_source(settings)
     conn = connections.get()
     secret_key, deployment_id = _prepare(settings, conn)
 
@@ -183,6 +187,8 @@ def create_app(settings: Settings) -> FastAPI:
         max_body_bytes=settings.max_body_bytes,
         max_query_bytes=settings.max_query_bytes,
     )
+    if isinstance(connections, PooledConnections):
+        app.add_middleware(PooledConnectionMiddleware, connections=connections)
     authenticated = [Depends(current_tenant)]
     for module in (
         facts,
@@ -209,5 +215,6 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.release_bytes = json.dumps(
         {"data": app.state.release}, separators=(",", ":")
     ).encode()
-
+    if isinstance(connections, PooledConnections):
+        connections.forget_thread_connection()
     return app

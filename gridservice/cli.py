@@ -8,7 +8,10 @@ import sys
 from pathlib import Path
 
 from gridservice.harvest.cli import add_subcommands as add_harvest_subcommands
-from gridservice.settings import Settings, default_db_path
+from gridservice.settings import Settings, add_database_url_option, default_db_path
+from gridservice.store import backend
+from gridservice.store.backend import DatabaseUrlError, StoreUnavailable
+from gridservice.store.migrations import MigrationHeadMismatch
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -27,8 +30,10 @@ def _serve(args: argparse.Namespace) -> int:
     if args.mmap_mb < 0:
         print("gridservice serve: --mmap-mb must be 0 or more", file=sys.stderr)
         return 2
+    location = backend.location_from(args.database_url, args.db)
     settings = Settings(
         db_path=Path(args.db),
+        database_url=location if backend.is_database_url(location) else None,
         demo=args.demo,
         rate_limit_per_second=args.rate_limit,
         rate_limit_burst=args.rate_burst,
@@ -41,7 +46,11 @@ def _serve(args: argparse.Namespace) -> int:
         sock = bound_socket(args.host, args.port)
         host, port = sock.getsockname()[:2]
         app = create_app(settings)
-        print(f"Grid Data Service on http://{host}:{port}/v1/docs (store: {args.db})", flush=True)
+        print(
+            f"Grid Data Service on http://{host}:{port}/v1/docs "
+            f"(store: {backend.describe(location)})",
+            flush=True,
+        )
         uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[sock])
         return 0
 
@@ -50,7 +59,7 @@ def _serve(args: argparse.Namespace) -> int:
     host, port = holder.getsockname()[:2]
     prepare_store(settings)
     print(
-        f"Grid Data Service on http://{host}:{port}/v1/docs (store: {args.db}, "
+        f"Grid Data Service on http://{host}:{port}/v1/docs (store: {backend.describe(location)}, "
         f"{args.workers} worker processes)",
         flush=True,
     )
@@ -62,22 +71,46 @@ def _demo_data(args: argparse.Namespace) -> int:
     from gridservice.store import meta_reads
     from gridservice.store.db import connect, init_schema
 
-    conn = connect(args.db)
+    location = backend.location_from(args.database_url, args.db)
+    conn = connect(location)
     init_schema(conn)
     if meta_reads.has_public_data(conn):
-        print(f"{args.db} already holds data; remove it to rebuild.", file=sys.stderr)
+        print(
+            f"{backend.describe(location)} already holds data; remove it to rebuild.",
+            file=sys.stderr,
+        )
         return 1
     build_demo_database(conn, scale=args.scale)
     conn.commit()
     conn.close()
-    print(f"demo database (scale {args.scale}) written to {args.db}")
+    print(f"demo database (scale {args.scale}) written to {backend.describe(location)}")
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from gridservice.store import migrations
+    from gridservice.store.db import connect
+
+    location = backend.location_from(args.database_url, args.db)
+    if not backend.is_database_url(location):
+        print("SQLite stores need no migration: their schema is created on use.")
+        return 0
+    conn = connect(location)
+    try:
+        applied = migrations.upgrade(conn)
+        head = migrations.require_head(conn)
+    finally:
+        conn.close()
+    for name in applied:
+        print(f"applied {name}")
+    print(f"{backend.describe(location)} is at migration head {head}")
     return 0
 
 
 def _tokens_create(args: argparse.Namespace) -> int:
     from gridservice.tokens import issue_token
 
-    print(issue_token(args.db, args.tenant))
+    print(issue_token(backend.location_from(args.database_url, args.db), args.tenant))
     print(f"(tenant {args.tenant}; only its SHA-256 is stored: keep it now)", file=sys.stderr)
     return 0
 
@@ -85,10 +118,11 @@ def _tokens_create(args: argparse.Namespace) -> int:
 def _tokens_revoke(args: argparse.Namespace) -> int:
     from gridservice.tokens import revoke_tenant, revoke_token
 
+    location = backend.location_from(args.database_url, args.db)
     if args.token is not None:
-        removed = revoke_token(args.db, args.token)
+        removed = revoke_token(location, args.token)
     else:
-        removed = revoke_tenant(args.db, args.tenant)
+        removed = revoke_tenant(location, args.tenant)
     # Name the tenant, never the token: terminals and CI logs keep what is printed.
     what = f"tenant {args.tenant}" if args.token is None else "the given token"
     print(f"revoked {removed} token(s) of {what}; a running service refuses them at once")
@@ -137,11 +171,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="SQLite memory-mapped window per connection (default 0: off). Faster large "
         "pages; resident memory then counts the mapped store pages once per connection",
     )
+    add_database_url_option(serve)
     serve.set_defaults(run=_serve)
 
     demo = commands.add_parser("demo-data", help="build the seeded demo database")
     demo.add_argument("--db", default=str(default_db_path()), help=db_help)
     demo.add_argument("--scale", type=int, default=1, help="multiply volumes (benchmarks)")
+    add_database_url_option(demo)
     demo.set_defaults(run=_demo_data)
 
     tokens = commands.add_parser("tokens", help="manage bearer tokens")
@@ -149,6 +185,7 @@ def build_parser() -> argparse.ArgumentParser:
     create = token_commands.add_parser("create", help="issue a token for a tenant")
     create.add_argument("--tenant", required=True)
     create.add_argument("--db", default=str(default_db_path()), help=db_help)
+    add_database_url_option(create)
     create.set_defaults(run=_tokens_create)
     revoke = token_commands.add_parser(
         "revoke", help="revoke one token, or every token of a tenant (effective at once)"
@@ -157,7 +194,14 @@ def build_parser() -> argparse.ArgumentParser:
     which.add_argument("--token", help="the token to revoke")
     which.add_argument("--tenant", help="revoke every token of this tenant")
     revoke.add_argument("--db", default=str(default_db_path()), help=db_help)
+    add_database_url_option(revoke)
     revoke.set_defaults(run=_tokens_revoke)
+    migrate = commands.add_parser(
+        "migrate", help="bring a PostgreSQL store to this release's migration head"
+    )
+    migrate.add_argument("--db", default=str(default_db_path()), help=db_help)
+    add_database_url_option(migrate)
+    migrate.set_defaults(run=_migrate)
     add_harvest_subcommands(commands)
     return parser
 
@@ -166,7 +210,12 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if getattr(args, "scale", 1) < 1:
         build_parser().error("--scale must be at least 1")
-    return args.run(args)
+    try:
+        return args.run(args)
+    except (DatabaseUrlError, StoreUnavailable, MigrationHeadMismatch) as exc:
+        # Messages name a database URL without its password (`store.backend.redact_url`).
+        print(f"gridservice {args.command}: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, DatabaseUrlError) else 1
 
 
 if __name__ == "__main__":

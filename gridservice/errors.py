@@ -14,7 +14,11 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
+from gridservice.store.backend import unavailable_errors
+
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+# Seconds a client is asked to wait when the database cannot be reached.
+STORE_RETRY_AFTER_SECONDS = 5
 log = logging.getLogger("gridservice")
 
 # Header and query problems are the client's malformed request (400); body problems are 422.
@@ -201,6 +205,21 @@ def install_error_handlers(app: FastAPI) -> None:
             headers["Allow"] = ", ".join(_allowed_methods(request))
             detail = f"{request.method} is not allowed here; allowed: {headers['Allow']}."
         return _from_error(request, ApiError(exc.status_code, code, detail, headers=headers))
+
+    async def _store_unavailable(request: Request, exc: Exception) -> Response:
+        log.warning("store unavailable on %s: %s", request.url.path, type(exc).__name__)
+        return _from_error(
+            request,
+            ApiError(
+                503,
+                "store_unavailable",
+                "The database is unavailable; retry after the delay in Retry-After.",
+                headers={"Retry-After": str(STORE_RETRY_AFTER_SECONDS)},
+            ),
+        )
+
+    for unavailable in unavailable_errors():
+        app.add_exception_handler(unavailable, _store_unavailable)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:

@@ -125,3 +125,19 @@ class RequestContextMiddleware:
             return buffered.pop(0) if buffered else await receive()
 
         return replay
+
+
+class PooledConnectionMiddleware:
+    """Lend each request one pooled database connection, given back when it is answered
+    (`store.backend.PooledConnections`; the SQLite store keeps one per thread instead)."""
+
+    def __init__(self, app: ASGIApp, connections) -> None:
+        self.app = app
+        self.connections = connections
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        with self.connections.scope():
+            await self.app(scope, receive, send)

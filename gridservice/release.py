@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from gridservice.quality import compute_quality
-from gridservice.store import meta_reads
+from gridservice.store import meta_reads, migrations
+from gridservice.store.pg import is_postgres
 
 PACKAGE_ROOT = Path(__file__).resolve().parent
 RELEASE_VALIDITY = dt.timedelta(days=365)
@@ -79,6 +80,14 @@ def release_report_sha256(conn: sqlite3.Connection) -> str:
     return sha256_text(json.dumps({"runs": runs, "quality": quality}, sort_keys=True))
 
 
+def _migration_head(conn: sqlite3.Connection, schema_sha: str) -> str:
+    """Return the store's schema head: PostgreSQL's last applied migration, or SQLite's
+    schema version and the hash of the schema file that created it."""
+    if is_postgres(conn):
+        return f"postgresql-{migrations.database_head(conn)}"
+    return f"schema-v{meta_reads.get_meta(conn, 'schema_version') or '1'}-{schema_sha[:12]}"
+
+
 def release_identity(
     conn: sqlite3.Connection, *, openapi_bytes: bytes, deployment_id: str, started_at: dt.datetime
 ) -> dict[str, Any]:
@@ -112,7 +121,7 @@ def release_identity(
         "releaseReportSha256": report,
         "buildReference": f"gridservice {_package_version()}+{artifact[:12]}",
         "buildArtifactSha256": artifact,
-        "migrationHead": f"schema-v{meta_reads.get_meta(conn, 'schema_version') or '1'}-{schema_sha[:12]}",
+        "migrationHead": _migration_head(conn, schema_sha),
         "openApiSha256": openapi_sha,
         "policySha256": policy_sha,
         "contentFingerprint": fingerprint,

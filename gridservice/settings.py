@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import json
 import os
@@ -10,6 +11,17 @@ from pathlib import Path
 
 DEFAULT_RATE_PER_SECOND = 50.0
 DEFAULT_RATE_BURST = 100
+
+
+def add_database_url_option(parser: argparse.ArgumentParser) -> None:
+    """Add `--database-url` to a command that opens a store (it overrides `--db`)."""
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        metavar="URL",
+        help="PostgreSQL store, postgresql://user:password@host:port/database "
+        "(default $GRIDSERVICE_DATABASE_URL; either one overrides --db)",
+    )
 
 
 def default_db_path() -> Path:
@@ -37,6 +49,8 @@ class Settings:
     `started_at`: when the service started serving (a demo release is valid from then);
     None means when the app is created. The worker processes of one `serve --workers N`
     share the parent's, so every worker publishes the same release.
+    `database_url`: a `postgresql://` URL; when set the store is that database, not the
+    file at `db_path` (`store.backend`), with up to `pool_size` pooled connections.
     """
 
     db_path: Path
@@ -53,6 +67,13 @@ class Settings:
     max_query_bytes: int = 8192
     started_at: dt.datetime | None = None
     mmap_bytes: int = 0
+    database_url: str | None = None
+    pool_size: int = 10
+
+    @property
+    def store_location(self) -> str | Path:
+        """The store: the database URL when one is set, else the SQLite file."""
+        return self.database_url or self.db_path
 
     def to_json(self) -> str:
         """These settings as JSON (handed to worker processes through the environment)."""

@@ -17,7 +17,8 @@ from gridservice.harvest.runner import (
     build_from_dir,
     run_harvest,
 )
-from gridservice.store import db
+from gridservice.settings import add_database_url_option
+from gridservice.store import backend, db
 
 
 def default_harvest_db() -> Path:
@@ -44,6 +45,7 @@ def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
     )
     harvest.add_argument("--url", help="download from this address instead of the official one")
     harvest.add_argument("--download-dir", type=Path, default=None, help="where downloads are kept")
+    add_database_url_option(harvest)
     harvest.set_defaults(run=_harvest_command)
 
     build = subparsers.add_parser(
@@ -51,11 +53,16 @@ def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
     )
     build.add_argument("--from", dest="directory", type=Path, required=True)
     build.add_argument("--db", type=Path, default=None, help="database (default $GRIDSERVICE_DB)")
+    add_database_url_option(build)
     build.set_defaults(run=_build_command)
 
 
-def _open(path: Path | None):
-    conn = db.connect(path or default_harvest_db())
+def _location(args: argparse.Namespace) -> str | Path:
+    return backend.location_from(args.database_url, args.db or default_harvest_db())
+
+
+def _open(args: argparse.Namespace):
+    conn = db.connect(_location(args))
     db.init_schema(conn)
     return conn
 
@@ -88,7 +95,7 @@ def _harvest_command(args: argparse.Namespace) -> int:
         elif path is None:
             print("error: give the file's PATH, or --download", file=sys.stderr)
             return 2
-        conn = _open(args.db)
+        conn = _open(args)
         try:
             _report(run_harvest(conn, args.source, path))
         finally:
@@ -139,7 +146,7 @@ class TerminalProgress(BuildProgress):
 
 def _build_command(args: argparse.Namespace) -> int:
     try:
-        conn = _open(args.db)
+        conn = _open(args)
         try:
             results = build_from_dir(conn, args.directory, progress=TerminalProgress())
         finally:
@@ -152,5 +159,5 @@ def _build_command(args: argparse.Namespace) -> int:
     if not results:
         print(f"error: no recognised source file under {args.directory}", file=sys.stderr)
         return 1
-    print(json.dumps({"database": str(args.db or default_harvest_db()), "runs": len(results)}))
+    print(json.dumps({"database": backend.describe(_location(args)), "runs": len(results)}))
     return 0

@@ -6,6 +6,7 @@ import json
 import threading
 
 from fastapi import APIRouter, Request
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 from gridservice.auth import Tenant
@@ -14,6 +15,7 @@ from gridservice.quality import compute_quality
 from gridservice.routers.common import StrictQuery, conn_for, problem_responses
 from gridservice.routers.models import Health, One, QualityReport, ReleaseIdentity
 from gridservice.store import meta_reads
+from gridservice.store.backend import PooledConnections
 
 router = APIRouter(tags=["release and quality"], dependencies=[StrictQuery])
 
@@ -73,6 +75,15 @@ def read_quality(request: Request, tenant: Tenant) -> Response:
 )
 async def health(request: Request) -> Response:
     # Answered on the event loop, not the worker threads: under a saturating load the probe
-    # does not queue behind data requests (SELECT 1 takes microseconds).
-    conn_for(request).execute("SELECT 1").fetchone()
+    # does not queue behind data requests (SELECT 1 takes microseconds). A pooled database
+    # connection may have to wait for the server, so that check runs on a thread.
+    # An unreachable database answers 503 store_unavailable (`errors`).
+    if isinstance(request.app.state.connections, PooledConnections):
+        await run_in_threadpool(_select_one, request)
+    else:
+        _select_one(request)
     return json_bytes_response(b'{"status":"ok"}')
+
+
+def _select_one(request: Request) -> None:
+    conn_for(request).execute("SELECT 1").fetchone()

@@ -41,7 +41,7 @@ _FACT_FILTERS: dict[str, Callable[[Any], Fragment]] = {
 @dataclass(frozen=True)
 class Collection:
     table: str
-    where: str = "1"
+    where: str = "TRUE"
     filters: Mapping[str, Callable[[Any], Fragment]] = field(default_factory=dict)
     # Filters applied even when absent (called with None), e.g. "current knowledge".
     always: Mapping[str, Callable[[Any], Fragment]] = field(default_factory=dict)

@@ -6,13 +6,19 @@ import sqlite3
 from importlib import resources
 from pathlib import Path
 
-from gridservice.store import meta_reads
+from gridservice.store import backend, meta_reads, migrations
+from gridservice.store.pg import is_postgres
 
 SCHEMA_VERSION = "1"
 
 
 def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
-    """Return a connection to the store at `path` in WAL mode, rows as `sqlite3.Row`."""
+    """Return a connection to the store at `path` in WAL mode, rows as `sqlite3.Row`.
+
+    A `postgresql://` URL instead of a path opens that database (`store.backend`).
+    """
+    if backend.is_database_url(path):
+        return backend.connect_postgres(str(path))
     if readonly:
         conn = sqlite3.connect(
             f"file:{Path(path)}?mode=ro", uri=True, check_same_thread=False, timeout=30
@@ -28,7 +34,13 @@ def connect(path: str | Path, *, readonly: bool = False) -> sqlite3.Connection:
 
 
 def init_schema(conn: sqlite3.Connection) -> None:
-    """Create every table of the store if it is missing (idempotent)."""
+    """Create every table of the store if it is missing (idempotent).
+
+    On PostgreSQL: apply the pending migrations (`store.migrations`).
+    """
+    if is_postgres(conn):
+        migrations.upgrade(conn)
+        return
     sql = resources.files("gridservice.store").joinpath("schema.sql").read_text("utf-8")
     _upgrade_history_tables(conn)
     conn.executescript(sql)

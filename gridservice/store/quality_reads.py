@@ -6,6 +6,8 @@ import json
 import sqlite3
 from collections.abc import Iterator
 
+from gridservice.store.pg import is_postgres
+
 
 def queue_bodies(conn: sqlite3.Connection) -> Iterator[tuple[dict, dict]]:
     """Yield (queue record body, details body) of every stored queue record, by id.
@@ -22,6 +24,11 @@ def queue_bodies(conn: sqlite3.Connection) -> Iterator[tuple[dict, dict]]:
 
 def ba_forecasts(conn: sqlite3.Connection) -> list[tuple[object, object]]:
     """Return (demandForecastMw, demandMw) of every balancing-authority operation."""
+    if is_postgres(conn):  # its json_extract gives text; these are numbers
+        return conn.execute(
+            "SELECT (body::jsonb ->> 'demandForecastMw')::float8, "
+            "(body::jsonb ->> 'demandMw')::float8 FROM ba_operations"
+        ).fetchall()
     return conn.execute(
         "SELECT json_extract(body, '$.demandForecastMw'), json_extract(body, '$.demandMw') "
         "FROM ba_operations"

@@ -13,6 +13,8 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from gridservice.store.pg import is_postgres
+
 Record = Mapping[str, Any]
 
 
@@ -229,7 +231,7 @@ def insert_evidence_chunks(
     known_from: str,
     known_to: str | None = None,
 ) -> None:
-    """Chunks are wire records without `rank`; the FTS index is kept in step."""
+    """Chunks are wire records without `rank`; the full-text index is kept in step."""
     for c in chunks:
         cur = conn.execute(
             "INSERT INTO evidence_chunks(chunk_id, source_id, authority, redistribution_policy, "
@@ -247,10 +249,11 @@ def insert_evidence_chunks(
                 _dump(c),
             ),
         )
-        conn.execute(
-            "INSERT INTO evidence_fts(rowid, content) VALUES (?, ?)",
-            (cur.lastrowid, c["content"]),
-        )
+        if not is_postgres(conn):  # PostgreSQL indexes generated tsvector columns
+            conn.execute(
+                "INSERT INTO evidence_fts(rowid, content) VALUES (?, ?)",
+                (cur.lastrowid, c["content"]),
+            )
 
 
 def insert_harvest_run(conn: sqlite3.Connection, run: Record) -> None:
