@@ -19,6 +19,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from gridservice.errors import ApiError
+from gridservice.store import rate_limits
 from gridservice.store.tenancy import tenant_for_token
 
 bearer_scheme = HTTPBearer(
@@ -48,6 +49,21 @@ class RateLimiter:
             return max(1, math.ceil((1.0 - tokens) / self.rate))
 
 
+class SharedRateLimiter:
+    """The same token buckets kept in the PostgreSQL store, so that every instance on one
+    database draws from one bucket per token (`store.rate_limits`)."""
+
+    def __init__(self, connections, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._connections = connections
+
+    def retry_after(self, key: str) -> int:
+        """Take one request from the bucket; return 0 if allowed, else seconds to wait."""
+        conn = self._connections.get()
+        return rate_limits.take(conn, key, rate=self.rate, burst=self.burst)
+
+
 def current_tenant(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
@@ -67,7 +83,7 @@ def current_tenant(
         raise ApiError(
             401, "invalid_token", "The bearer token is not known to this service (or revoked)."
         )
-    limiter: RateLimiter | None = request.app.state.rate_limiter
+    limiter: RateLimiter | SharedRateLimiter | None = request.app.state.rate_limiter
     if limiter is None:
         request.state.tenant_id = tenant
         return tenant

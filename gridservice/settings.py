@@ -50,7 +50,8 @@ class Settings:
     None means when the app is created. The worker processes of one `serve --workers N`
     share the parent's, so every worker publishes the same release.
     `database_url`: a `postgresql://` URL; when set the store is that database, not the
-    file at `db_path` (`store.backend`), with up to `pool_size` pooled connections.
+    file at `db_path` (`store.backend`), with up to `pool_size` pooled connections; a request
+    waits at most `pool_timeout_seconds` for one before it is answered 503.
     """
 
     db_path: Path
@@ -69,6 +70,7 @@ class Settings:
     mmap_bytes: int = 0
     database_url: str | None = None
     pool_size: int = 10
+    pool_timeout_seconds: float = 5.0
 
     @property
     def store_location(self) -> str | Path:

@@ -25,3 +25,20 @@ def postgres_cluster() -> Iterator[Cluster]:
 def postgres_url(postgres_cluster: Cluster) -> str:
     """The URL of a new, empty database on the session's server."""
     return postgres_cluster.new_database()
+
+
+@pytest.fixture(scope="session")
+def postgres_demo_template(postgres_cluster: Cluster) -> str:
+    """The name of a database holding the demo store (scale 1); copy it before writing."""
+    from gridservice.demo import build_demo_database
+    from gridservice.store.db import connect, init_schema
+
+    url = postgres_cluster.new_database()
+    conn = connect(url)
+    try:
+        init_schema(conn)
+        build_demo_database(conn)
+        conn.commit()
+    finally:
+        conn.close()
+    return url.rsplit("/", 1)[1]

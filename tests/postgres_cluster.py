@@ -123,14 +123,15 @@ class Cluster:
     def url(self, database: str = "postgres", *, password: str = PASSWORD) -> str:
         return f"postgresql://{SUPERUSER}:{password}@127.0.0.1:{self.port}/{database}"
 
-    def new_database(self) -> str:
-        """Create an empty database and return its URL."""
+    def new_database(self, template: str | None = None) -> str:
+        """Create a database (empty, or a copy of database `template`) and return its URL."""
         import psycopg
 
         self._counter += 1
         name = f"gds_test_{os.getpid()}_{self._counter}"
+        copy = f' TEMPLATE "{template}"' if template else ""
         with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"{copy}')
         return self.url(name)
 
     def remove(self) -> None:

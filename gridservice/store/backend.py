@@ -224,7 +224,11 @@ class PooledConnections:
 def connection_source(settings: Any):
     """Return the service's source of connections for `settings` (pool or per-thread)."""
     if settings.database_url:
-        return PooledConnections(settings.database_url, max_size=settings.pool_size)
+        return PooledConnections(
+            settings.database_url,
+            max_size=settings.pool_size,
+            timeout=settings.pool_timeout_seconds,
+        )
     from gridservice.store.connections import ConnectionPerThread
 
     return ConnectionPerThread(settings.db_path, settings.mmap_bytes)

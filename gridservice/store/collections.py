@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridservice.store import meta_reads
+from gridservice.store import evidence_pg, meta_reads
+from gridservice.store.pg import is_postgres
 
 Fragment = tuple[str, tuple[Any, ...]]
 
@@ -244,6 +245,7 @@ class RankedSearchCache:
 
 def _ranked_keys(
     conn: sqlite3.Connection,
+    q: str,
     match: str,
     exact: str,
     filters: Mapping[str, Any],
@@ -251,6 +253,16 @@ def _ranked_keys(
     limit: int,
 ) -> list[RankedKey]:
     """Rank every match on the narrow key table; return the first `limit` after `after`."""
+    if is_postgres(conn):
+        return evidence_pg.ranked_keys(
+            conn,
+            q,
+            filters,
+            after,
+            limit,
+            phrase_bonus=_PHRASE_BONUS,
+            min_prefix_chars=MIN_PREFIX_CHARS,
+        )
     clauses, params = ["evidence_fts MATCH ?"], [match]
     for key, value in filters.items():
         if value is None or key == "known_at":
@@ -304,7 +316,7 @@ def evidence_search(
         generation = meta_reads.get_meta(conn, "evidence_generation") or "0"
         cached = cache.get(key, generation)
         if cached is None:
-            ranked = _ranked_keys(conn, match, exact, filters, None, RANKED_POSITIONS_KEPT + 1)
+            ranked = _ranked_keys(conn, q, match, exact, filters, None, RANKED_POSITIONS_KEPT + 1)
             complete = len(ranked) <= RANKED_POSITIONS_KEPT
             cached = ranked[:RANKED_POSITIONS_KEPT], complete
             cache.put(key, generation, *cached)
@@ -316,7 +328,7 @@ def evidence_search(
         if complete or start + limit <= len(ranked):
             page = ranked[start : start + limit]
     if page is None:
-        page = _ranked_keys(conn, match, exact, filters, after, limit)
+        page = _ranked_keys(conn, q, match, exact, filters, after, limit)
     if not page:
         return []
     marks = ",".join("?" * len(page))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import psycopg
@@ -186,3 +187,39 @@ def test_settings_carry_the_database_url_to_worker_processes(postgres_url: str):
     again = Settings.from_json(settings.to_json())
     assert again.database_url == postgres_url and again.store_location == postgres_url
     assert json.loads(settings.to_json())["database_url"] == postgres_url
+
+
+def test_the_database_down_answers_503_and_the_service_recovers_without_restart(
+    postgres_cluster, postgres_url: str
+):
+    settings = Settings(
+        db_path=Path("unused.db"), database_url=postgres_url, demo=True, pool_timeout_seconds=1
+    )
+    demo = {"Authorization": "Bearer gds_demo_alpha"}
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        assert client.get("/v1/sites", headers=demo).status_code == 200
+        postgres_cluster.stop()
+        try:
+            for path in ("/v1/sites", "/v1/generators", "/v1/health"):
+                down = client.get(path, headers=demo)
+                assert down.status_code == 503, (path, down.text)
+                assert down.headers["content-type"] == "application/problem+json"
+                assert int(down.headers["Retry-After"]) >= 1
+                problem = down.json()
+                assert problem["code"] == "store_unavailable" and problem["status"] == 503
+                assert "database" in problem["detail"]
+                assert postgres_url.split("@")[0].split(":")[-1] not in down.text
+            created = client.post(
+                "/v1/sites",
+                json={"requestedPeakLoadMw": 10, "location": {"latitude": 30, "longitude": -97}},
+                headers={**demo, "Idempotency-Key": "down-" + "x" * 10},
+            )
+            assert created.status_code == 503
+        finally:
+            postgres_cluster.start()
+        # The pool reconnects in the background, as a client retrying after Retry-After sees.
+        deadline = time.monotonic() + 120
+        while client.get("/v1/health").status_code != 200:
+            assert time.monotonic() < deadline, "no recovery two minutes after the restart"
+            time.sleep(0.5)
+        assert client.get("/v1/sites", headers=demo).status_code == 200

@@ -1,0 +1,106 @@
+"""Evidence ranking on PostgreSQL, computed as SQLite's FTS5 computes it.
+
+SQLite ranks a match by `-bm25(evidence_fts)` (k1 = 1.2, b = 0.75; per term an IDF of
+ln((N - n + 0.5) / (n + 0.5)), at least 1e-6), plus a bonus when the user's words appear as
+an exact phrase, rounded to 6 decimals (`collections._ranked_keys`). This module computes the
+same figure from the stored tsvectors (schema migration 0001): every term must match (the
+last one as a prefix when it is long enough), N and n count every chunk as the FTS5 index
+does, term frequencies and document lengths come from the tsvector positions. The same data
+therefore gets the same ranks, and the same cursors, on both backends.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_TERM = re.compile(r"[^\W_]+", re.UNICODE)  # FTS5 unicode61: letters and digits only
+
+_FILTERS = {
+    "source_id": "c.source_id = %s",
+    "authority": "c.authority = %s",
+    "redistribution_policy": "c.redistribution_policy = %s",
+    "kind": "c.kind = %s",
+    "page": "c.page = %s",
+}
+
+_RANKED = """
+WITH terms AS (
+    SELECT t.position, t.prefix,
+           (tsvector_to_array(to_tsvector('gds_stemmed', t.term)))[1] AS lexeme
+    FROM unnest(%s::text[], %s::boolean[]) WITH ORDINALITY AS t(term, prefix, position)
+),
+corpus AS (SELECT count(*) AS n, avg(token_count) AS avgdl FROM evidence_chunks),
+weights AS (
+    SELECT terms.*, greatest(ln((corpus.n - hits.n + 0.5) / (hits.n + 0.5)), 1e-6) AS idf
+    FROM terms CROSS JOIN corpus CROSS JOIN LATERAL (
+        SELECT count(*) AS n FROM evidence_chunks e
+        WHERE e.search_stemmed @@ to_tsquery('simple', quote_literal(terms.lexeme)
+            || CASE WHEN terms.prefix THEN ':*' ELSE '' END)
+    ) hits
+),
+matched AS (
+    SELECT c.rowid AS rid, c.chunk_id AS id, round((
+        (SELECT sum(w.idf * f.freq * 2.2
+                    / (f.freq + 1.2 * (0.25 + 0.75 * c.token_count / corpus.avgdl)))
+         FROM weights w CROSS JOIN LATERAL (
+             SELECT coalesce(sum(array_length(u.positions, 1)), 0) AS freq
+             FROM unnest(c.search_stemmed) u
+             WHERE u.lexeme = w.lexeme OR (w.prefix AND starts_with(u.lexeme, w.lexeme))
+         ) f)
+        + CASE WHEN c.search_exact @@ to_tsquery('gds_exact', %s) THEN %s ELSE 0 END
+    )::numeric, 6)::float8 AS rank
+    FROM evidence_chunks c CROSS JOIN corpus
+    WHERE c.search_stemmed @@ to_tsquery('gds_stemmed', %s)
+      AND {filters}
+)
+SELECT rank, id, rid FROM matched {after} ORDER BY rank DESC, id ASC LIMIT %s
+"""
+
+
+def search_terms(text: str) -> list[str]:
+    """The user's words as FTS5's unicode61 tokeniser splits them."""
+    return _TERM.findall(text)
+
+
+def ranked_keys(
+    conn: Any,
+    text: str,
+    filters: Mapping[str, Any],
+    after: tuple[float, str] | None,
+    limit: int,
+    *,
+    phrase_bonus: float,
+    min_prefix_chars: int,
+) -> list[tuple[float, str, int]]:
+    """Return (rank, chunk id, rowid) of the first `limit` matches after `after`."""
+    terms = search_terms(text)
+    if not terms:
+        return []
+    prefix = [False] * len(terms)
+    prefix[-1] = len(terms[-1]) >= min_prefix_chars
+    star = ":*" if prefix[-1] else ""
+    match = " & ".join(f"'{t}'" for t in terms) + star
+    phrase = " <-> ".join(f"'{t}'" for t in terms) + star
+    clauses, params = [], []
+    for key, value in filters.items():
+        if value is None or key == "known_at":
+            continue
+        clauses.append(_FILTERS[key])
+        params.append(value)
+    known_at = filters.get("known_at")
+    if known_at is None:
+        clauses.append("c.known_to IS NULL")
+    else:
+        clauses.append("c.known_from <= %s AND (c.known_to IS NULL OR c.known_to > %s)")
+        params += [known_at, known_at]
+    after_sql, after_params = "", []
+    if after is not None:
+        after_sql = "WHERE rank < %s OR (rank = %s AND id > %s)"
+        after_params = [after[0], after[0], after[1]]
+    sql = _RANKED.format(filters=" AND ".join(clauses), after=after_sql)
+    rows = conn.raw.execute(
+        sql, (terms, prefix, phrase, phrase_bonus, match, *params, *after_params, limit)
+    ).fetchall()
+    return [(float(r[0]), r[1], r[2]) for r in rows]
