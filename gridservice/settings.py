@@ -72,6 +72,15 @@ class Settings:
     pool_size: int = 10
     pool_timeout_seconds: float = 5.0
 
+    @classmethod
+    def for_store(cls, location: str | Path, **fields) -> Settings:
+        """Settings over a store location: a `postgresql://` URL or a SQLite file."""
+        if str(location).startswith(("postgresql://", "postgres://")):
+            return cls(
+                db_path=Path("unused-with-database-url"), database_url=str(location), **fields
+            )
+        return cls(db_path=Path(location), **fields)
+
     @property
     def store_location(self) -> str | Path:
         """The store: the database URL when one is set, else the SQLite file."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import os
+import sys
 import threading
 import weakref
 from collections.abc import Iterator
@@ -88,8 +89,11 @@ def check_database_url(url: str) -> str:
 
 
 def location_from(database_url: str | None, db_path: str | Path) -> str | Path:
-    """Return the store to use: `--database-url`, else $GRIDSERVICE_DATABASE_URL, else the file."""
+    """Return the store to use: `--database-url`, else $GRIDSERVICE_DATABASE_URL, else `--db`
+    (a file, or a URL given there)."""
     url = database_url or os.environ.get(DATABASE_URL_ENV) or None
+    if url is None and is_database_url(str(db_path)):
+        url = str(db_path)
     return check_database_url(url) if url else Path(db_path)
 
 
@@ -114,11 +118,17 @@ def connect_postgres(url: str, *, connect_timeout: int = 10):
 
 
 def unavailable_errors() -> tuple[type[BaseException], ...]:
-    """Exceptions that mean the database is unreachable now (answered 503, not 500)."""
-    import psycopg
-    import psycopg_pool
+    """Exceptions that mean the database is unreachable now (answered 503, not 500).
 
-    return (StoreUnavailable, psycopg.OperationalError, psycopg_pool.PoolTimeout)
+    The driver's own are included once it is loaded: a process that never opened a
+    PostgreSQL store cannot raise them, and need not spend start-up time importing it.
+    """
+    errors: list[type[BaseException]] = [StoreUnavailable]
+    if "psycopg" in sys.modules:
+        errors.append(sys.modules["psycopg"].OperationalError)
+    if "psycopg_pool" in sys.modules:
+        errors.append(sys.modules["psycopg_pool"].PoolTimeout)
+    return tuple(errors)
 
 
 # The pooled connection of the request being served (set by PooledConnections.scope).

@@ -22,11 +22,11 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import psycopg
-from psycopg import pq
-from psycopg.rows import RowMaker
+if TYPE_CHECKING:  # psycopg is imported when a PostgreSQL store is opened, not before
+    import psycopg
+    from psycopg.rows import RowMaker
 
 # Key of the advisory lock `BEGIN IMMEDIATE` takes ("gds" + 1).
 WRITE_LOCK_KEY = 0x67647301
@@ -135,6 +135,7 @@ class PgConnection:
     dialect_name = "postgresql"
 
     def __init__(self, raw: psycopg.Connection[Any], dialect: _Dialect | None = None) -> None:
+
         raw.autocommit = True  # transactions are opened below, as sqlite3 opens them
         raw.row_factory = _row_factory
         self.raw = raw
@@ -142,7 +143,7 @@ class PgConnection:
 
     @property
     def in_transaction(self) -> bool:
-        return self.raw.info.transaction_status != pq.TransactionStatus.IDLE
+        return self.raw.info.transaction_status.name != "IDLE"
 
     def refresh_dialect(self) -> None:
         """Read the primary keys again (after a migration created tables)."""

@@ -11,6 +11,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from gridservice.store.pg import is_postgres
+
 Record = dict[str, Any]
 
 
@@ -28,7 +30,14 @@ def _placeholders(values: Sequence[Any]) -> str:
 
 
 def database_path(conn: sqlite3.Connection) -> str:
-    """Return the file of the main database ('' for an in-memory one)."""
+    """Return the file of the main database ('' for an in-memory one); on PostgreSQL the
+    server's address and the database's name."""
+    if is_postgres(conn):
+        row = conn.execute(
+            "SELECT concat_ws(':', 'postgresql', inet_server_addr(), inet_server_port(), "
+            "current_database())"
+        ).fetchone()
+        return row[0]
     row = conn.execute("PRAGMA database_list").fetchone()
     return row[2] or ""
 

@@ -33,15 +33,29 @@ def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def store_backend(request: pytest.FixtureRequest) -> str:
+    """Each module that uses the demo store runs once per store backend."""
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def store_copy(demo_template: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A module's own copy of the demo store."""
+def store_copy(
+    store_backend: str,
+    request: pytest.FixtureRequest,
+    demo_template: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Path | str:
+    """A module's own copy of the demo store: a SQLite file, or a PostgreSQL database's URL."""
+    if store_backend == "postgresql":
+        cluster = request.getfixturevalue("postgres_cluster")
+        return cluster.new_database(template=request.getfixturevalue("postgres_demo_template"))
     return copy_store(demo_template, tmp_path_factory.mktemp("store"))
 
 
 @pytest.fixture(scope="module")
-def service(store_copy: Path) -> Iterator[TestClient]:
+def service(store_copy: Path | str) -> Iterator[TestClient]:
     """The service in-process over the module's store (demo: no rate limit)."""
-    app = create_app(Settings(db_path=store_copy, demo=True, secret_key=b"s" * 32))
+    app = create_app(Settings.for_store(store_copy, demo=True, secret_key=b"s" * 32))
     with TestClient(app, raise_server_exceptions=False) as client:
         yield client

@@ -3,6 +3,7 @@ conftest.py, so tests never import `conftest` by name)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import socket
 import uuid
@@ -68,3 +69,38 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def store_text(location: Path | str) -> str:
+    """Return every row of every table of a store as text (SQLite's dump; on PostgreSQL
+    each row of each table of the store's schema)."""
+    from gridservice.store.db import connect
+    from gridservice.store.pg import is_postgres
+
+    conn = connect(location)
+    try:
+        if not is_postgres(conn):
+            return "\n".join(conn.iterdump())
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT table_name FROM information_schema.tables "
+                "WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+            )
+        ]
+        return "\n".join(
+            str(row[0])
+            for table in tables
+            for row in conn.execute(f'SELECT t::text FROM "{table}" t')
+        )
+    finally:
+        conn.close()
+
+
+def set_in_bodies(conn, table: str, key_column: str, field: str, value: str) -> None:
+    """Set one top-level field of every stored record body of `table` (either backend)."""
+    rows = conn.execute(f"SELECT {key_column}, body FROM {table}").fetchall()
+    conn.executemany(
+        f"UPDATE {table} SET body = ? WHERE {key_column} = ?",
+        [(json.dumps({**json.loads(body), field: value}), key) for key, body in rows],
+    )

@@ -14,7 +14,7 @@ from gridservice.settings import Settings
 
 def test_the_app_reports_the_service_unreachable_and_recovers_when_it_returns(store_copy):
     port = free_port()
-    settings = Settings(db_path=store_copy, demo=True)
+    settings = Settings.for_store(store_copy, demo=True)
     server = start_in_thread(settings, port=port)
     key = connection.ConnectionKey(server.base_url, "gds_demo_alpha", "demo-alpha")
     assert connection.client_for(key).sites.list(limit=1) is not None

@@ -13,7 +13,7 @@ import io
 
 import pytest
 from fastapi.testclient import TestClient
-from security_support import ALPHA, create_assessment, create_export, create_site
+from security_support import ALPHA, create_assessment, create_export, create_site, set_in_bodies
 
 from gridservice.app import create_app
 from gridservice.settings import Settings
@@ -33,9 +33,10 @@ def service(store_copy):
     conn = connect(store_copy)
     with conn:
         for (table, path), value in HOSTILE_DATA.items():
-            conn.execute(f"UPDATE {table} SET body = json_set(body, ?, ?)", (path, value))
+            key_column = "territory_id" if table == "service_territories" else "id"
+            set_in_bodies(conn, table, key_column, path.removeprefix("$."), value)
     conn.close()
-    app = create_app(Settings(db_path=store_copy, demo=True, secret_key=b"e" * 32))
+    app = create_app(Settings.for_store(store_copy, demo=True, secret_key=b"e" * 32))
     with TestClient(app, raise_server_exceptions=False) as client:
         yield client
 

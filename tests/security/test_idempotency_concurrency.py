@@ -33,7 +33,7 @@ def utc_now_micro() -> str:
 
 @pytest.fixture(scope="module")
 def live(store_copy):
-    server = start_in_thread(Settings(db_path=store_copy, demo=True))
+    server = start_in_thread(Settings.for_store(store_copy, demo=True))
     yield server
     server.stop()
 

@@ -35,7 +35,7 @@ LINKED = {
 
 @pytest.fixture(scope="module")
 def schema(store_copy):
-    app = create_app(Settings(db_path=store_copy, demo=True))
+    app = create_app(Settings.for_store(store_copy, demo=True))
     loaded = schemathesis.openapi.from_asgi("/v1/openapi.json", app)
 
     @loaded.auth()

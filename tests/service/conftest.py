@@ -13,15 +13,28 @@ from gridservice.app import create_app
 from gridservice.settings import Settings
 
 
-@pytest.fixture(scope="module")
-def small_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db_path = tmp_path_factory.mktemp("store") / "service.db"
-    seed_small_store(db_path)
-    return db_path
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def store_backend(request: pytest.FixtureRequest) -> str:
+    """Each module that uses the service runs once per store backend."""
+    return request.param
 
 
 @pytest.fixture(scope="module")
-def client(small_db: Path) -> Iterator[TestClient]:
-    app = create_app(Settings(db_path=small_db, secret_key=b"k" * 32, rate_limit_burst=100000))
+def small_db(
+    store_backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Path | str:
+    """The small known store: a SQLite file, or the URL of a PostgreSQL database."""
+    if store_backend == "postgresql":
+        location: Path | str = request.getfixturevalue("postgres_cluster").new_database()
+    else:
+        location = tmp_path_factory.mktemp("store") / "service.db"
+    seed_small_store(location)
+    return location
+
+
+@pytest.fixture(scope="module")
+def client(small_db: Path | str) -> Iterator[TestClient]:
+    settings = Settings.for_store(small_db, secret_key=b"k" * 32, rate_limit_burst=100000)
+    app = create_app(settings)
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client

@@ -14,7 +14,7 @@ ALPHA = {"Authorization": "Bearer tok_alpha_test"}
 BETA = {"Authorization": "Bearer tok_beta_test"}
 
 
-def seed_small_store(db_path: Path) -> None:
+def seed_small_store(db_path: Path | str) -> None:
     """Write a small, known set of records of every kind (and two tenants' tokens)."""
     conn = connect(db_path)
     init_schema(conn)
