@@ -4,11 +4,17 @@ conftest.py, so tests never import `conftest` by name)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
+import subprocess
+import sys
+import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 from fastapi.testclient import TestClient
 
 from gridservice.demo import DEMO_POINTS
@@ -104,3 +110,43 @@ def set_in_bodies(conn, table: str, key_column: str, field: str, value: str) -> 
         f"UPDATE {table} SET body = ? WHERE {key_column} = ?",
         [(json.dumps({**json.loads(body), field: value}), key) for key, body in rows],
     )
+
+
+@dataclass
+class Instance:
+    process: subprocess.Popen
+    base_url: str
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_instance(database_url: str, *extra: str, port: int | None = None) -> Instance:
+    """Start `gridservice serve` on the database (one process, as one machine of a
+    deployment would run it); return once it answers its health probe."""
+    port = port or free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gridservice", "serve", "--port", str(port), *extra],
+        env={**os.environ, "GRIDSERVICE_DATABASE_URL": database_url},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 90
+    while True:
+        try:
+            if httpx.get(base + "/v1/health", timeout=2).status_code == 200:
+                return Instance(process, base)
+        except httpx.TransportError:
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            process.kill()
+            stderr = process.stderr.read().decode() if process.stderr else ""
+            raise AssertionError(f"gridservice serve did not start: {stderr[-2000:]}")
+        time.sleep(0.2)

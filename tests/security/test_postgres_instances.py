@@ -6,59 +6,16 @@ machines behind a load balancer would be.
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 
 import httpx
 import psycopg
 import pytest
-from security_support import ALPHA, BETA, free_port, key, site_body
-
-
-@dataclass
-class Instance:
-    process: subprocess.Popen
-    base_url: str
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-def start_instance(database_url: str, *extra: str) -> Instance:
-    """Start `gridservice serve` on the database; return once it answers its health probe."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gridservice", "serve", "--port", str(port), *extra],
-        env={**os.environ, "GRIDSERVICE_DATABASE_URL": database_url},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            if httpx.get(base + "/v1/health", timeout=2).status_code == 200:
-                return Instance(process, base)
-        except httpx.TransportError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            stderr = process.stderr.read().decode() if process.stderr else ""
-            pytest.fail(f"gridservice serve did not start on PostgreSQL: {stderr[-2000:]}")
-        time.sleep(0.2)
+from security_support import ALPHA, BETA, Instance, key, site_body, start_instance
 
 
 @pytest.fixture(scope="module")
