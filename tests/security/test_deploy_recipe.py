@@ -17,6 +17,8 @@ from pathlib import Path
 import httpx
 from security_support import site_body, start_instance
 
+from gridservice.store import migrations
+
 DEPLOY = Path(__file__).resolve().parents[2] / "docs" / "DEPLOY.md"
 LBNL = (
     Path(__file__).resolve().parents[3]
@@ -54,7 +56,7 @@ def test_the_deploy_recipe_runs_as_written(postgres_url: str, tmp_path: Path):
         assert result.returncode == 0, (line, result.stderr[-2000:])
         printed.append(result.stdout)
     migrate, build, token = printed
-    assert "at migration head 0001_initial@" in migrate
+    assert f"at migration head {migrations.code_head()}" in migrate
     assert "harvested lbnl-queued-up" in build
     token = token.strip()
     assert token.startswith("gds_")
@@ -74,7 +76,7 @@ def test_the_deploy_recipe_runs_as_written(postgres_url: str, tmp_path: Path):
         read = httpx.get(f"{instances[1].base_url}/v1/sites/{site_id}", headers=acme)
         assert read.status_code == 200
         release = httpx.get(instances[1].base_url + "/v1/release").json()["data"]
-        assert release["migrationHead"].startswith("postgresql-0001_initial@")
+        assert release["migrationHead"] == f"postgresql-{migrations.code_head()}"
     finally:
         for instance in instances:
             instance.stop()
