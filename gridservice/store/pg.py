@@ -10,6 +10,7 @@ uses into PostgreSQL's:
 - `INSERT OR REPLACE` becomes `INSERT ... ON CONFLICT (primary key) DO UPDATE` and
   `INSERT OR IGNORE` becomes `INSERT ... ON CONFLICT DO NOTHING`;
 - `COLLATE NOCASE` is dropped: those columns are `citext` in the PostgreSQL schema;
+- `json_array(...)` is `json_build_array(...)`;
 - `BEGIN IMMEDIATE` (SQLite: take the write lock now) takes one transaction-scoped advisory
   lock, so such transactions run one at a time across every instance on the database.
 
@@ -65,6 +66,7 @@ _INSERT_OR = re.compile(
     r"^\s*INSERT\s+OR\s+(REPLACE|IGNORE)\s+INTO\s+(\w+)\s*\(([^)]*)\)", re.IGNORECASE
 )
 _NOCASE = re.compile(r"\s+COLLATE\s+NOCASE\b", re.IGNORECASE)
+_JSON_ARRAY = re.compile(r"\bjson_array\(", re.IGNORECASE)
 _BEGIN_IMMEDIATE = re.compile(r"^\s*BEGIN\s+IMMEDIATE\s*;?\s*$", re.IGNORECASE)
 _BEGIN = re.compile(r"^\s*BEGIN\b", re.IGNORECASE)
 _WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
@@ -92,7 +94,7 @@ class _Dialect:
         cached = self._cache.get(sql)
         if cached is not None:
             return cached
-        text = _NOCASE.sub("", sql)
+        text = _JSON_ARRAY.sub("json_build_array(", _NOCASE.sub("", sql))
         insert_or = _INSERT_OR.match(text)
         if insert_or is not None:
             text = self._upsert(text, insert_or)
