@@ -10,7 +10,8 @@ uses into PostgreSQL's:
 - `INSERT OR REPLACE` becomes `INSERT ... ON CONFLICT (primary key) DO UPDATE` and
   `INSERT OR IGNORE` becomes `INSERT ... ON CONFLICT DO NOTHING`;
 - `COLLATE NOCASE` is dropped: those columns are `citext` in the PostgreSQL schema;
-- `json_array(...)` is `json_build_array(...)`;
+- `json_array(...)` is `json_build_array(...)`, `group_concat(x, sep)` is `string_agg`, and
+  SQLite's no-index hint `+column` loses its `+`;
 - `BEGIN IMMEDIATE` (SQLite: take the write lock now) takes one transaction-scoped advisory
   lock, so such transactions run one at a time across every instance on the database.
 
@@ -67,6 +68,9 @@ _INSERT_OR = re.compile(
 )
 _NOCASE = re.compile(r"\s+COLLATE\s+NOCASE\b", re.IGNORECASE)
 _JSON_ARRAY = re.compile(r"\bjson_array\(", re.IGNORECASE)
+_GROUP_CONCAT = re.compile(r"\bgroup_concat\(", re.IGNORECASE)
+# SQLite's "use no index for this term" (`AND +column IN ...`): PostgreSQL has no unary + on text.
+_NO_INDEX_PLUS = re.compile(r"(?:(?<=AND )|(?<=WHERE )|(?<=OR )|(?<=\())\+(?=[A-Za-z_])")
 _BEGIN_IMMEDIATE = re.compile(r"^\s*BEGIN\s+IMMEDIATE\s*;?\s*$", re.IGNORECASE)
 _BEGIN = re.compile(r"^\s*BEGIN\b", re.IGNORECASE)
 _WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
@@ -95,6 +99,7 @@ class _Dialect:
         if cached is not None:
             return cached
         text = _JSON_ARRAY.sub("json_build_array(", _NOCASE.sub("", sql))
+        text = _NO_INDEX_PLUS.sub("", _GROUP_CONCAT.sub("string_agg(", text))
         insert_or = _INSERT_OR.match(text)
         if insert_or is not None:
             text = self._upsert(text, insert_or)

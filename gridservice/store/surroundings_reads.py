@@ -137,7 +137,7 @@ def plants_in_bbox(conn: sqlite3.Connection, bbox: tuple[float, float, float, fl
         " WHERE g.plant_id = p.plant_id AND g.is_current = 1), "
         "(SELECT group_concat(t, '|') FROM (SELECT DISTINCT g.technology AS t FROM generators g "
         " WHERE g.plant_id = p.plant_id AND g.is_current = 1 AND g.technology IS NOT NULL "
-        " ORDER BY t)) "
+        " ORDER BY t) AS plant_technologies) "
         "FROM generation_plants p WHERE p.latitude IS NOT NULL AND p.longitude IS NOT NULL "
         "AND p.longitude BETWEEN ? AND ? AND p.latitude BETWEEN ? AND ? ORDER BY p.id",
         (min_lon, max_lon, min_lat, max_lat),
