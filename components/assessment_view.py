@@ -14,26 +14,20 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from components import maps
+from components import glossary, maps
 from components.geography import counties_by_name, region_counties
-from components.tables import as_text, attribute, flags_text, records_frame
+from components.tables import attribute, flags_text, records_frame
 from components.territory_view import HEURISTIC_LABEL, candidates_frame, evidence_text
 from components.text import escape_markdown
 from gridclient import Assessment, Fact, QueueRecord, ServiceTerritoryCandidate, TransmissionProject
 
-READINESS_LABELS = {
-    "low_friction": "Low friction",
-    "moderate_friction": "Moderate friction",
-    "high_friction": "High friction",
-    "insufficient_data": "Insufficient data",
-}
-SEVERITY_ICONS = {"low": "🟢", "medium": "🟠", "high": "🔴"}
+SEVERITY_COLOURS = {"low": "green", "medium": "orange", "high": "red"}
 UNCALIBRATED = "uncalibrated"
 
 
 def readiness_label(readiness: dict[str, Any] | None) -> str:
     level = (readiness or {}).get("level")
-    return READINESS_LABELS.get(level, str(level or "not given"))
+    return glossary.label("readiness", level) or "Not given"
 
 
 def finding_lines(readiness: dict[str, Any] | None) -> list[dict[str, str]]:
@@ -41,13 +35,13 @@ def finding_lines(readiness: dict[str, Any] | None) -> list[dict[str, str]]:
     lines = []
     for finding in (readiness or {}).get("findings") or []:
         severity = finding.get("severity")
-        icon = SEVERITY_ICONS.get(severity, "")
         citations = [str(c) for c in finding.get("citations") or []]
         lines.append(
             {
-                "factor": str(finding.get("factor") or "unnamed factor"),
-                "severity": f"{icon} {severity} severity".strip(),
-                "finding": str(finding.get("finding") or ""),
+                "factor": glossary.label("factor", finding.get("factor")) or "Unnamed factor",
+                "severity": f"{glossary.label('severity', severity) or 'Unstated'} severity",
+                "colour": SEVERITY_COLOURS.get(severity, "gray"),
+                "finding": glossary.plain(finding.get("finding") or ""),
                 "cites": ", ".join(citations) if citations else "no record cited",
             }
         )
@@ -62,7 +56,8 @@ def draw_findings(readiness: dict[str, Any] | None) -> None:
     for line in lines:
         with st.container(border=True):
             st.markdown(
-                f"**{escape_markdown(line['factor'])}** · {escape_markdown(line['severity'])}"
+                f"**{escape_markdown(line['factor'])}** · "
+                f":{line['colour']}-badge[{escape_markdown(line['severity'])}]"
             )
             st.markdown(escape_markdown(line["finding"]))
             st.caption(f"Cites: {escape_markdown(line['cites'])}")
@@ -79,8 +74,8 @@ def market_signals_frame(signals: list[Fact]) -> pd.DataFrame:
             "Scenario": "scenario",
             "Value": "value",
             "Unit": "unit",
-            "Valid from": lambda fact: as_text(fact.valid_from) or None,
-            "Valid to": lambda fact: as_text(fact.valid_to) or None,
+            "Valid from": lambda fact: glossary.when(fact.valid_from) or None,
+            "Valid to": lambda fact: glossary.when(fact.valid_to) or None,
             "Evidence quote": "evidence.quote",
             "Page": "evidence.page",
             f"Parser confidence ({UNCALIBRATED})": "evidence.parser_confidence",
@@ -89,7 +84,7 @@ def market_signals_frame(signals: list[Fact]) -> pd.DataFrame:
             ),
             "Source id": "source_id",
             "Locator": "evidence.source_locator",
-            "Known from": lambda fact: as_text(fact.known_from) or None,
+            "Known from": lambda fact: glossary.when(fact.known_from) or None,
             "Quality flags": lambda fact: flags_text(fact.quality_flags),
         },
     )
@@ -144,7 +139,7 @@ def transmission_frame(projects: list[TransmissionProject]) -> pd.DataFrame:
             "Authority": "evidence.authority",
             "Source id": "source_id",
             "Locator": "evidence.source_locator",
-            "Observed at": lambda p: as_text(p.observed_at) or None,
+            "Observed at": lambda p: glossary.when(p.observed_at) or None,
             "Quality flags": lambda p: flags_text(p.quality_flags),
         },
     )
@@ -161,9 +156,9 @@ def utility_frame(candidates: list[dict[str, Any]]) -> pd.DataFrame:
         {
             "Utility": _member("utility"),
             "Utility id": _member("utilityId"),
-            "Company type": _member("companyType"),
+            "Company type": lambda c: glossary.words(c.get("companyType") or ""),
             f"Confidence ({HEURISTIC_LABEL})": _member("confidence"),
-            "Confidence basis": _member("confidenceBasis"),
+            "Confidence basis": lambda c: glossary.words(c.get("confidenceBasis") or ""),
             "Basis": lambda c: evidence_text(c.get("basis")),
         },
     )
@@ -186,7 +181,12 @@ def tariff_frame(candidates: list[dict[str, Any]]) -> pd.DataFrame:
 def jurisdictions_frame(jurisdictions: list[dict[str, Any]]) -> pd.DataFrame:
     """Return the jurisdictions (opaque objects of the interface) as a table."""
     return records_frame(
-        jurisdictions, {"Level": _member("level"), "Id": _member("id"), "Name": _member("name")}
+        jurisdictions,
+        {
+            "Level": lambda j: glossary.words(j.get("level") or ""),
+            "Name": _member("name"),
+            "Id": _member("id"),
+        },
     )
 
 
@@ -197,7 +197,7 @@ def _table(frame: pd.DataFrame, empty: str, **column_config: Any) -> None:
     if frame.empty:
         st.caption(empty)
         return
-    st.dataframe(frame, hide_index=True, width="stretch", column_config=column_config or None)
+    st.dataframe(**glossary.table(frame, column_config or None), hide_index=True, width="stretch")
 
 
 def draw_readiness(assessment: Assessment) -> None:
@@ -212,7 +212,7 @@ def draw_readiness(assessment: Assessment) -> None:
             f"Score {confidence.get('score')}: a heuristic, not accuracy. {confidence.get('note') or ''}"
         )
     right.markdown("**Summary**")
-    right.text(readiness.get("summary") or "No summary given.")
+    right.text(glossary.plain(readiness.get("summary") or "No summary given."))
     st.subheader("Friction findings")
     draw_findings(readiness)
     st.subheader("Abstentions")
@@ -220,15 +220,17 @@ def draw_readiness(assessment: Assessment) -> None:
     if not abstentions:
         st.caption("The assessment abstained on no factor.")
     for abstention in abstentions:
+        factor = glossary.label("factor", abstention.get("factor")).lower()
         st.warning(
-            f"Abstained on {abstention.get('factor')}: {abstention.get('reason')}", icon="🚫"
+            f"Abstained on {factor}: {glossary.plain(abstention.get('reason') or '')}",
+            icon=":material/block:",
         )
     st.subheader("Limitations")
     limitations = readiness.get("limitations") or []
     if not limitations:
         st.caption("No limitations listed.")
     for limitation in limitations:
-        st.info(limitation, icon="ℹ️")
+        st.info(glossary.plain(limitation), icon=":material/info:")
 
 
 def draw_actions(assessment: Assessment) -> None:
@@ -246,8 +248,10 @@ def draw_place(assessment: Assessment) -> None:
     st.subheader("County and jurisdictions")
     if county:
         st.text(
-            f"{county.get('name')}, {county.get('state')} (FIPS {county.get('fips')}) — "
-            f"{county.get('method')}, {county.get('source')}"
+            f"{county.get('name')}, {county.get('state')} (FIPS {county.get('fips')}), "
+            f"found by {glossary.plain(county.get('method') or 'an unstated method')} "
+            "in US Census county boundaries",
+            help=f"Source id: {county.get('source')}",
         )
     else:
         st.warning("The site is in no loaded county; county-based factors abstain.")

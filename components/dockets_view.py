@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from components import glossary
 from components.tables import (
     PROVENANCE_HELP,
     by_attribute,
@@ -131,9 +132,9 @@ def draw_filings(frame: pd.DataFrame) -> None:
         st.markdown(f"Subject of every filing: {escape_markdown(subject)}")
     config = table_config()
     # No row selection: its checkbox column would push the last column off-screen at 1280 px.
-    st.dataframe(frame, hide_index=True, column_order=FILING_TABLE, column_config=config)
+    st.dataframe(**glossary.table(frame, config), hide_index=True, column_order=FILING_TABLE)
     st.markdown("**Where each filing comes from**")
-    st.dataframe(frame, hide_index=True, column_order=PROVENANCE_TABLE, column_config=config)
+    st.dataframe(**glossary.table(frame, config), hide_index=True, column_order=PROVENANCE_TABLE)
     st.markdown("**Quality flags**")
     for line in flag_lines(frame) or ["No filing in this docket carries a quality flag."]:
         st.caption(escape_markdown(line))

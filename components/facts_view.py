@@ -14,6 +14,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from components import glossary
 from components.tables import (
     PROVENANCE_HELP,
     as_text,
@@ -76,8 +77,8 @@ def facts_frame(facts: Iterable[Fact]) -> pd.DataFrame:
 
 
 def measure(fact: Fact) -> str:
-    """Return what a fact measures in words: `summer_peak_demand_forecast` -> `summer peak demand forecast`."""
-    return str(fact.predicate or "").replace("_", " ")
+    """Return what a fact measures in words: `summer_peak_demand_forecast` -> `Summer peak demand forecast`."""
+    return glossary.label("predicate", fact.predicate)
 
 
 def flag_lines(facts: Iterable[Fact]) -> list[str]:
@@ -146,8 +147,8 @@ def known_at_param(day: dt.date | None, time_of_day: dt.time | None) -> str | No
 def fact_label(fact: Fact) -> str:
     """Return a short name for a fact: predicate, period, scenario, version."""
     return (
-        f"{fact.market} · {measure(fact)} · {fact.period} · "
-        f"{fact.scenario} (version {fact.fact_version})"
+        f"{glossary.label('market', fact.market)} · {measure(fact)} · {fact.period} · "
+        f"{glossary.label('scenario', fact.scenario)} (version {fact.fact_version})"
     )
 
 
@@ -164,7 +165,7 @@ def table_config(unit: str = "MW") -> dict[str, Any]:
         "market": st.column_config.TextColumn("Market", width=56),
         "measure": st.column_config.TextColumn("Measure", width=190),
         "period": st.column_config.TextColumn("Period", width=54),
-        "scenario": st.column_config.TextColumn("Scenario", width=68),
+        "scenario": st.column_config.TextColumn("Scenario", width=110),
         "value": st.column_config.NumberColumn(f"Value ({unit})", format="localized", width=96),
         "validFrom": st.column_config.DateColumn("Valid from", width=86),
         "validTo": st.column_config.DateColumn("Valid to", width=86),
@@ -191,7 +192,8 @@ def provenance_text(fact: Fact) -> str:
     return (
         f"Record {fact.id} · source {fact.source_id} · locator "
         f"{attribute('evidence.source_locator')(fact)} · page {attribute('evidence.page')(fact)}"
-        f" · known from {as_text(fact.known_from) or None} to {as_text(fact.known_to) or 'now'}"
+        f" · known from {glossary.when(fact.known_from) or 'an unstated time'}"
+        f" to {glossary.when(fact.known_to) or 'now'}"
         f" · quality flags: {flags}"
     )
 

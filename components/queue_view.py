@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from components import charts, data, filters
+from components import charts, data, filters, glossary
 from components.connection import ConnectionKey
 from components.evidence_view import draw_flags, draw_queue_evidence
 from components.tables import (
@@ -241,8 +241,8 @@ def draw_technology(conn: ConnectionKey, filtered: pd.DataFrame) -> pd.DataFrame
     )
     if not affordable:
         st.caption(
-            f"Technology and queue date come from each record's details (one request per "
-            f"record): narrow the filters to {DETAILS_BUDGET} records or fewer to load them. "
+            f"Technology and queue date are in each record's details: narrow the filters to "
+            f"{DETAILS_BUDGET} records or fewer to load them. "
             "Until then the charts use the list's fields: status, market, MW, proposed date."
         )
         return filtered
@@ -309,9 +309,8 @@ def draw_table(filtered: pd.DataFrame) -> str | None:
     """Draw the records; return the id of the selected one (kept in the URL as `record`)."""
     shown = filtered.reset_index(drop=True)
     event = st.dataframe(
-        shown,
+        **glossary.table(shown, table_config()),
         hide_index=True,
-        column_config=table_config(),
         on_select="rerun",
         selection_mode="single-row",
         key="queue.table",
@@ -332,8 +331,9 @@ def draw_record(conn: ConnectionKey, record: QueueRecord) -> None:
     st.subheader(escape_markdown(str(record.project_name or record_id)))
     st.caption(
         escape_markdown(
-            f"Record {record_id} · {record.market or ''} · {record.county or ''}, "
-            f"{record.state or ''} · observed {record.observed_at or 'unknown'}"
+            f"Record {record_id} · {glossary.label('market', record.market)} · "
+            f"{record.county or ''}, {record.state or ''} · "
+            f"observed {glossary.when(record.observed_at) or 'at an unknown time'}"
         )
     )
     details = data.queue_details(conn, record_id)
@@ -341,11 +341,14 @@ def draw_record(conn: ConnectionKey, record: QueueRecord) -> None:
     left, right = st.columns(2)
     with left:
         st.markdown("**Details**")
-        st.dataframe(pd.DataFrame(details_rows(details), columns=["", "value"]), hide_index=True)
+        st.dataframe(
+            **glossary.table(pd.DataFrame(details_rows(details), columns=["", "value"])),
+            hide_index=True,
+        )
         details_evidence = details.evidence or QueueDetailsEvidence()
         st.caption(
-            f"Details from {details_evidence.authority or 'an unnamed authority'}"
-            f" ({details_evidence.assertion_type or 'assertion type not stated'})"
+            f"Details from {glossary.words(details_evidence.authority or 'an unnamed authority').lower()}"
+            f" ({glossary.words(details_evidence.assertion_type or 'assertion type not stated').lower()})"
             f" · {details_evidence.source_locator or ''}"
         )
         draw_flags(record.quality_flags)

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import streamlit as st
 
-from components.tables import as_text
+from components import glossary
 from gridclient import Release
 
 
@@ -28,7 +28,7 @@ def draw_release(release: Release, now: datetime | None = None) -> None:
     st.markdown("**Release**")
     st.text(f"Release id: {release.release_id}")
     st.text(f"Data snapshot: {(release.data_snapshot_sha256 or '')[:12]}")
-    st.text(f"Valid until: {as_text(release.valid_until) or None}")
+    st.text(f"Valid until: {glossary.when(release.valid_until) or None}")
     note = expiry_note(release.valid_until, now or datetime.now(UTC))
     if note:
         st.warning(note)

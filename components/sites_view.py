@@ -5,7 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from components.tables import as_text, attribute, records_frame
+from components import glossary
+from components.tables import attribute, records_frame
 from gridclient import Site
 
 SITE_COLUMNS = {
@@ -14,16 +15,20 @@ SITE_COLUMNS = {
     "Peak MW": "requested_peak_load_mw",
     "Latitude": "location.latitude",
     "Longitude": "location.longitude",
-    "Site created": lambda site: as_text(site.created_at) or None,
+    "Site created": lambda site: glossary.when(site.created_at) or None,
     "Assessment": "latest_assessment.id",
-    "Readiness": lambda site: (attribute("latest_assessment.readiness")(site) or {}).get("level"),
-    "Assessed at": lambda site: as_text(attribute("latest_assessment.created_at")(site)) or None,
+    "Readiness": lambda site: glossary.label(
+        "readiness", (attribute("latest_assessment.readiness")(site) or {}).get("level")
+    ),
+    "Assessed at": lambda site: (
+        glossary.when(attribute("latest_assessment.created_at")(site)) or None
+    ),
     "Open": lambda site: (
         f"assessment?assessment={site.latest_assessment.id}" if site.latest_assessment else None
     ),
 }
 SITES_COLUMN_CONFIG = {
-    "Peak MW": st.column_config.NumberColumn(format="%.1f MW"),
+    "Peak MW": st.column_config.NumberColumn("Peak load", format="%.1f MW"),
     "Open": st.column_config.LinkColumn("Open", display_text="open assessment"),
 }
 
@@ -37,15 +42,15 @@ def draw_sites(sites: list[Site]) -> str | None:
     """Draw the sites table and a picker of their assessments; return the one to open."""
     frame = sites_frame(sites)
     if frame.empty:
-        st.caption("This tenant has no sites yet.")
+        st.caption("No sites yet: place a pin on the map above and press the button to screen one.")
         return None
-    st.dataframe(frame, hide_index=True, width="stretch", column_config=SITES_COLUMN_CONFIG)
+    st.dataframe(**glossary.table(frame, SITES_COLUMN_CONFIG), hide_index=True, width="stretch")
     assessed = [site for site in sites if site.latest_assessment]
     if not assessed:
         return None
     labels = {
         site.latest_assessment.id: f"{site.latest_assessment.id} — site {site.id} "
-        f"({(site.latest_assessment.readiness or {}).get('level')})"
+        f"({glossary.label('readiness', (site.latest_assessment.readiness or {}).get('level'))})"
         for site in assessed
     }
     left, right = st.columns([3, 1], vertical_alignment="bottom")

@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from components.glossary import column_label, words
 from gridclient import QualityFlag
 from gridclient.models import GridModel
 
@@ -80,9 +81,9 @@ def as_text(value: Any) -> str:
 
 
 def flag_text(flag: QualityFlag) -> str:
-    """Return one quality flag as readable text: `code (field): message`."""
-    code = flag.code or "flag"
-    text = f"{code} ({flag.field})" if flag.field else str(code)
+    """Return one quality flag as readable text: `Missing county (county): message`."""
+    code = words(flag.code) if flag.code else "Flag"
+    text = f"{code} ({column_label(flag.field).lower()})" if flag.field else code
     return f"{text}: {flag.message}" if flag.message else text
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from components import glossary
 from components.tables import records_frame
 from gridclient import ServiceTerritoryCandidate
 
@@ -30,14 +31,16 @@ CANDIDATE_COLUMNS = {
 
 
 def evidence_text(evidence: Any) -> str:
-    """Return an opaque evidence object as short `key: value` text (shown as text, not HTML)."""
+    """Return an opaque evidence object as `Label: value` text, its names and codes in words."""
     if not isinstance(evidence, dict):
-        return "" if evidence is None else str(evidence)
+        return "" if evidence is None else glossary.plain(str(evidence))
     parts = []
     for key, value in evidence.items():
-        if isinstance(value, dict | list):
-            value = ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
-        parts.append(f"{key}: {value}")
+        if isinstance(value, list):
+            value = ", ".join(str(v) for v in value)
+        elif isinstance(value, dict):
+            value = evidence_text(value)
+        parts.append(f"{glossary.column_label(str(key))}: {glossary.plain(glossary.when(value))}")
     return "; ".join(parts)
 
 
@@ -45,6 +48,8 @@ def candidates_frame(candidates: list[ServiceTerritoryCandidate]) -> pd.DataFram
     """Return one row per candidate with the columns the page shows."""
     columns: dict[str, Any] = {label: name for name, label in CANDIDATE_COLUMNS.items()}
     columns[CANDIDATE_COLUMNS["evidence"]] = lambda c: evidence_text(c.evidence)
+    for name in ("company_type", "resolution_method", "confidence_basis"):
+        columns[CANDIDATE_COLUMNS[name]] = lambda c, n=name: glossary.words(getattr(c, n) or "")
     return records_frame(candidates, columns)
 
 
@@ -91,12 +96,33 @@ def candidate_column_config() -> dict[str, Any]:
 
 def candidate_provenance(candidate: ServiceTerritoryCandidate) -> str:
     """Return how a candidate was found, as one plain-text paragraph."""
-    return (
-        f"{candidate.utility} (utility id {candidate.utility_id}, "
-        f"{candidate.company_type}): found by {candidate.resolution_method}; "
-        f"confidence basis {candidate.confidence_basis}. "
-        f"Evidence: {evidence_text(candidate.evidence)}"
+    evidence = candidate.evidence if isinstance(candidate.evidence, dict) else {}
+    kind = glossary.words(candidate.company_type or "company type not stated").lower()
+    method = glossary.words(candidate.resolution_method or "an unstated method").lower()
+    lines = [f"{candidate.utility} ({kind}, utility id {candidate.utility_id}): found by {method}."]
+    if evidence.get("matchedCounty"):
+        lines.append(
+            f"The point is in {evidence['matchedCounty']}, one of the territory's "
+            f"{evidence.get('territoryCountyCount', 'listed')} counties "
+            f"({', '.join(evidence.get('counties') or [])})."
+        )
+    if evidence.get("confidenceRule"):
+        lines.append(f"Confidence: {evidence['confidenceRule']} ({HEURISTIC_LABEL}).")
+    source = ", ".join(
+        str(part)
+        for part in (
+            glossary.words(evidence.get("authority") or ""),
+            evidence.get("sourceId"),
+            evidence.get("sourceLocator"),
+            glossary.when(evidence.get("observedAt")),
+        )
+        if part
     )
+    if source:
+        lines.append(f"Source: {source}.")
+    if evidence.get("note"):
+        lines.append(str(evidence["note"]))
+    return " ".join(lines)
 
 
 def draw_candidates(candidates: list[ServiceTerritoryCandidate]) -> None:
@@ -111,9 +137,8 @@ def draw_candidates(candidates: list[ServiceTerritoryCandidate]) -> None:
         )
     summary = [CANDIDATE_COLUMNS[c] for c in SUMMARY_COLUMNS]
     st.dataframe(
-        candidates_frame(candidates)[summary],
+        **glossary.table(candidates_frame(candidates)[summary], candidate_column_config()),
         hide_index=True,
-        column_config=candidate_column_config(),
         width="stretch",
     )
     st.caption(f"Confidence is a {HEURISTIC_LABEL}.")

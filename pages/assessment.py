@@ -5,9 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from components import assessment_view as view
-from components import connection, data, downloads, surroundings_view
+from components import connection, data, downloads, glossary, surroundings_view
 from components.problems import problem_boundary
-from components.tables import as_text
 from gridclient import Capabilities
 
 st.title("Assessment")
@@ -57,10 +56,10 @@ with problem_boundary():
         st.error(f"Assessment {assessment_id!r} was not found for this tenant.")
         choose_assessment()
     else:
-        st.warning(assessment.disclaimer or "No disclaimer was given.", icon="⚠️")
+        st.warning(assessment.disclaimer or "No disclaimer was given.", icon=":material/warning:")
         st.caption(
             f"Assessment {assessment.id} of site {assessment.site_id}, "
-            f"created {as_text(assessment.created_at)}. Share this page's URL to share it."
+            f"created {glossary.when(assessment.created_at)}. Share this page's URL to share it."
         )
         view.draw_readiness(assessment)
         view.draw_actions(assessment)

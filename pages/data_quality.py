@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import charts, connection, data, quality_view
+from components import charts, connection, data, glossary, quality_view
 from components.problems import problem_boundary
-from components.tables import as_text
 from components.text import escape_markdown
 from gridclient.models import Methodology, QualitySummary
 
@@ -34,14 +33,13 @@ with problem_boundary():
     st.subheader("Harvest runs")
     runs_frame = quality_view.runs_frame(runs)
     st.dataframe(
-        runs_frame, hide_index=True, column_order=quality_view.RUN_TABLE, column_config=config
+        **glossary.table(runs_frame, config), hide_index=True, column_order=quality_view.RUN_TABLE
     )
     st.markdown("**Run ids and the hash of each harvested asset**")
     st.dataframe(
-        runs_frame,
+        **glossary.table(runs_frame, config),
         hide_index=True,
         column_order=quality_view.RUN_IDENTITY_TABLE,
-        column_config=config,
     )
     rejections = quality_view.rejections_frame(runs)
     st.markdown(f"**Rejected records and their reasons** ({len(rejections):,})")
@@ -52,10 +50,9 @@ with problem_boundary():
             escape_markdown(f"{source_id} · run {run_id} · {len(rejected):,} rejected: {reasons}")
         )
         st.dataframe(
-            rejected,
+            **glossary.table(rejected, config),
             hide_index=True,
             column_order=quality_view.REJECTION_TABLE,
-            column_config=config,
         )
 
     queue_counts = quality.queue
@@ -73,18 +70,18 @@ with problem_boundary():
     with left:
         st.markdown("**Join coverage**")
         st.dataframe(
-            quality_view.join_coverage(quality.joins),
+            **glossary.table(quality_view.join_coverage(quality.joins)),
             hide_index=True,
             column_order=["measure", "value"],
         )
     with right:
         st.markdown("**Balancing-authority operations**")
         st.dataframe(
-            quality_view.counts_frame(quality.balancing_authority_operations),
+            **glossary.table(quality_view.counts_frame(quality.balancing_authority_operations)),
             hide_index=True,
             column_order=["check", "count"],
         )
-        generated = as_text(quality.generated_at)
+        generated = glossary.when(quality.generated_at)
         st.caption(f"Report generated {generated or 'at an unstated time'}")
 
     st.subheader("Datasets held and missing")
@@ -107,6 +104,8 @@ with problem_boundary():
 
     st.subheader("Release identity")
     release = quality_view.release_rows(data.release(conn))
-    st.dataframe(release, hide_index=True, height=quality_view.table_height(len(release)))
-    st.caption("The quality report's own `release` object:")
+    st.dataframe(
+        **glossary.table(release), hide_index=True, height=quality_view.table_height(len(release))
+    )
+    st.caption("The release as the quality report states it (unfold to read):")
     st.json(report.release or {}, expanded=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import charts, connection, data, generation_view, maps
+from components import charts, connection, data, generation_view, glossary, maps
 from components.problems import problem_boundary
 from components.tables import mwh_column, provenance_config
 from components.text import escape_markdown
@@ -43,15 +43,17 @@ with problem_boundary():
     with legend_column:
         st.markdown("**Technology**")
         st.dataframe(
-            generation_view.technology_legend(plants),
+            **glossary.table(
+                generation_view.technology_legend(plants),
+                {"capacityMw": generation_view.plant_table_config()["capacityMw"]},
+            ),
             hide_index=True,
-            column_config={"capacityMw": generation_view.plant_table_config()["capacityMw"]},
         )
         if maps.basemap_style() is None:
             st.caption("County outlines from the Census; no online basemap configured.")
     st.subheader("Generators")
     st.dataframe(
-        generators, hide_index=True, column_config=generation_view.generator_table_config()
+        **glossary.table(generators, generation_view.generator_table_config()), hide_index=True
     )
 
     st.subheader("Monthly net generation of a plant")
@@ -85,11 +87,13 @@ with problem_boundary():
         width="stretch",
     )
     st.dataframe(
-        monthly,
+        **glossary.table(
+            monthly,
+            {
+                **provenance_config(),
+                "month": st.column_config.DateColumn("Month", format="YYYY-MM"),
+                "netGenerationMwh": mwh_column("Net generation"),
+            },
+        ),
         hide_index=True,
-        column_config={
-            **provenance_config(),
-            "month": st.column_config.DateColumn("Month", format="YYYY-MM"),
-            "netGenerationMwh": mwh_column("Net generation"),
-        },
     )

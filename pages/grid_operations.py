@@ -6,7 +6,7 @@ import datetime as dt
 
 import streamlit as st
 
-from components import charts, connection, data, filters, operations_view
+from components import charts, connection, data, filters, glossary, operations_view
 from components.problems import problem_boundary
 from components.tables import mw_column, provenance_config
 
@@ -39,17 +39,24 @@ with problem_boundary():
     codes, unserved = authority_choices(conn)
     left, middle, right = st.columns([2, 1, 1])
     with left:
-        ba_code = filters.selectbox("Balancing authority", codes, "ba", scope=SCOPE)
+        ba_code = filters.selectbox(
+            "Balancing authority",
+            codes,
+            "ba",
+            scope=SCOPE,
+            format_func=lambda code: glossary.label_with_code("market", code),
+        )
+    ba_name = glossary.label("market", ba_code)
     if unserved:
         st.caption(
-            f"Named by plants or generators but without hourly operations here: {', '.join(unserved)}."
+            f"Named by plants or generators but without hourly operations here: {', '.join(glossary.label('market', c) for c in unserved)}."
         )
     if not ba_code:
         st.info("The service has no hourly balancing-authority operations to show.")
         st.stop()
     last_day = data.latest_operations_day(conn, ba_code)
     if last_day is None:
-        st.info(f"No hourly operations for {ba_code}.")
+        st.info(f"No hourly operations for {ba_name}. Pick another balancing authority.")
         st.stop()
     with middle:
         start = filters.date_input("From (UTC)", "start", scope=SCOPE, **DATE_BOUNDS)
@@ -74,7 +81,7 @@ with problem_boundary():
         operations = operations_view.in_region(operations, region or regions[0])
     frame = operations_view.operations_frame(operations)
     if frame.empty:
-        st.info(f"No hourly operations for {ba_code} between {window_start} and {window_end}.")
+        st.info(f"No hourly operations for {ba_name} between {window_start} and {window_end}.")
         st.stop()
     summary = operations_view.summary(frame)
     metrics = st.columns(3)
@@ -87,7 +94,7 @@ with problem_boundary():
         charts.lines(
             operations_view.demand_long(frame),
             x="utcTime",
-            title=f"{ba_code}: demand against its forecast, net generation and interchange",
+            title=f"{ba_name}: demand against its forecast, net generation and interchange",
             unit="MW",
         ),
         width="stretch",
@@ -96,10 +103,10 @@ with problem_boundary():
         charts.stacked_area(
             operations_view.fuel_mix_long(operations),
             x="utcTime",
-            title=f"{ba_code}: generation by fuel",
+            title=f"{ba_name}: generation by fuel",
             unit="MW",
         ),
         width="stretch",
     )
     units = {c: mw_column(c) for c in frame.columns if c.endswith("Mw")}
-    st.dataframe(frame, hide_index=True, column_config={**units, **provenance_config()})
+    st.dataframe(**glossary.table(frame, {**units, **provenance_config()}), hide_index=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import charts, connection, data, facts_view, filters
+from components import charts, connection, data, facts_view, filters, glossary
 from components.evidence_view import draw_fact_evidence
 from components.problems import problem_boundary
 from components.tables import as_text
@@ -51,10 +51,9 @@ with problem_boundary():
     table = facts_view.facts_frame(facts)
     config = facts_view.table_config(facts_view.value_unit(facts))
     picked = st.dataframe(
-        table,
+        **glossary.table(table, config),
         hide_index=True,
         column_order=facts_view.FACT_TABLE,
-        column_config=config,
         on_select="rerun",
         selection_mode="single-row",
         key="facts.table",
@@ -62,7 +61,7 @@ with problem_boundary():
     st.caption("Select a row to follow that fact through time below, with its evidence.")
     st.markdown("**Where each fact comes from and when it was known** (rows as above)")
     st.dataframe(
-        table, hide_index=True, column_order=facts_view.PROVENANCE_TABLE, column_config=config
+        **glossary.table(table, config), hide_index=True, column_order=facts_view.PROVENANCE_TABLE
     )
     flagged = facts_view.flag_lines(facts)
     st.markdown("**Quality flags**")
@@ -102,10 +101,9 @@ with problem_boundary():
     else:
         st.caption("This fact has one known version: it was never restated.")
     st.dataframe(
-        history,
+        **glossary.table(history, facts_view.history_config(fact.unit or "")),
         hide_index=True,
         column_order=["knownFrom", "knownTo", "value", "factVersion"],
-        column_config=facts_view.history_config(fact.unit or ""),
     )
     st.caption(escape_markdown(facts_view.provenance_text(fact)))
     st.markdown("**Evidence**")

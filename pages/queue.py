@@ -10,8 +10,8 @@ from components.text import escape_markdown
 
 st.title("Interconnection queue")
 st.caption(
-    "Every queue record the service holds, filtered here in the browser (the interface's "
-    "queue list takes no filters). Filters stay in the address, so a filtered view can be shared."
+    "Every interconnection queue record loaded. Filters stay in the address, so a filtered "
+    "view can be shared."
 )
 
 with problem_boundary():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data, filters, transmission_view
+from components import connection, data, filters, glossary, transmission_view
 from components.evidence_view import draw_flags, source_link
 from components.problems import problem_boundary
 from components.text import escape_markdown
@@ -45,9 +45,8 @@ with problem_boundary():
     else:
         st.altair_chart(transmission_view.timeline_chart(timeline), width="stretch")
     event = st.dataframe(
-        frame,
+        **glossary.table(frame, transmission_view.table_config()),
         hide_index=True,
-        column_config=transmission_view.table_config(),
         on_select="rerun",
         selection_mode="single-row",
         key="transmission.table",

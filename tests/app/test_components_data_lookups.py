@@ -86,7 +86,7 @@ def test_transmission_frame_and_timeline():
     frame = projects_frame(projects)
     assert frame.loc[0, "counties"] == "Travis, Hays"
     assert frame.loc[0, "sourceUrl"] == "https://e.test/t1"
-    assert frame.loc[0, "qualityFlags"] == "x"
+    assert frame.loc[0, "qualityFlags"] == "X"
     assert county_options(projects) == ["Bastrop", "Hays", "Travis"]
     timeline = timeline_frame(frame)
     assert timeline["which"].tolist() == [

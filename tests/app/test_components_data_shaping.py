@@ -84,7 +84,7 @@ def test_queue_frame_keeps_provenance_and_flags_as_text(queue):
     row = queue.set_index("id").loc["q3"]
     assert row["sourceId"] == "src-q"
     assert row["sourceLocator"] == "queue.xlsx#Sheet1!Rq3"
-    assert row["qualityFlags"] == "missing_county (county): no county"
+    assert row["qualityFlags"] == "Missing county (county): no county"
     assert pd.isna(row["proposedDate"])
 
 
@@ -178,7 +178,7 @@ def test_details_rows_join_capacity_components():
 
 def test_flags_text():
     flags = [QualityFlag.model_validate(FLAG), QualityFlag(code="x")]
-    assert flags_text(flags) == "missing_county (county): no county; x"
+    assert flags_text(flags) == "Missing county (county): no county; X"
     assert flags_text(None) == ""
 
 

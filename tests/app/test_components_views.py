@@ -42,18 +42,18 @@ def test_candidate_frame_labels_confidence_as_a_heuristic_and_flattens_evidence(
     ]
     row = frame.iloc[0]
     assert row["Confidence (source-authority heuristic, not accuracy)"] == 0.425
-    assert "sourceId: demo-puct-ccn" in row["Evidence"]
-    assert "counties: Travis, TX, Hays, TX" in row["Evidence"]
+    assert "Source id: demo-puct-ccn" in row["Evidence"]
+    assert "Counties: Travis, TX, Hays, TX" in row["Evidence"]
 
 
 def test_candidate_provenance_says_how_it_was_found_as_text():
     text = territory_view.candidate_provenance(CANDIDATE)
     assert text.startswith(
-        "Lone Star Metro Electric (demo) (utility id u1, investor_owned_utility)"
+        "Lone Star Metro Electric (demo) (investor owned utility, utility id u1)"
     )
-    assert "found by county_union_polygon" in text
-    assert "confidence basis source_authority_heuristic_not_benchmark_accuracy" in text
-    assert "Evidence: sourceId: demo-puct-ccn" in text
+    assert "found by county union polygon" in text
+    assert "Source: demo-puct-ccn" in text
+    assert "_" not in text.replace("demo-puct-ccn", "")
 
 
 def test_territory_counties_are_fips_codes_with_the_matched_county_first():
@@ -74,8 +74,9 @@ def test_findings_and_flags_read_as_text():
     }
     assert assessment_view.finding_lines(readiness) == [
         {
-            "factor": "queue_congestion",
-            "severity": "🔴 high severity",
+            "factor": "Queue congestion",
+            "severity": "High severity",
+            "colour": "red",
             "finding": "Busy.",
             "cites": "q1, q2",
         }
@@ -84,7 +85,7 @@ def test_findings_and_flags_read_as_text():
     uncited = {"findings": [{"factor": "load_scale", "severity": "low", "finding": "Small."}]}
     assert assessment_view.finding_lines(uncited)[0]["cites"] == "no record cited"
     flags = [QualityFlag(code="missing_county", field="county", message="No county.")]
-    assert assessment_view.flags_text(flags) == "missing_county (county): No county."
+    assert assessment_view.flags_text(flags) == "Missing county (county): No county."
 
 
 def test_queue_frame_joins_details_and_row_evidence():
@@ -170,7 +171,7 @@ def test_sites_frame_has_a_row_per_site_with_its_latest_assessment_and_a_link():
     frame = sites_frame(sites)
     assert frame["Site"].tolist() == ["site_1", "site_2"]
     assessed = frame.iloc[0]
-    assert (assessed["Assessment"], assessed["Readiness"]) == ("asm_2", "high_friction")
+    assert (assessed["Assessment"], assessed["Readiness"]) == ("asm_2", "High friction")
     assert assessed["Open"] == "assessment?assessment=asm_2"
     assert (assessed["Latitude"], assessed["Longitude"]) == (1, 2)
     unassessed = frame.iloc[1]

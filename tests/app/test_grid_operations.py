@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from streamlit.testing.v1 import AppTest
+
+from components import glossary
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(REPO_ROOT / "pages" / "grid_operations.py")
@@ -17,8 +20,9 @@ PAGE = str(REPO_ROOT / "pages" / "grid_operations.py")
 def test_window_and_authority_drive_the_charts(service_env, alpha_client):
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     assert not at.exception and not at.error
-    codes = at.selectbox(key="filter:operations:ba").options
-    code = codes[-1]
+    # each authority is offered by its name, its EIA code beside it: "ERCOT (ERCO)"
+    shown = at.selectbox(key="filter:operations:ba").options[-1]
+    code = re.search(r"\((\w+)\)$", shown).group(1)
     at.selectbox(key="filter:operations:ba").select(code)
     at.date_input(key="filter:operations:start").set_value(dt.date(2025, 8, 3))
     at.date_input(key="filter:operations:end").set_value(dt.date(2025, 8, 4)).run()
@@ -32,8 +36,8 @@ def test_window_and_authority_drive_the_charts(service_env, alpha_client):
     assert at.metric[1].value == f"{peak:,.0f} MW"
     titles = [json.loads(c.proto.spec)["title"] for c in at.get("vega_lite_chart")]
     assert titles == [
-        f"{code}: demand against its forecast, net generation and interchange",
-        f"{code}: generation by fuel",
+        f"{glossary.label('market', code)}: demand against its forecast, net generation and interchange",
+        f"{glossary.label('market', code)}: generation by fuel",
     ]
     assert len(at.dataframe[0].value) == 48
 
@@ -165,9 +169,9 @@ def on_harvested_store(harvested_env, monkeypatch):
 def test_authorities_come_from_data_that_names_them_when_plants_name_none(on_harvested_store):
     at = AppTest.from_file(PAGE, default_timeout=60).run()
     assert not at.exception and not at.error
-    assert at.selectbox(key="filter:operations:ba").options == ["ERCO"]
-    assert [c.value for c in at.caption if "SWPP" in c.value] == [
-        "Named by plants or generators but without hourly operations here: SWPP."
+    assert at.selectbox(key="filter:operations:ba").options == ["ERCOT (ERCO)"]
+    assert [c.value for c in at.caption if "SPP" in c.value] == [
+        "Named by plants or generators but without hourly operations here: SPP."
     ]
     assert not [i.value for i in at.info]
 

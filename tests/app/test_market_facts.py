@@ -8,6 +8,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from components import glossary
+
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "market_facts.py")
 
 
@@ -29,10 +31,10 @@ def test_a_restated_value_changes_with_known_at(service_env, alpha_client):
     shown = at.dataframe[0].proto.column_order
     assert {"market", "measure", "period", "scenario", "value"} <= set(shown)
     row = table[
-        (table["market"] == restated.market)
-        & (table["measure"] == restated.predicate.replace("_", " "))
+        (table["market"] == glossary.label_with_code("market", restated.market))
+        & (table["measure"] == glossary.label("predicate", restated.predicate))
         & (table["period"] == restated.period)
-        & (table["scenario"] == restated.scenario)
+        & (table["scenario"] == glossary.label("scenario", restated.scenario))
     ].iloc[0]
     assert row["value"] == old.value
     provenance = at.dataframe[1]
@@ -40,7 +42,7 @@ def test_a_restated_value_changes_with_known_at(service_env, alpha_client):
     assert provenance.value.loc[row.name, "sourceLocator"] == old.evidence.source_locator
     captions = [re.sub(r"\\(.)", r"\1", c.value) for c in at.caption]
     flag = old.quality_flags[0]
-    assert any(f"#{row['row']} " in c and flag.code in c for c in captions)
+    assert any(f"#{row['row']} " in c and glossary.words(flag.code) in c for c in captions)
     assert at.query_params["known_at"] in ("2025-06-01", ["2025-06-01"])
     evidence = dict(at.dataframe[-1].value.values.tolist())
     assert evidence["Page"] == str(old.evidence.page)

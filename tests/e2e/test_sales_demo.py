@@ -19,6 +19,7 @@ from e2e_browser import (
 )
 from playwright.sync_api import expect
 
+from components import glossary
 from gridservice.demo import DEMO_POINTS
 
 PIN_RED = (214, 39, 40)
@@ -84,11 +85,12 @@ def test_sales_demo(page, app_url, alpha_client):
     readiness = assessment["readiness"]
     assert "Abstentions" in text and "Limitations" in text
     for abstention in readiness["abstentions"]:
-        assert f"Abstained on {abstention['factor']}" in text
+        factor = glossary.label("factor", abstention["factor"]).lower()
+        assert f"Abstained on {factor}" in text
     if not readiness["abstentions"]:
         assert "The assessment abstained on no factor." in text
     for limitation in readiness["limitations"]:
-        expect(page.get_by_text(limitation, exact=True)).to_be_visible()
+        expect(page.get_by_text(glossary.plain(limitation), exact=True)).to_be_visible()
     assert "Hays" in text, "the assessment does not name the site's county"
     screenshot(page, "sales-03-assessment")
 
