@@ -9,6 +9,8 @@ import pytest
 from conftest import app_path, page_path
 from streamlit.testing.v1 import AppTest
 
+from components import glossary
+
 
 def run_app() -> AppTest:
     at = AppTest.from_file(app_path(), default_timeout=90)
@@ -30,7 +32,7 @@ def test_app_renders_the_default_page_through_navigation(service_env, alpha_clie
     assert f"Release id: {release.release_id}" in sidebar
     assert f"Data snapshot: {release.data_snapshot_sha256[:12]}" in sidebar
     valid_until = release.to_wire()["validUntil"]
-    assert f"Valid until: {valid_until}" in sidebar
+    assert f"Valid until: {glossary.when(release.valid_until)}" in sidebar
     # the demo release's validity may have ended by the time this runs: then it says so
     ended = release.valid_until <= datetime.now(UTC)
     expected = [f"Expired — this release's validity ended on {valid_until[:10]}."]
