@@ -297,7 +297,7 @@ def follow_point(picker: str, resolution: int) -> None:
     """
     point = state.picked_point(picker)
     followed = st.session_state.get(state.followed_point_key(picker))
-    if point is None or point == followed:
+    if not in_bounds(point) or point == followed:
         return
     st.session_state[state.followed_point_key(picker)] = point
     state.set_picked_cell(picker, h3.latlng_to_cell(*point, resolution))
@@ -322,6 +322,7 @@ def point_picker(
     follow_point(picker, follow_resolution)
     counties = region_counties()
     point = state.picked_point(picker)
+    point = point if in_bounds(point) else None  # a typed point off the Earth is not drawn
     cell = state.picked_cell(picker)
     point_county = county_at(counties, *point) if point else None
     highlight = [point_county.fips] if point_county else []
@@ -360,13 +361,17 @@ def point_picker(
     return point
 
 
+def in_bounds(point: tuple[float, float] | None) -> bool:
+    """Return whether a point is a place on Earth (latitude -90..90, longitude -180..180)."""
+    return point is not None and -90 <= point[0] <= 90 and -180 <= point[1] <= 180
+
+
 def point_inputs(picker: str) -> tuple[float, float] | None:
     """Draw latitude and longitude inputs bound to the picker; return the point if complete."""
     left, right, back = st.columns([2, 2, 1], vertical_alignment="bottom")
     left.number_input(
         "Latitude",
-        min_value=-90.0,
-        max_value=90.0,
+        help="Between -90 and 90",
         value=None,
         step=0.01,
         format="%.5f",
@@ -374,8 +379,7 @@ def point_inputs(picker: str) -> tuple[float, float] | None:
     )
     right.number_input(
         "Longitude",
-        min_value=-180.0,
-        max_value=180.0,
+        help="Between -180 and 180",
         value=None,
         step=0.01,
         format="%.5f",
@@ -387,4 +391,7 @@ def point_inputs(picker: str) -> tuple[float, float] | None:
         parent = h3.cell_to_parent(cell, resolution - 2) if resolution > REGION_CELL_RES else None
         state.set_picked_cell(picker, parent)
         st.rerun()
-    return state.picked_point(picker)
+    point = state.picked_point(picker)
+    if point is not None and not in_bounds(point):
+        st.error("Latitude must be between -90 and 90, longitude between -180 and 180.")
+    return point

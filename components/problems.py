@@ -160,7 +160,7 @@ def show_problem(exc: BaseException, base_url: str | None = None) -> Problem:
 
 def draw_problem(problem: Problem) -> None:
     """Draw a described failure as an st.error."""
-    st.error(problem.text(), icon="⚠️")
+    st.error(problem.text(), icon=":material/error:")
 
 
 def _current_base_url() -> str | None:

@@ -18,7 +18,7 @@ from typing import Any
 
 import streamlit as st
 
-from components import state
+from components import glossary, state
 from components.problems import Problem, draw_field_messages, draw_problem
 from gridclient import SiteDefinition
 
@@ -95,6 +95,8 @@ def build_site_definition(values: SiteFormValues) -> tuple[SiteDefinition | None
         refuse("location", "Location is required: click the map or type latitude and longitude.")
     if values.requested_peak_load_mw is None:
         refuse("requestedPeakLoadMw", "Requested peak load (MW) is required.")
+    for name, message in bound_messages(values):
+        refuse(name, message)
     metadata = _metadata(values.metadata_text, refuse)
     ramp = _json_text("rampProfile", "Ramp profile", values.ramp_profile_text, list, refuse)
     generation = _json_text(
@@ -125,6 +127,72 @@ def build_site_definition(values: SiteFormValues) -> tuple[SiteDefinition | None
         energy_storage=storage,
     )
     return definition, {}
+
+
+def _outside(value: float | None, low: float, high: float, *, low_open: bool = False) -> bool:
+    if value is None:
+        return False
+    return value < low or value > high or (low_open and value == low)
+
+
+def bound_messages(values: SiteFormValues) -> list[tuple[str, str]]:
+    """Return (field, message) for each number outside its published bound, naming the bound."""
+    peak = values.requested_peak_load_mw
+    found = []
+    if _outside(values.latitude, -90, 90):
+        found.append(
+            ("location", f"Latitude must be between -90 and 90; it is {values.latitude:g}.")
+        )
+    if _outside(values.longitude, -180, 180):
+        found.append(
+            ("location", f"Longitude must be between -180 and 180; it is {values.longitude:g}.")
+        )
+    if _outside(peak, 0, MAX_PEAK_MW, low_open=True):
+        found.append(
+            (
+                "requestedPeakLoadMw",
+                f"Requested peak load must be more than 0 and at most {MAX_PEAK_MW:,.0f} MW; "
+                f"it is {peak:,.1f} MW.",
+            )
+        )
+    ceiling = peak if peak is not None and 0 < peak <= MAX_PEAK_MW else MAX_PEAK_MW
+    for name, label, value in (
+        ("averageLoadMw", "Average load", values.average_load_mw),
+        ("curtailableMw", "Curtailable load", values.curtailable_mw),
+    ):
+        if _outside(value, 0, ceiling):
+            found.append(
+                (
+                    name,
+                    f"{label} must be at least 0 and at most the peak load ({ceiling:,.1f} MW); "
+                    f"it is {value:,.1f} MW.",
+                )
+            )
+    if _outside(values.service_voltage_kv, 0, MAX_VOLTAGE_KV, low_open=True):
+        found.append(
+            (
+                "serviceVoltageKv",
+                f"Service voltage must be more than 0 and at most {MAX_VOLTAGE_KV:,.0f} kV; "
+                f"it is {values.service_voltage_kv:g} kV.",
+            )
+        )
+    return found
+
+
+def coverage_warning(location: dict[str, Any] | None, states: list[str]) -> str | None:
+    """Return the warning for a point in no county the data covers, or None when it is in one.
+
+    `location` is the service's territory resolution of the point; `states` the states its
+    queue records name (what the county-based factors can draw on).
+    """
+    if not isinstance(location, dict) or location.get("county"):
+        return None
+    covered = ", ".join(states) if states else "no state"
+    return (
+        "This point is in no county the data covers, so every county-based factor would "
+        "abstain and the screening would read 'Insufficient data'. The data covers counties "
+        f"in {covered}: move the pin there to screen against it."
+    )
 
 
 def _metadata(text: str, refuse) -> dict[str, str]:
@@ -168,21 +236,47 @@ def unreadable_fields(messages: FieldMessages) -> Problem:
 
 
 def draw_refusal(problem: Problem) -> None:
-    """Draw what a refused submission needs beyond the messages under the fields."""
-    elsewhere = [
-        f"{name}: {message}" if name else message
+    """Draw every message of a refused submission in one box, each after its field's label
+    (they are also shown under their fields, which a narrow form can push out of view)."""
+    lines = [
+        f"{field_label(name)}: {message}"
+        if name and not message.startswith(field_label(name))
+        else message
         for name, messages in problem.by_field.items()
-        if not any(name == f or name.startswith(f + ".") for f in FORM_FIELDS)
         for message in messages
     ]
     draw_problem(
         Problem(
             NOT_SENT,
-            "Correct the fields marked in the form." if not elsewhere else "",
+            "Correct these fields, then press the button again.",
             problem.request_id,
-            field_errors=elsewhere,
+            field_errors=lines or problem.field_errors,
         )
     )
+
+
+FIELD_LABELS = {
+    "location": "Location",
+    "requestedPeakLoadMw": "Requested peak load",
+    "averageLoadMw": "Average load",
+    "curtailableMw": "Curtailable load",
+    "serviceVoltageKv": "Service voltage",
+    "targetInServiceDate": "Target in-service date",
+    "customerReference": "Customer reference",
+    "loadProfile": "Load profile",
+    "redundancy": "Redundancy",
+    "address.countryCode": "Country code",
+    "metadata": "Metadata",
+    "rampProfile": "Ramp profile",
+    "onSiteGeneration": "On-site generation",
+    "energyStorage": "Energy storage",
+    **{f"address.{name}": label for name, label in ADDRESS_FIELDS.items()},
+}
+
+
+def field_label(name: str) -> str:
+    """Return the form's label of a field named by its wire name."""
+    return FIELD_LABELS.get(name) or glossary.column_label(name.rpartition(".")[2])
 
 
 def definition_fingerprint(definition: SiteDefinition) -> str:
@@ -241,11 +335,9 @@ def site_form(
                 problem,
                 "requestedPeakLoadMw",
                 "Requested peak load (MW) *",
-                min_value=0.0,
-                max_value=MAX_PEAK_MW,
                 value=100.0,
                 step=10.0,
-                help="Required; more than 0 and at most 5000 MW.",
+                help="Required; more than 0 and at most 5,000 MW.",
             )
         with second:
             average = _field(
@@ -253,8 +345,6 @@ def site_form(
                 problem,
                 "averageLoadMw",
                 "Average load (MW)",
-                min_value=0.0,
-                max_value=MAX_PEAK_MW,
                 value=None,
                 step=10.0,
                 help="At least 0 and at most the peak load.",
@@ -265,8 +355,6 @@ def site_form(
                 problem,
                 "curtailableMw",
                 "Curtailable load (MW)",
-                min_value=0.0,
-                max_value=MAX_PEAK_MW,
                 value=None,
                 step=10.0,
                 help="At least 0 and at most the peak load.",
@@ -277,8 +365,6 @@ def site_form(
                 problem,
                 "serviceVoltageKv",
                 "Service voltage (kV)",
-                min_value=0.0,
-                max_value=MAX_VOLTAGE_KV,
                 value=None,
                 step=1.0,
                 help="More than 0 and at most 1000 kV.",

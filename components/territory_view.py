@@ -111,7 +111,7 @@ def candidate_provenance(candidate: ServiceTerritoryCandidate) -> str:
     source = ", ".join(
         str(part)
         for part in (
-            glossary.words(evidence.get("authority") or ""),
+            glossary.words(evidence.get("authority") or "").lower(),
             evidence.get("sourceId"),
             evidence.get("sourceLocator"),
             glossary.when(evidence.get("observedAt")),

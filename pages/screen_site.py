@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components import connection, data, site_form, sites_view, state
-from components.maps import point_inputs, point_picker
+from components.maps import in_bounds, point_inputs, point_picker
 from components.problems import describe_problem, problem_boundary
 from gridclient import Capabilities, SiteDefinition, UnprocessableEntityError
 
@@ -50,6 +50,15 @@ def submit(
         st.rerun()
 
 
+def warn_outside_coverage(point: tuple[float, float]) -> None:
+    """Warn, before anything is created, when the point is in no county the data covers."""
+    conn = connection.connection_key()
+    location = data.territory_resolution(conn, *point).location
+    if location and not location.get("county"):
+        warning = site_form.coverage_warning(location, data.queue_states(conn))
+        st.warning(warning, icon=":material/travel_explore:")
+
+
 def open_by_id() -> None:
     """The fallback for deployments without the extensions: open an assessment by its id."""
     with st.form("open_assessment"):
@@ -68,6 +77,8 @@ with problem_boundary():
         point_picker(PICKER)
         point = point_inputs(PICKER)
     with form_column:
+        if in_bounds(point):
+            warn_outside_coverage(point)
         refused = state.site_form_problem()
         submitted = site_form.site_form(point, refused)
         if refused is not None:

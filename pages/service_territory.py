@@ -6,7 +6,7 @@ import streamlit as st
 
 from components import connection, data, state, territory_view
 from components.geography import region_counties
-from components.maps import REGION_CELL_RES, county_layer, point_inputs, point_picker
+from components.maps import REGION_CELL_RES, county_layer, in_bounds, point_inputs, point_picker
 from components.problems import problem_boundary
 
 PICKER = "territory"
@@ -22,7 +22,7 @@ st.caption(
 with problem_boundary():
     conn = connection.connection_key()
     point = state.picked_point(PICKER)  # typed values and map clicks are in state already
-    resolution = data.territory_resolution(conn, *point) if point else None
+    resolution = data.territory_resolution(conn, *point) if in_bounds(point) else None
     candidates = resolution.candidates if resolution else []
     county = territory_view.point_county(resolution.location if resolution else None)
     counties = region_counties()

@@ -29,6 +29,7 @@ from components.data.records import (
     queue_details,
     queue_details_of,
     queue_evidence,
+    queue_states,
     transmission_projects,
 )
 from components.data.search import evidence_chunks, evidence_pages, territory_resolution
@@ -73,6 +74,7 @@ __all__ = [
     "queue_details",
     "queue_details_of",
     "queue_evidence",
+    "queue_states",
     "release",
     "screen_site",
     "site",

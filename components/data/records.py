@@ -51,6 +51,11 @@ def all_queue_records(conn: ConnectionKey) -> list[QueueRecord]:
     return traverse(conn, "queue records", lambda c, **paging: c.queue_records.list(**paging))
 
 
+def queue_states(conn: ConnectionKey) -> list[str]:
+    """Return the states the queue records name, sorted: where the county-based data lies."""
+    return sorted({r.state.strip().upper() for r in all_queue_records(conn) if r.state})
+
+
 def all_transmission_projects(conn: ConnectionKey) -> list[TransmissionProject]:
     """Return every transmission project."""
     return traverse(

@@ -84,13 +84,37 @@ def test_what_the_form_cannot_read_is_named_by_its_field(changes, field, message
     assert any(message in text for text in unreadable[field]), unreadable
 
 
-def test_bounds_are_left_to_the_service():
-    # The widgets keep their bounds; anything else readable is sent for the service to judge.
+def test_rules_beyond_the_published_bounds_are_left_to_the_service():
+    # A number within its bound and text the form can read are sent for the service to judge.
     definition, unreadable = build_site_definition(
-        values(requested_peak_load_mw=0.0, country_code="us", average_load_mw=900.0)
+        values(requested_peak_load_mw=10.0, country_code="us")
     )
     assert unreadable == {}
     assert wire(definition)["address"] == {"countryCode": "us"}
+
+
+def test_each_number_outside_its_bound_is_named_with_the_bound():
+    definition, unreadable = build_site_definition(
+        values(
+            latitude=95.0,
+            longitude=-181.0,
+            requested_peak_load_mw=0.0,
+            average_load_mw=6000.0,
+            curtailable_mw=-1.0,
+            service_voltage_kv=1200.0,
+        )
+    )
+    assert definition is None
+    assert unreadable["location"] == [
+        "Latitude must be between -90 and 90; it is 95.",
+        "Longitude must be between -180 and 180; it is -181.",
+    ]
+    assert "more than 0 and at most 5,000 MW; it is 0.0 MW" in unreadable["requestedPeakLoadMw"][0]
+    assert "at most the peak load (5,000.0 MW); it is 6,000.0 MW" in unreadable["averageLoadMw"][0]
+    assert "at least 0" in unreadable["curtailableMw"][0]
+    assert "at most 1,000 kV; it is 1200 kV" in unreadable["serviceVoltageKv"][0]
+    within = values(requested_peak_load_mw=100.0, average_load_mw=120.0)
+    assert "(100.0 MW); it is 120.0 MW" in build_site_definition(within)[1]["averageLoadMw"][0]
 
 
 def test_fingerprint_ignores_key_order_but_not_values():

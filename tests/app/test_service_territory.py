@@ -42,10 +42,11 @@ def test_dual_certified_point_lists_both_utilities_with_heuristic_confidence(ser
     assert list(table[CONFIDENCE]) == [0.425, 0.425]
     provenance = [t.value for t in at.text if "found by" in t.value]
     assert len(provenance) == 2
-    assert all("sourceId: demo-puct-ccn" in text for text in provenance)
+    assert all("Source: regulatory order, demo-puct-ccn" in text for text in provenance)
     assert any(
-        text.startswith("Lone Star Metro Electric (demo) (utility id demo-util-lsme")
-        and "county_union_polygon" in text
+        text.startswith("Lone Star Metro Electric (demo) (investor owned utility, utility id")
+        and "found by county union polygon" in text
+        and "The point is in Hays, TX, one of the territory's 4 counties" in text
         for text in provenance
     )
     assert "2 territories overlap here" in at.info[0].value
