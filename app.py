@@ -8,7 +8,7 @@ from components import connection, data, release_view, state
 from components.problems import problem_boundary
 
 st.set_page_config(
-    page_title="Grid Site Screener", page_icon="⚡", layout="wide", initial_sidebar_state="expanded"
+    page_title="Grid Site Screener", page_icon=":material/bolt:", layout="wide", initial_sidebar_state="expanded"
 )
 state.init_state()
 
@@ -24,17 +24,17 @@ def page(stem: str, title: str, icon: str, *, default: bool = False) -> st.Page:
 
 
 PAGES = [
-    page("screen_site", "Screen a site", "📍", default=True),
-    page("service_territory", "Service territory", "🗺️"),
-    page("assessment", "Assessment", "📋"),
-    page("queue", "Interconnection queue", "⏳"),
-    page("transmission", "Transmission", "🔌"),
-    page("generation", "Generation", "🏭"),
-    page("grid_operations", "Grid operations", "📈"),
-    page("market_facts", "Market facts", "📊"),
-    page("evidence_search", "Evidence search", "🔎"),
-    page("dockets", "Dockets", "🗂️"),
-    page("data_quality", "Data quality & release", "✅"),
+    page("screen_site", "Screen a site", ":material/add_location_alt:", default=True),
+    page("service_territory", "Service territory", ":material/map:"),
+    page("assessment", "Assessment", ":material/assignment:"),
+    page("queue", "Interconnection queue", ":material/pending_actions:"),
+    page("transmission", "Transmission", ":material/cable:"),
+    page("generation", "Generation", ":material/factory:"),
+    page("grid_operations", "Grid operations", ":material/monitoring:"),
+    page("market_facts", "Market facts", ":material/bar_chart:"),
+    page("evidence_search", "Evidence search", ":material/search:"),
+    page("dockets", "Dockets", ":material/folder_open:"),
+    page("data_quality", "Data quality & release", ":material/fact_check:"),
 ]
 navigation = st.navigation(PAGES)
 

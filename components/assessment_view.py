@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import quote
 
 import pandas as pd
 import streamlit as st
 
 from components import glossary, maps
+from components.assessment_summary import ANCHORS
 from components.geography import counties_by_name, region_counties
 from components.tables import attribute, flags_text, records_frame
 from components.territory_view import HEURISTIC_LABEL, candidates_frame, evidence_text
@@ -48,19 +50,43 @@ def finding_lines(readiness: dict[str, Any] | None) -> list[dict[str, str]]:
     return lines
 
 
-def draw_findings(readiness: dict[str, Any] | None) -> None:
-    """Draw each finding in its own box, its full text wrapped and its citations under it."""
+def citation_link(record_id: str, assessment: Assessment) -> str:
+    """Return a cited id as a markdown link to its record: a queue record's own page, else the
+    row of the assessment's table that shows that id."""
+    text = escape_markdown(record_id)
+    if any(r.id == record_id for r in assessment.relevant_queue_records or []):
+        return f"[{text}](queue?record={quote(record_id, safe='')})"
+    if any(p.id == record_id for p in assessment.relevant_transmission_projects or []):
+        return f"[{text}](#{ANCHORS['transmission']})"
+    if any(f.id == record_id for f in assessment.market_signals or []):
+        return f"[{text}](#{ANCHORS['market']})"
+    territories = assessment.service_territory_candidates or []
+    if any(record_id in _candidate_ids(c) for c in territories):
+        return f"[{text}](#{ANCHORS['candidates']})"
+    return text
+
+
+def _candidate_ids(candidate: dict[str, Any]) -> set[str]:
+    evidence = candidate.get("evidence") if isinstance(candidate.get("evidence"), dict) else {}
+    return {str(i) for i in (candidate.get("utilityId"), evidence.get("territoryId")) if i}
+
+
+def draw_findings(assessment: Assessment) -> None:
+    """Draw each finding in its own box, its full text wrapped and its cited ids as links."""
+    readiness = assessment.readiness or {}
+    cited = [[str(c) for c in f.get("citations") or []] for f in readiness.get("findings") or []]
     lines = finding_lines(readiness)
     if not lines:
         st.caption("No friction findings.")
-    for line in lines:
+    for line, ids in zip(lines, cited, strict=True):
         with st.container(border=True):
             st.markdown(
                 f"**{escape_markdown(line['factor'])}** · "
                 f":{line['colour']}-badge[{escape_markdown(line['severity'])}]"
             )
             st.markdown(escape_markdown(line["finding"]))
-            st.caption(f"Cites: {escape_markdown(line['cites'])}")
+            links = ", ".join(citation_link(i, assessment) for i in ids)
+            st.caption(f"Cites: {links}" if ids else "Cites: no record cited")
 
 
 def market_signals_frame(signals: list[Fact]) -> pd.DataFrame:
@@ -125,6 +151,7 @@ def transmission_frame(projects: list[TransmissionProject]) -> pd.DataFrame:
     return records_frame(
         projects,
         {
+            "Record": "id",
             "Project": "project_number",
             "Title": "title",
             "Status": "status",
@@ -201,20 +228,10 @@ def _table(frame: pd.DataFrame, empty: str, **column_config: Any) -> None:
 
 
 def draw_readiness(assessment: Assessment) -> None:
-    """Draw readiness, findings, and every abstention and limitation in plain view."""
+    """Draw the findings, and every abstention and limitation in plain view."""
     readiness = assessment.readiness or {}
-    confidence = assessment.confidence or {}
-    left, right = st.columns([2, 3])
-    left.metric("Readiness", readiness_label(readiness))
-    if confidence:
-        left.metric("Confidence (heuristic, not accuracy)", confidence.get("label") or "")
-        left.caption(
-            f"Score {confidence.get('score')}: a heuristic, not accuracy. {confidence.get('note') or ''}"
-        )
-    right.markdown("**Summary**")
-    right.text(glossary.plain(readiness.get("summary") or "No summary given."))
-    st.subheader("Friction findings")
-    draw_findings(readiness)
+    st.subheader("Friction findings", anchor=ANCHORS["findings"])
+    draw_findings(assessment)
     st.subheader("Abstentions")
     abstentions = readiness.get("abstentions") or []
     if not abstentions:
@@ -235,7 +252,7 @@ def draw_readiness(assessment: Assessment) -> None:
 
 def draw_actions(assessment: Assessment) -> None:
     left, right = st.columns(2)
-    left.subheader("Risks")
+    left.subheader("Risks", anchor="risks")
     for risk in assessment.risks or ["None listed."]:
         left.markdown(f"- {escape_markdown(risk)}")
     right.subheader("Next actions")
@@ -259,7 +276,7 @@ def draw_place(assessment: Assessment) -> None:
 
 
 def draw_candidates(assessment: Assessment) -> None:
-    st.subheader("Utility, territory and tariff candidates")
+    st.subheader("Utility, territory and tariff candidates", anchor=ANCHORS["candidates"])
     st.caption(f"Confidences are a {HEURISTIC_LABEL}.")
     st.markdown("**Utility candidates**")
     _table(utility_frame(assessment.utility_candidates or []), "No utility candidates.")
@@ -275,26 +292,46 @@ def draw_candidates(assessment: Assessment) -> None:
     _table(tariff_frame(assessment.tariff_candidates or []), "No tariff candidates.")
 
 
+def _count_line(shown: int, noun: str, cited: int) -> str:
+    return f"{shown} {noun} listed; {cited} of them cited by a finding (column Cited)."
+
+
+def _cited_ids(assessment: Assessment) -> set[str]:
+    findings = (assessment.readiness or {}).get("findings") or []
+    return {str(c) for f in findings for c in f.get("citations") or []}
+
+
 def draw_records(assessment: Assessment) -> None:
-    st.subheader("Market signals")
-    st.caption("Parser confidence is uncalibrated: no independent labels exist to calibrate it.")
-    _table(
-        market_signals_frame(assessment.market_signals or []),
-        "No market signals.",
-        Value=st.column_config.NumberColumn(format="%.0f"),
-    )
-    st.subheader("Relevant queue records")
-    _table(
-        queue_records_frame(assessment.relevant_queue_records or []),
-        "No queue records near the site.",
-        **{"Requested MW": st.column_config.NumberColumn(format="%.1f MW"), "Source link": LINK},
-    )
-    st.subheader("Relevant transmission projects")
-    _table(
-        transmission_frame(assessment.relevant_transmission_projects or []),
-        "No transmission projects near the site.",
-        **{"kV": st.column_config.NumberColumn(format="%.0f kV"), "Source link": LINK},
-    )
+    """Draw market signals, queue records and transmission projects, each table folded in an
+    expander under its heading, with how many rows it has and how many a finding cites."""
+    cited = _cited_ids(assessment)
+    signals = sorted(assessment.market_signals or [], key=lambda f: glossary.season_key(f.period))
+    records = assessment.relevant_queue_records or []
+    projects = assessment.relevant_transmission_projects or []
+    sections = [
+        ("Market signals", "market", signals, market_signals_frame, "market signals",
+         {"Value": st.column_config.NumberColumn(format="%.0f")}),
+        ("Relevant queue records", "queue", records, queue_records_frame, "queue records",
+         {"Requested MW": st.column_config.NumberColumn(format="%.1f MW"), "Source link": LINK}),
+        ("Relevant transmission projects", "transmission", projects, transmission_frame,
+         "transmission projects",
+         {"kV": st.column_config.NumberColumn(format="%.0f kV"), "Source link": LINK}),
+    ]  # fmt: skip
+    for title, anchor, items, frame_of, noun, config in sections:
+        st.subheader(title, anchor=ANCHORS[anchor])
+        if anchor == "market":
+            st.caption(
+                "Parser confidence is uncalibrated: no independent labels exist to calibrate it."
+            )
+        if not items:
+            st.caption(f"No {noun} near the site.")
+            continue
+        in_findings = sum(1 for item in items if item.id in cited)
+        st.caption(_count_line(len(items), noun, in_findings))
+        frame = frame_of(items)
+        frame.insert(1, "Cited", [item.id in cited for item in items])
+        with st.expander(f"Show the {len(items)} {noun}", expanded=len(items) <= 10):
+            _table(frame, f"No {noun}.", **config)
 
 
 def nearby_county_fips(assessment: Assessment, counties: dict) -> tuple[list[str], list[str]]:

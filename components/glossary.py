@@ -287,6 +287,30 @@ def mw(value: Any, digits: int = 0) -> str:
     return f"{float(value):,.{digits}f} MW"
 
 
+SEASON_ORDER = {"spring": 1, "summer": 2, "fall": 3, "autumn": 3, "winter": 4}
+_PERIOD = re.compile(r"^(\d{4})(?:-(\d{4}))?(?:-([a-z]+))?$", re.I)
+
+
+def season_key(period: Any) -> tuple[int, int, str]:
+    """Return a sort key that puts periods in time order: 2026, 2026-summer, 2026-fall,
+    2026-2027-winter, 2027-spring (text sorting would put the winter before the fall)."""
+    text = str(period or "")
+    match = _PERIOD.match(text.strip())
+    if not match:
+        return (9999, 9, text)
+    return (int(match.group(1)), SEASON_ORDER.get((match.group(3) or "").lower(), 0), text)
+
+
+def season_text(period: Any) -> str:
+    """Return a period in words: `2026-2027-winter` -> `winter 2026–2027`."""
+    text = str(period or "")
+    match = _PERIOD.match(text.strip())
+    if not match or not match.group(3):
+        return text
+    years = match.group(1) + (f"–{match.group(2)}" if match.group(2) else "")
+    return f"{match.group(3).lower()} {years}"
+
+
 _INSTANT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from components import assessment_summary as summary
 from components import assessment_view as view
 from components import connection, data, downloads, glossary, surroundings_view
 from components.problems import problem_boundary
@@ -61,14 +62,21 @@ with problem_boundary():
             f"Assessment {assessment.id} of site {assessment.site_id}, "
             f"created {glossary.when(assessment.created_at)}. Share this page's URL to share it."
         )
+        site = data.site(conn, assessment.site_id) if assessment.site_id else None
+        location = site.location if site else None
+        point = (location.latitude, location.longitude) if location else None
+        plants = data.all_generation_plants(conn) if point else None
+        summary.draw_band(
+            assessment,
+            summary.headlines(assessment, plants, point),
+            view.readiness_label(assessment.readiness),
+        )
         view.draw_readiness(assessment)
         view.draw_actions(assessment)
         view.draw_place(assessment)
         view.draw_candidates(assessment)
         view.draw_records(assessment)
-        st.subheader("Map")
-        site = data.site(conn, assessment.site_id) if assessment.site_id else None
-        location = site.location if site else None
-        view.draw_map(assessment, (location.latitude, location.longitude) if location else None)
+        st.subheader("Map", anchor=summary.ANCHORS["map"])
+        view.draw_map(assessment, point)
         surroundings_view.draw_surroundings(conn, assessment.site_id)
         draw_downloads(conn, assessment.id, data.capabilities(conn))

@@ -59,8 +59,9 @@ def test_disclaimer_comes_first_and_readiness_is_shown(service_env, screened):
     for finding in screened.readiness["findings"]:
         factor = glossary.label("factor", finding["factor"])
         assert any(line.startswith(f"**{factor}** · ") for line in shown), finding["factor"]
-        cites = ", ".join(finding["citations"]) or "no record cited"
-        assert any(unescape(c) == f"Cites: {cites}" for c in captions), finding["citations"]
+        # every cited id is a link, to its record's page or to the row showing that id
+        cites = [f"[{cited}](" for cited in finding["citations"]] or ["no record cited"]
+        assert any(all(c in unescape(line) for c in cites) for line in captions), cites
         assert any(unescape(line) == glossary.plain(finding["finding"]) for line in shown), finding[
             "finding"
         ]
@@ -73,7 +74,33 @@ def test_abstentions_and_limitations_are_in_plain_view(service_env, screened):
     infos = [i.value for i in at.info]
     for limitation in screened.readiness["limitations"]:
         assert glossary.plain(limitation) in infos
-    assert not at.expander  # nothing folded away
+    # nothing but record tables is folded away: abstentions and limitations stay in plain view
+    assert all(len(e.children) == 1 and e.label.startswith("Show the ") for e in at.expander)
+
+
+def test_the_summary_band_leads_with_numbers_that_match_the_tables(service_env, screened):
+    at = open_assessment(screened.id)
+    metrics = {m.label: m.value for m in at.metric}
+    assert list(metrics)[:2] == ["Readiness", "Confidence (heuristic)"]
+    territories = screened.service_territory_candidates or []
+    assert metrics["Territory candidates"] == str(len(territories))
+    active = [r for r in screened.relevant_queue_records if r.status == "active"]
+    active_mw = sum(r.requested_capacity_mw for r in active if (r.requested_capacity_mw or 0) > 0)
+    assert metrics["Active queue near the site"] == f"{active_mw:,.0f} MW"
+    projects = screened.relevant_transmission_projects
+    assert metrics["Transmission projects listed"] == str(len(projects))
+    assert "Nearest power plant" in metrics and "Reserve margin, tightest season" in metrics
+    # each number links to the section whose table it counts, and that section says the same
+    links = [
+        m.value for m in at.markdown if m.value == "[See the section](#relevant-queue-records)"
+    ]
+    assert links
+    shown = [c.value for c in at.caption]
+    assert any(c.startswith(f"{len(projects)} transmission projects listed") for c in shown)
+    expanders = {e.label: e for e in at.expander}
+    assert len(
+        expanders[f"Show the {len(projects)} transmission projects"].dataframe[0].value
+    ) == len(projects)
 
 
 def test_records_carry_their_evidence_and_heuristics_are_labelled(service_env, screened):
