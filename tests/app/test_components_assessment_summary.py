@@ -1,0 +1,63 @@
+"""The summary band's numbers, computed from what the assessment lists."""
+
+from __future__ import annotations
+
+from components import assessment_summary as summary
+from components import glossary
+from gridclient import Fact, GenerationPlant, QueueRecord
+
+
+def fact(predicate: str, period: str, value: float, scenario: str = "base") -> Fact:
+    return Fact(market="ERCOT", predicate=predicate, period=period, value=value, scenario=scenario)
+
+
+def test_seasons_sort_in_time_order_not_as_text():
+    periods = ["2027-spring", "2026-2027-winter", "2026-fall", "2026-summer", "2026"]
+    assert sorted(periods, key=glossary.season_key) == [
+        "2026",
+        "2026-summer",
+        "2026-fall",
+        "2026-2027-winter",
+        "2027-spring",
+    ]
+    assert glossary.season_text("2026-2027-winter") == "winter 2026–2027"
+
+
+def test_the_tightest_reserve_margin_is_the_smallest_over_seasons_with_both_numbers():
+    signals = [
+        fact("summer_firm_capacity", "2026", 110.0),
+        fact("summer_peak_demand_forecast", "2026", 100.0),
+        fact("summer_firm_capacity", "2027", 104.0),
+        fact("summer_peak_demand_forecast", "2027", 100.0),
+        fact("summer_peak_demand_forecast", "2027", 130.0, scenario="high"),  # not the base case
+        fact("summer_firm_capacity", "2028", 90.0),  # no demand for 2028
+    ]
+    margin, where = summary.tightest_reserve_margin(signals)
+    assert round(margin, 4) == 0.04
+    assert where == "ERCOT 2027"
+    assert summary.tightest_reserve_margin(signals[:1]) is None
+
+
+def test_active_queue_mw_and_its_firm_share():
+    records = [
+        QueueRecord.model_validate(
+            {"id": "a", "status": "active", "requestedCapacityMw": 100.0,
+             "expandedDetails": {"interconnectionAgreementDate": "2024-01-01"}}
+        ),
+        QueueRecord(id="b", status="active", requested_capacity_mw=300.0),
+        QueueRecord(id="c", status="withdrawn", requested_capacity_mw=900.0),
+    ]  # fmt: skip
+    active, total, firm = summary.active_queue(records)
+    assert [r.id for r in active] == ["a", "b"]
+    assert (total, firm) == (400.0, 100.0)
+
+
+def test_nearest_plants_by_great_circle_distance():
+    plants = [
+        GenerationPlant(plant_name="far", latitude=32.0, longitude=-97.0),
+        GenerationPlant(plant_name="near", latitude=30.0, longitude=-97.9),
+        GenerationPlant(plant_name="nowhere"),
+    ]
+    near = summary.nearest_plants(plants, (29.9, -97.9))
+    assert [p.plant_name for p, _ in near] == ["near", "far"]
+    assert 11 < near[0][1] < 11.2  # 0.1 degree of latitude is about 11.1 km
