@@ -9,6 +9,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from components import glossary
 from components.tables import (
     as_text,
     by_attribute,
@@ -70,7 +71,9 @@ def timeline_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """Return (label, date, which, status) rows: each project's projected and actual dates."""
     rows = []
     for _, project in frame.iterrows():
-        label = f"{project['projectNumber'] or project['id']} · {project['title'] or ''}"[:60]
+        title = str(project["title"] or "")
+        title = title if len(title) <= 40 else title[:39] + "…"
+        label = f"{project['projectNumber'] or project['id']} · {title}"
         for column, which in (
             ("projectedInServiceDate", "projected in service"),
             ("actualInServiceDate", "actually in service"),
@@ -81,26 +84,65 @@ def timeline_frame(frame: pd.DataFrame) -> pd.DataFrame:
                         "label": label,
                         "date": project[column],
                         "which": which,
-                        "status": project["status"],
+                        "status": glossary.label("status", project["status"]),
                         "kV": project["serviceLevelKv"],
                     }
                 )
     return pd.DataFrame(rows, columns=["label", "date", "which", "status", "kV"])
 
 
+# One colour per status, the same on every chart; statuses not named here share the last.
+STATUS_COLOURS = {
+    "Planned": "#1f77b4",
+    "Engineering": "#9467bd",
+    "Under construction": "#ff7f0e",
+    "In service": "#2ca02c",
+    "Cancelled": "#7f7f7f",
+}
+TIMELINE_ROWS = 25
+
+
+def timeline_rows(timeline: pd.DataFrame, limit: int | None = TIMELINE_ROWS) -> pd.DataFrame:
+    """Return the timeline's rows of its first `limit` projects by earliest date (all: None)."""
+    if limit is None:
+        return timeline
+    first = timeline.groupby("label")["date"].min().sort_values().index[:limit]
+    return timeline[timeline["label"].isin(first)]
+
+
 def timeline_chart(timeline: pd.DataFrame) -> alt.LayerChart:
-    """Each project's in-service dates on one line: a rule between them, a mark per date."""
+    """Each project's in-service dates on one line, by year: a rule between them, a mark per
+    date coloured by status (with its legend)."""
+    statuses = sorted(
+        set(timeline["status"]),
+        key=lambda s: list(STATUS_COLOURS).index(s) if s in STATUS_COLOURS else 99,
+    )
+    colours = [STATUS_COLOURS.get(s, "#bcbd22") for s in statuses]
     base = alt.Chart(timeline).encode(
         y=alt.Y("label:N", sort=alt.EncodingSortField("date", op="min"), title=None)
     )
     rule = base.mark_rule(color="#999").encode(x="min(date):T", x2="max(date):T")
     points = base.mark_point(filled=True, size=80).encode(
-        x=alt.X("date:T", title="In-service date"),
-        color=alt.Color("status:N", title="Status"),
-        shape=alt.Shape("which:N", title="Date"),
-        tooltip=["label:N", "which:N", alt.Tooltip("date:T"), "status:N", "kV:Q"],
+        x=alt.X("date:T", title="In-service date", axis=alt.Axis(format="%Y", tickCount="year")),
+        color=alt.Color(
+            "status:N",
+            title="Status",
+            scale=alt.Scale(domain=statuses, range=colours),
+            legend=alt.Legend(orient="top"),
+        ),
+        shape=alt.Shape("which:N", title="Date", legend=alt.Legend(orient="top")),
+        tooltip=[
+            alt.Tooltip("label:N", title="Project"),
+            alt.Tooltip("which:N", title="Date"),
+            alt.Tooltip("date:T", title="On", format="%Y-%m-%d"),
+            alt.Tooltip("status:N", title="Status"),
+            alt.Tooltip("kV:Q", title="kV"),
+        ],
     )
-    return (rule + points).properties(title="In-service dates by project")
+    rows = timeline["label"].nunique()
+    return (rule + points).properties(
+        title="In-service dates by project", height=max(120, 22 * rows)
+    )
 
 
 def table_config() -> dict[str, Any]:

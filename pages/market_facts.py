@@ -28,7 +28,7 @@ with problem_boundary():
         markets = sorted({f.market for f in current if f.market})
         market = filters.selectbox("Market", ["any", *markets], "market", scope=SCOPE)
     with row[1]:
-        periods = sorted({f.period for f in current if f.period})
+        periods = sorted({f.period for f in current if f.period}, key=glossary.season_key)
         period = filters.selectbox("Period", ["any", *periods], "period", scope=SCOPE)
     with row[2]:
         valid_day = filters.date_input("Valid at", "valid_at", scope=SCOPE)
@@ -42,7 +42,10 @@ with problem_boundary():
         "valid_at": valid_day.isoformat() if valid_day else None,
         "known_at": facts_view.known_at_param(known_day, known_time),
     }
-    facts = data.facts(conn, collection, **selection)
+    facts = sorted(
+        data.facts(conn, collection, **selection),
+        key=lambda f: (f.market or "", f.predicate or "", glossary.season_key(f.period)),
+    )
     when = selection["known_at"] or "now"
     st.markdown(f"**{len(facts):,}** facts as known **{when}**")
     if not facts:

@@ -26,7 +26,11 @@ with problem_boundary():
     with right:
         statuses = sorted({p.status for p in every_project if p.status})
         status = filters.selectbox(
-            "Status", ["All statuses", *statuses], "status", scope="transmission"
+            "Status",
+            ["All statuses", *statuses],
+            "status",
+            scope="transmission",
+            format_func=lambda s: glossary.label("status", s) if s != "All statuses" else s,
         )
     # The service filters (county and status are the interface's own filters).
     projects = data.transmission_projects(
@@ -39,11 +43,6 @@ with problem_boundary():
     if frame.empty:
         st.info("No transmission project matches these filters.")
         st.stop()
-    timeline = transmission_view.timeline_frame(frame)
-    if timeline.empty:
-        st.caption("None of these projects states an in-service date.")
-    else:
-        st.altair_chart(transmission_view.timeline_chart(timeline), width="stretch")
     event = st.dataframe(
         **glossary.table(frame, transmission_view.table_config()),
         hide_index=True,
@@ -58,9 +57,27 @@ with problem_boundary():
     st.markdown(escape_markdown(project.description or "(no description)"))
     evidence = project.evidence or TransmissionEvidence()
     st.markdown(
-        f"**Authority:** {escape_markdown(evidence.authority or 'not stated')} · "
-        f"**assertion:** {escape_markdown(evidence.assertion_type or 'not stated')} · "
+        f"**Authority:** {escape_markdown(glossary.words(evidence.authority or 'not stated'))} · "
+        f"**assertion:** {escape_markdown(glossary.words(evidence.assertion_type or 'not stated').lower())} · "
         f"**locator:** {escape_markdown(evidence.source_locator or '')}"
     )
     source_link("Open the source", evidence.source_url)
     draw_flags(project.quality_flags)
+
+    st.subheader("In-service dates")
+    timeline = transmission_view.timeline_frame(frame)
+    if timeline.empty:
+        st.caption(
+            "None of these projects states an in-service date: pick another county or status."
+        )
+    else:
+        projects_dated = timeline["label"].nunique()
+        show_all = projects_dated <= transmission_view.TIMELINE_ROWS or st.toggle(
+            f"Show all {projects_dated} projects (the first {transmission_view.TIMELINE_ROWS} "
+            "by date are shown)",
+            key="transmission.timeline_all",
+        )
+        rows = transmission_view.timeline_rows(
+            timeline, None if show_all else transmission_view.TIMELINE_ROWS
+        )
+        st.altair_chart(transmission_view.timeline_chart(rows), width="stretch")

@@ -61,3 +61,30 @@ def test_nearest_plants_by_great_circle_distance():
     near = summary.nearest_plants(plants, (29.9, -97.9))
     assert [p.plant_name for p, _ in near] == ["near", "far"]
     assert 11 < near[0][1] < 11.2  # 0.1 degree of latitude is about 11.1 km
+
+
+def test_the_timeline_shows_the_first_projects_by_date_and_one_colour_per_status():
+    import json
+
+    import pandas as pd
+
+    from components import transmission_view
+
+    timeline = pd.DataFrame(
+        {
+            "label": [f"P{i}" for i in range(30)],
+            "date": pd.date_range("2026-01-01", periods=30, freq="90D")[::-1],
+            "which": "projected in service",
+            "status": ["Planned", "Cancelled", "Engineering"] * 10,
+            "kV": 138.0,
+        }
+    )
+    first = transmission_view.timeline_rows(timeline)
+    assert first["label"].nunique() == transmission_view.TIMELINE_ROWS
+    assert set(first["label"]) == {f"P{i}" for i in range(5, 30)}  # the earliest dates
+    assert len(transmission_view.timeline_rows(timeline, None)) == 30
+    spec = json.loads(transmission_view.timeline_chart(first).to_json())
+    colour = spec["layer"][1]["encoding"]["color"]["scale"]
+    assert colour["domain"] == ["Planned", "Engineering", "Cancelled"]
+    assert len(set(colour["range"])) == 3
+    assert spec["layer"][1]["encoding"]["x"]["axis"]["format"] == "%Y"
