@@ -7,6 +7,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
+import altair as alt
 import pandas as pd
 import pydeck as pdk
 import streamlit as st
@@ -160,6 +161,30 @@ def technology_legend(plants: pd.DataFrame) -> pd.DataFrame:
     )
     grouped.insert(1, "color", grouped["technology"].map(technology_hex))
     return grouped.reset_index(drop=True)
+
+
+def technology_legend_chart(legend: pd.DataFrame) -> alt.Chart:
+    """Return the map's legend as swatches: one bar per technology in its map colour, its
+    length the technology's MW, its plants and MW in the tooltip."""
+    return (
+        alt.Chart(legend)
+        .mark_bar()
+        .encode(
+            y=alt.Y("technology:N", sort=list(legend["technology"]), title=None),
+            x=alt.X("capacityMw:Q", title="Nameplate MW", axis=alt.Axis(format=",.0f")),
+            color=alt.Color(
+                "technology:N",
+                scale=alt.Scale(domain=list(legend["technology"]), range=list(legend["color"])),
+                legend=None,
+            ),
+            tooltip=[
+                alt.Tooltip("technology:N", title="Technology"),
+                alt.Tooltip("plants:Q", title="Plants"),
+                alt.Tooltip("capacityMw:Q", title="MW", format=",.0f"),
+            ],
+        )
+        .properties(height=max(80, 22 * len(legend)))
+    )
 
 
 def monthly_generation(operations: Iterable[GeneratorOperation]) -> pd.DataFrame:

@@ -41,14 +41,12 @@ with problem_boundary():
             height=440,
         )
     with legend_column:
-        st.markdown("**Technology**")
-        st.dataframe(
-            **glossary.table(
-                generation_view.technology_legend(plants),
-                {"capacityMw": generation_view.plant_table_config()["capacityMw"]},
-            ),
-            hide_index=True,
-        )
+        st.markdown("**Technology** (map colours, by nameplate MW)")
+        legend = generation_view.technology_legend(plants)
+        if legend.empty:
+            st.caption("No plant to colour: widen the filters.")
+        else:
+            st.altair_chart(generation_view.technology_legend_chart(legend), width="stretch")
         if maps.basemap_style() is None:
             st.caption("County outlines from the Census; no online basemap configured.")
     st.subheader("Generators")

@@ -17,9 +17,14 @@ def test_filters_map_and_monthly_generation(service_env, alpha_client):
     at.selectbox(key="filter:generation:technology").select(technology).run()
     expected = alpha_client.generators.list(technology=technology).to_list()
     assert at.markdown[0].value.startswith(f"**{len(expected):,}** generators")
-    generators = at.dataframe[1].value
+    generators = at.dataframe[0].value
     assert set(generators["id"]) == {g.id for g in expected}
     assert set(generators["technology"]) == {technology}
+    # the legend is a swatch per technology in its map colour, not a table of hex codes
+    legend = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    scale = legend["encoding"]["color"]["scale"]
+    assert scale["domain"] == [technology]
+    assert all(colour.startswith("#") for colour in scale["range"])
 
     deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
     plants = next(layer for layer in deck["layers"] if layer["id"] == "plants")
