@@ -26,7 +26,7 @@ class Download:
     mime: str
 
 
-def _safe_name(text: str) -> str:
+def safe_name(text: str) -> str:
     """Return text usable as a file name (letters, digits, dot, dash, underscore)."""
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "download"
 
@@ -36,10 +36,10 @@ def packet_download(raw_body: bytes) -> Download:
     body = json.loads(raw_body)
     data = body.get("data", body) if isinstance(body, dict) else {}
     case_id = data.get("caseId") if isinstance(data, dict) else None
-    return Download(f"{_safe_name(case_id or 'expert-review')}.json", raw_body, PACKET_MIME)
+    return Download(f"{safe_name(case_id or 'expert-review')}.json", raw_body, PACKET_MIME)
 
 
 def csv_download(export: AssessmentExport) -> Download:
     """Return the CSV download of an export: its content as UTF-8, unchanged."""
-    name = _safe_name(f"assessment-{export.assessment_id or export.id}")
+    name = safe_name(f"assessment-{export.assessment_id or export.id}")
     return Download(f"{name}.csv", export.content_bytes, CSV_MIME)

@@ -6,9 +6,10 @@ import streamlit as st
 
 from components import assessment_summary as summary
 from components import assessment_view as view
+from components import assessment_workbook as workbook
 from components import connection, data, downloads, glossary, surroundings_view
 from components.problems import problem_boundary
-from gridclient import Capabilities
+from gridclient import Assessment, Capabilities, Site
 
 st.title("Assessment")
 
@@ -22,10 +23,18 @@ def choose_assessment() -> None:
 
 
 def draw_downloads(
-    conn: connection.ConnectionKey, assessment_id: str, capabilities: Capabilities
+    conn: connection.ConnectionKey, assessment: Assessment, site: Site | None, caps: Capabilities
 ) -> None:
     st.subheader("Downloads")
-    packet_column, csv_column = st.columns(2)
+    assessment_id = assessment.id
+    sheets_column, packet_column, csv_column = st.columns(3)
+    sheets_column.download_button(
+        "Spreadsheet: site inputs and every table (.xlsx)",
+        workbook.workbook_bytes(workbook.assessment_sheets(assessment, site)),
+        f"assessment-{downloads.safe_name(assessment_id)}-tables.xlsx",
+        workbook.XLSX_MIME,
+    )
+    sheets_column.caption("One sheet per section, headers in words; opens in any spreadsheet.")
     packet = downloads.packet_download(data.packet_bytes(conn, assessment_id))
     packet_column.download_button(
         f"Expert-review packet ({packet.file_name})", packet.data, packet.file_name, packet.mime
@@ -35,9 +44,12 @@ def draw_downloads(
     if st.session_state.get(export_key):
         export = downloads.csv_download(data.export(conn, st.session_state[export_key]))
         csv_column.download_button(
-            f"CSV export ({export.file_name})", export.data, export.file_name, export.mime
+            f"CSV export ({export.file_name})",
+            export.data,
+            export.file_name,
+            export.mime,
         )
-    elif capabilities.create_export and csv_column.button("Prepare the CSV export"):
+    elif caps.create_export and csv_column.button("Prepare the CSV export"):
         st.session_state[export_key] = data.create_export(conn, assessment_id).id
         st.rerun()
     typed = csv_column.text_input("Or open an export by id", key=f"{export_key}.typed")
@@ -79,4 +91,4 @@ with problem_boundary():
         st.subheader("Map", anchor=summary.ANCHORS["map"])
         view.draw_map(assessment, point)
         surroundings_view.draw_surroundings(conn, assessment.site_id)
-        draw_downloads(conn, assessment.id, data.capabilities(conn))
+        draw_downloads(conn, assessment, site, data.capabilities(conn))

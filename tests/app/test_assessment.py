@@ -127,7 +127,9 @@ def test_records_carry_their_evidence_and_heuristics_are_labelled(service_env, s
 
 def test_packet_download_is_named_by_case_id(service_env, screened):
     at = open_assessment(screened.id)
-    packet_button = at.get("download_button")[0]
+    packet_button = next(
+        b for b in at.get("download_button") if b.proto.label.startswith("Expert-review packet")
+    )
     case_id = httpx.get(
         f"{service_env}/v1/assessments/{screened.id}/expert-review.json",
         headers={"Authorization": f"Bearer {ALPHA_TOKEN}"},
@@ -137,6 +139,8 @@ def test_packet_download_is_named_by_case_id(service_env, screened):
 
 def test_csv_export_is_prepared_on_request(service_env, screened):
     at = open_assessment(screened.id)
+    labels = [button.proto.label for button in at.get("download_button")]
+    assert "Spreadsheet: site inputs and every table (.xlsx)" in labels
     next(b for b in at.button if b.label == "Prepare the CSV export").click()
     at.run()
     assert not at.exception and not at.error
@@ -184,3 +188,32 @@ def test_unknown_and_missing_ids_say_so_and_offer_a_box(service_env):
     at.run()
     assert at.query_params["assessment"] == "asm_typed"
     assert "was not found" in at.error[0].value
+
+
+def test_the_spreadsheet_has_the_site_inputs_then_a_sheet_per_section(demo_service, screened):
+    import io
+
+    import openpyxl
+
+    from components import assessment_workbook
+    from gridclient import GridDataClient
+
+    with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:
+        site = client.sites.get(screened.site_id)
+    sheets = assessment_workbook.assessment_sheets(screened, site)
+    book = openpyxl.load_workbook(io.BytesIO(assessment_workbook.workbook_bytes(sheets)))
+    assert book.sheetnames[0] == "Site inputs"
+    assert {"Findings", "Queue records", "Transmission projects", "Market signals"} <= set(
+        book.sheetnames
+    )
+    inputs = {row[0]: row[1] for row in book["Site inputs"].iter_rows(min_row=2, values_only=True)}
+    assert inputs["Requested peak load MW"] == 300
+    assert inputs["Customer reference"] == "SECRET-REF-123"
+    queue = list(book["Queue records"].iter_rows(values_only=True))
+    assert queue[0][0] == "Record"
+    assert len(queue) - 1 == len(screened.relevant_queue_records)
+    assert {row[0] for row in queue[1:]} == {r.id for r in screened.relevant_queue_records}
+    findings = list(book["Findings"].iter_rows(min_row=2, values_only=True))
+    assert len(findings) == sum(
+        len(screened.readiness[k]) for k in ("findings", "abstentions", "limitations")
+    )

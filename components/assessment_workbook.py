@@ -1,0 +1,104 @@
+"""The assessment as a spreadsheet: the site's inputs, then one sheet per section (.xlsx).
+
+Built from the same frames the page shows, headers in the analyst's words; the service's own
+CSV export stays beside it, unchanged.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pandas as pd
+
+from components import assessment_view as view
+from components import glossary
+from components.tables import sent_fields
+from components.territory_view import candidates_frame
+from gridclient import Assessment, ServiceTerritoryCandidate, Site
+
+XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def _text(value: Any) -> Any:
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    if hasattr(value, "model_dump"):
+        return json.dumps(value.model_dump(mode="json", by_alias=True, exclude_none=True))
+    return glossary.when(value) if hasattr(value, "isoformat") else value
+
+
+def site_inputs(site: Site | None) -> pd.DataFrame:
+    """Return the site's definition as (input, value) rows, in the service's field order."""
+    rows = [
+        {"Input": glossary.words(name), "Value": _text(value)}
+        for name, value in sent_fields(site).items()
+        if value is not None and name not in ("tenant_id",)
+    ]
+    return pd.DataFrame(rows, columns=["Input", "Value"])
+
+
+def _findings(assessment: Assessment) -> pd.DataFrame:
+    readiness = assessment.readiness or {}
+    rows = [
+        {"Factor": line["factor"], "Severity": line["severity"], "Finding": line["finding"],
+         "Cites": line["cites"]}
+        for line in view.finding_lines(readiness)
+    ]  # fmt: skip
+    rows += [
+        {"Factor": glossary.label("factor", a.get("factor")), "Severity": "Abstained",
+         "Finding": glossary.plain(a.get("reason") or ""), "Cites": ""}
+        for a in readiness.get("abstentions") or []
+    ]  # fmt: skip
+    rows += [
+        {"Factor": "Limitation", "Severity": "", "Finding": glossary.plain(text), "Cites": ""}
+        for text in readiness.get("limitations") or []
+    ]
+    return pd.DataFrame(rows, columns=["Factor", "Severity", "Finding", "Cites"])
+
+
+def assessment_sheets(assessment: Assessment, site: Site | None) -> dict[str, pd.DataFrame]:
+    """Return sheet name -> table: the site's inputs first, then each section of the page."""
+    territories = [
+        ServiceTerritoryCandidate.model_validate(c)
+        for c in assessment.service_territory_candidates or []
+    ]
+    summary = pd.DataFrame(
+        [
+            {"Item": "Assessment", "Value": assessment.id},
+            {"Item": "Created", "Value": glossary.when(assessment.created_at)},
+            {"Item": "Readiness", "Value": view.readiness_label(assessment.readiness)},
+            {
+                "Item": "Confidence (a heuristic, not accuracy)",
+                "Value": (assessment.confidence or {}).get("label"),
+            },
+            {"Item": "Disclaimer", "Value": assessment.disclaimer},
+        ]
+    )
+    return {
+        "Site inputs": site_inputs(site),
+        "Summary": summary,
+        "Findings": _findings(assessment),
+        "Utility candidates": view.utility_frame(assessment.utility_candidates or []),
+        "Territory candidates": candidates_frame(territories),
+        "Tariff candidates": view.tariff_frame(assessment.tariff_candidates or []),
+        "Market signals": view.market_signals_frame(assessment.market_signals or []),
+        "Queue records": view.queue_records_frame(assessment.relevant_queue_records or []),
+        "Transmission projects": view.transmission_frame(
+            assessment.relevant_transmission_projects or []
+        ),
+    }
+
+
+def workbook_bytes(sheets: dict[str, pd.DataFrame]) -> bytes:
+    """Return an .xlsx with one sheet per table, in order, headers on the first row."""
+    buffer = io.BytesIO()
+    with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
+        for name, frame in sheets.items():
+            frame.map(_text).to_excel(writer, sheet_name=name[:31], index=False)
+            sheet = writer.sheets[name[:31]]
+            for column in sheet.columns:
+                width = max(len(str(cell.value or "")) for cell in column[:50])
+                sheet.column_dimensions[column[0].column_letter].width = min(max(10, width + 2), 60)
+    return buffer.getvalue()
