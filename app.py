@@ -7,8 +7,10 @@ import streamlit as st
 from components import connection, data, release_view, state
 from components.problems import problem_boundary
 
+# The tab icon stays an emoji: a Material favicon is fetched from fonts.gstatic.com, which an
+# offline deployment cannot reach (the sidebar's Material icons are bundled).
 st.set_page_config(
-    page_title="Grid Site Screener", page_icon=":material/bolt:", layout="wide", initial_sidebar_state="expanded"
+    page_title="Grid Site Screener", page_icon="⚡", layout="wide", initial_sidebar_state="expanded"
 )
 state.init_state()
 
