@@ -17,6 +17,7 @@ from components import glossary
 from components.tables import sent_fields
 from components.territory_view import candidates_frame
 from gridclient import Assessment, ServiceTerritoryCandidate, Site
+from gridclient.models import GridModel
 
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -24,8 +25,9 @@ XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 def _text(value: Any) -> Any:
     if isinstance(value, dict | list):
         return json.dumps(value, ensure_ascii=False, default=str)
-    if hasattr(value, "model_dump"):
-        return json.dumps(value.model_dump(mode="json", by_alias=True, exclude_none=True))
+    if isinstance(value, GridModel):
+        fields = {k: v for k, v in sent_fields(value).items() if v is not None}
+        return json.dumps(fields, ensure_ascii=False, default=str)
     return glossary.when(value) if hasattr(value, "isoformat") else value
 
 
