@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 
+from gridservice import queue_status
 from gridservice.datasets import dataset_coverage, queue_history
 from gridservice.store import quality_reads
 
@@ -26,8 +27,14 @@ POLICY = (
     "carrying each flag, recomputed over the stored rows by the same rules the loaders "
     "applied (gridservice.quality); a record counts once per code. Balancing-authority "
     "forecasts are quarantined (flagged, kept) when demandForecastMw > 3x demandMw or "
-    "< 0.2x demandMw. Join coverage values are integer basis points (10000 = every row joins)."
+    "< 0.2x demandMw. Join coverage values are integer basis points (10000 = every row joins). "
+    "sourcesDisagreeOnStatus counts queue records whose own source calls them active (or not) "
+    "while a newer source on the same project says otherwise (gridservice.queue_status); "
+    "queueStatusDisagreements lists each with both locators."
 )
+
+# The queue count that is not a flag: records whose sources disagree on whether they are active.
+STATUS_DISAGREEMENT_CODE = "sourcesDisagreeOnStatus"
 
 # The status values a queue record may carry; anything else is `unknownStatus`.
 KNOWN_QUEUE_STATUSES = frozenset({"active", "withdrawn", "operational", "suspended", "completed"})
@@ -318,13 +325,38 @@ def _coverage_basis_points(total: int, missing: int) -> int:
     return (total - missing) * 10000 // total
 
 
-def _queue_counts(conn: sqlite3.Connection) -> dict[str, int]:
+def _queue_counts(conn: sqlite3.Connection) -> tuple[dict[str, int], list[dict[str, Any]]]:
+    """Return the queue counts and the records whose sources disagree on their status."""
     counts = dict.fromkeys(("rows", *QUEUE_COUNT_CODES), 0)
+    disagreements = []
     for record, details in quality_reads.queue_bodies(conn):
         counts["rows"] += 1
         for code in {f["code"] for f in queue_quality_flags(record, details)}:
             counts[code] += 1
-    return counts
+        if queue_status.disagrees(record):
+            disagreements.append(_status_disagreement(record))
+    counts[STATUS_DISAGREEMENT_CODE] = len(disagreements)
+    return counts, disagreements
+
+
+def _status_disagreement(record: Record) -> dict[str, Any]:
+    """Return one disagreement: the record's own word and the newer one, each with its cell."""
+    now = record["statusNow"]
+    return {
+        "recordId": record.get("id"),
+        "market": record.get("market"),
+        "recordKey": record.get("recordKey"),
+        "projectName": record.get("projectName"),
+        "county": record.get("county"),
+        "requestedCapacityMw": record.get("requestedCapacityMw"),
+        "status": record.get("status"),
+        "sourceId": record.get("sourceId"),
+        "sourceLocator": record.get("sourceLocator"),
+        "statusNow": now.get("status"),
+        "statusNowDate": now.get("date"),
+        "statusNowSourceId": now.get("sourceId"),
+        "statusNowSourceLocator": now.get("sourceLocator"),
+    }
 
 
 def _ba_counts(conn: sqlite3.Connection) -> dict[str, int]:
@@ -363,11 +395,13 @@ def compute_quality(conn: sqlite3.Connection, *, generated_at: str | None = None
     """
     if generated_at is None:
         generated_at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    queue, disagreements = _queue_counts(conn)
     return {
         "generatedAt": generated_at,
         "scope": "commercial-core",
         "policy": POLICY,
-        "queue": _queue_counts(conn),
+        "queue": queue,
+        "queueStatusDisagreements": disagreements,
         "balancingAuthorityOperations": _ba_counts(conn),
         "joins": _join_counts(conn),
         # Extensions: what the store holds and lacks, and the queue's monthly history.

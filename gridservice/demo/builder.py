@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 
-from gridservice import geo
+from gridservice import geo, queue_status
 from gridservice.demo import (
     balancing,
     evidence,
@@ -89,6 +89,7 @@ def _load_queue(conn, ctx: DemoContext, runs: list) -> list:
     for record, details, row_evidence in triples:
         writer.insert_queue_record(conn, record, details, row_evidence)
         per_source[record["sourceId"]] += 1
+    queue_status.refresh_status_now(conn)
     for source_id, accepted in sorted(per_source.items()):
         runs.append(_harvest_run(ctx, source_id, accepted, rejections[source_id]))
     return triples

@@ -4,6 +4,8 @@ Each row of the sheets "Project Details - Large Gen" and "Project Details - Smal
 becomes a queue record (market ERCOT, state TX, status active: the report excludes
 inactive projects), its details and its spreadsheet-row evidence. The multi-row Excel
 header is joined into one name per column, and the source row is kept as published.
+The report's other word on projects (its Inactive, Cancellation and Commissioning sheets)
+is kept as status listings (`ercot_gis_status`), replaced with the records.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from gridservice.harvest._base import (
     worksheet,
 )
 from gridservice.harvest._quality import queue_flags
+from gridservice.harvest.ercot_gis_status import status_listings
 from gridservice.store import harvest_store, writer
 
 SOURCE_ID = "ercot_gis_report"
@@ -83,6 +86,7 @@ def parse(asset: Asset, conn: sqlite3.Connection) -> Harvest:
                     history.project_row(asset, month, SHEETS[name], name, row_number, published)
                 )
         events, event_rejections, event_rows = history.event_rows(workbook, asset, month, EXPECTED)
+        listings = status_listings(workbook, asset, source_id=SOURCE_ID, observed_at=observed_at)
     finally:
         workbook.close()
 
@@ -96,6 +100,7 @@ def parse(asset: Asset, conn: sqlite3.Connection) -> Harvest:
         history.store_month(
             conn, asset, month, history.central_date(observed_at), [*history_rows, *events], fips
         )
+        harvest_store.replace_queue_status_listings(conn, SOURCE_ID, listings)
 
     return Harvest(
         source_id=SOURCE_ID,

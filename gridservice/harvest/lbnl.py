@@ -7,6 +7,7 @@ online, withdrawn and IA dates, study phase raw and clean, developer, service...
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
@@ -19,6 +20,8 @@ SOURCE_ID = "lbnl_queued_up"
 SOURCE_NAME = 'Lawrence Berkeley National Laboratory, "Queued Up" interconnection queue data'
 SOURCE_URL = "https://emp.lbl.gov/queues"
 AUTHORITY = "officially_sponsored_synthesis"
+# "..._thru2024_..." in the file name: the queues' data run through the end of that year.
+DATA_THROUGH = re.compile(r"thru(\d{4})", re.IGNORECASE)
 EXPECTED = "an LBNL Queued Up extract (codebook columns q_id, q_status, ...)"
 COLUMNS = [
     "q_id", "q_status", "q_date", "prop_date", "on_date", "wd_date", "ia_date",
@@ -55,6 +58,12 @@ def parse(asset: Asset, conn: sqlite3.Connection) -> Harvest:
             writer.insert_queue_record(conn, record, details, evidence)
 
     return Harvest(SOURCE_ID, input_records, len(rows), rejections, store)
+
+
+def data_through(file_name: str) -> str | None:
+    """Return the last day the extract's data covers, from its file name, or None."""
+    match = DATA_THROUGH.search(file_name)
+    return f"{match.group(1)}-12-31" if match else None
 
 
 def _first(text: str | None) -> str | None:
@@ -110,6 +119,7 @@ def _records(asset: Asset, line: int, published: dict[str, str]) -> tuple[dict, 
             "authority": AUTHORITY,
             "sourceLocator": locator,
             "originalRecord": source_row,
+            "dataThrough": data_through(asset.file_name),
         },
         "qualityFlags": [],
     }

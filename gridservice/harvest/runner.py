@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gridservice import queue_status
 from gridservice.harvest import (
     census,
     eia861,
@@ -144,6 +145,11 @@ SOURCES: dict[str, Source] = {
 }
 
 
+# Sources whose records speak of queue projects: after their run every queue record's
+# `statusNow` is recomputed, whichever of them was harvested last.
+QUEUE_SOURCES = frozenset({ercot_gis.SOURCE_ID, lbnl.SOURCE_ID})
+
+
 @dataclass(frozen=True)
 class HarvestResult:
     """What one run did; `run` is the run record as /v1/quality publishes it."""
@@ -196,6 +202,8 @@ def run_harvest(
     with _transaction(conn):
         harvest.store(conn)
         history_store.link_reports_to_run(conn, asset.sha256, run["runId"])
+        if spec.source_id in QUEUE_SOURCES:
+            queue_status.refresh_status_now(conn)
         writer.insert_harvest_run(conn, run)
         writer.set_meta(conn, "data_kind", "harvest")
         writer.set_meta(conn, "built_at", asset.harvested_at)

@@ -184,6 +184,20 @@ class TransmissionProject(BaseModel):
     evidence: TransmissionEvidence | None
 
 
+class QueueStatusNow(BaseModel):
+    """Extension: the newest source's word on the record's project (gridservice.queue_status)."""
+
+    model_config = ConfigDict(json_schema_extra={"x-extension": True})
+    status: str | None
+    date: str | None
+    reportedAt: str | None
+    sourceId: str | None
+    sourceLocator: str | None
+    recordId: str | None
+    basis: Literal["own_record", "newer_source"]
+    countsAsActive: bool
+
+
 class QueueRecord(BaseModel):
     id: str
     sourceId: str | None
@@ -201,6 +215,12 @@ class QueueRecord(BaseModel):
     status: str | None
     requestedCapacityMw: float | None
     qualityFlags: list[QualityFlag]
+    statusNow: QueueStatusNow | None = Field(
+        default=None,
+        description="Extension: the status now, by the newest source's word "
+        "(`status` stays the record's own source's word).",
+        json_schema_extra={"x-extension": True},
+    )
 
 
 class QueueDetailsEvidence(BaseModel):
@@ -208,6 +228,11 @@ class QueueDetailsEvidence(BaseModel):
     authority: str | None
     sourceLocator: str | None
     originalRecord: dict[str, str | None] | None
+    dataThrough: str | None = Field(
+        default=None,
+        description="Extension: the last day a synthesis's data covers (LBNL 'thru<year>').",
+        json_schema_extra={"x-extension": True},
+    )
 
 
 class QueueRecordDetails(BaseModel):
@@ -444,6 +469,24 @@ class DatasetCoverage(BaseModel):
     note: str | None
 
 
+class QueueStatusDisagreement(BaseModel):
+    """Extension: a queue record whose own source and a newer one disagree on its status."""
+
+    recordId: str | None
+    market: str | None
+    recordKey: str | None
+    projectName: str | None
+    county: str | None
+    requestedCapacityMw: float | None
+    status: str | None
+    sourceId: str | None
+    sourceLocator: str | None
+    statusNow: str | None
+    statusNowDate: str | None
+    statusNowSourceId: str | None
+    statusNowSourceLocator: str | None
+
+
 class QualitySummary(BaseModel):
     model_config = ConfigDict(extra="allow")
     generatedAt: str | None
@@ -461,6 +504,12 @@ class QualitySummary(BaseModel):
         None,
         description="Extension: harvested queue report months (file, SHA-256, run, rows "
         "per status, what the source lacks) and the interconnection points parsed.",
+        json_schema_extra={"x-extension": True},
+    )
+    queueStatusDisagreements: list[QueueStatusDisagreement] | None = Field(
+        default=None,
+        description="Extension: each queue record counted in queue.sourcesDisagreeOnStatus, "
+        "with both locators.",
         json_schema_extra={"x-extension": True},
     )
 

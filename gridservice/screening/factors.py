@@ -9,6 +9,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
+from gridservice import queue_status
 from gridservice.screening.history_findings import (
     change_sentence,
     cod_slip_sentence,
@@ -112,7 +113,8 @@ def _county_listing_outcome(ctx: Context, names: list[str], ids: list[str]) -> O
 
 
 def is_active(entry: dict) -> bool:
-    return str(entry["record"].get("status") or "").lower() == "active"
+    """Return True when the entry's record counts as active now (`queue_status` rule)."""
+    return queue_status.counts_as_active(entry["record"])
 
 
 def queue_summary(entries: list[dict]) -> dict[str, Any]:
@@ -126,6 +128,9 @@ def queue_summary(entries: list[dict]) -> dict[str, Any]:
         "activeMw": sum(positive),
         "activeWithoutCapacity": len(active) - len(positive),
         "activeIds": [r["id"] for r in active],
+        "noLongerActive": [
+            e["record"] for e in entries if queue_status.disagrees(e["record"]) and not is_active(e)
+        ],
     }
 
 
@@ -168,6 +173,7 @@ def queue_congestion(ctx: Context) -> Outcome:
     if summary["activeWithoutCapacity"]:
         missing = count(summary["activeWithoutCapacity"], "active record")
         text += f" {missing} with no positive requested capacity left out of the total."
+    text += _no_longer_active_text(summary["noLongerActive"])
     cited = summary["activeIds"] or [e["record"]["id"] for e in ctx.county_queue]
     if ctx.duplicate_queue:
         dropped = count(len(ctx.duplicate_queue), "record")
@@ -180,6 +186,21 @@ def queue_congestion(ctx: Context) -> Outcome:
     if ctx.queue_history:
         text += firmness_sentence(ctx.queue_history) + change_sentence(ctx.queue_history)
     return Outcome(factor, severity, text, cited[:MAX_CITATIONS])
+
+
+def _no_longer_active_text(records: list[dict]) -> str:
+    """Say which records an older source lists as active but a newer report does not."""
+    if not records:
+        return ""
+    named = "; ".join(
+        f"{r.get('projectName') or r['id']} ({r.get('recordKey')}): "
+        f"{queue_status.describe(r['statusNow'])}"
+        for r in records[:MAX_CITATIONS]
+    )
+    return (
+        f" Not counted: {count(len(records), 'record')} an older source lists as active "
+        f"that a newer report does not ({named})."
+    )
 
 
 # --- transmission ------------------------------------------------------------------------

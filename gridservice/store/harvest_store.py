@@ -47,6 +47,21 @@ def delete_queue_records(conn: sqlite3.Connection, source_id: str) -> int:
     return len(ids)
 
 
+def replace_queue_status_listings(
+    conn: sqlite3.Connection, source_id: str, listings: list[dict[str, Any]]
+) -> None:
+    """Replace a source's status listings (its report's inactive, cancelled, commissioned)."""
+    conn.execute("DELETE FROM queue_status_listings WHERE source_id = ?", (source_id,))
+    conn.executemany(
+        "INSERT OR REPLACE INTO queue_status_listings(source_id, market, record_key, status, body) "
+        "VALUES (?, ?, ?, ?, ?)",
+        [
+            (source_id, x["market"], x["recordKey"], x["status"], json.dumps(x, sort_keys=True))
+            for x in listings
+        ],
+    )
+
+
 def county_fips_by_name(conn: sqlite3.Connection, state: str) -> dict[str, str]:
     """Return lower-cased county name -> FIPS for the loaded counties of a state."""
     return {

@@ -140,6 +140,18 @@ CREATE TABLE IF NOT EXISTS queue_record_evidence (
     body      TEXT NOT NULL
 );
 
+-- An operator report's word on projects off its active sheets (ERCOT GIS "Inactive
+-- Projects", "Cancellation Update", "Commissioning Update"): one row per project and status,
+-- replaced with that source's queue records. Read by gridservice.queue_status.
+CREATE TABLE IF NOT EXISTS queue_status_listings (
+    source_id  TEXT NOT NULL COLLATE NOCASE,
+    market     TEXT NOT NULL COLLATE NOCASE,
+    record_key TEXT NOT NULL COLLATE NOCASE,   -- the operator's id (ERCOT INR)
+    status     TEXT NOT NULL CHECK (status IN ('inactive', 'cancelled', 'commissioned')),
+    body       TEXT NOT NULL,                  -- statusDate, sourceLocator, reportedAt, sourceRow...
+    PRIMARY KEY (source_id, record_key, status)
+);
+
 CREATE TABLE IF NOT EXISTS docket_filings (
     id             TEXT PRIMARY KEY,
     control_number TEXT NOT NULL COLLATE NOCASE,

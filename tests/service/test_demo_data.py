@@ -59,7 +59,7 @@ TRANSMISSION_EVIDENCE = {"assertionType", "authority", "sourceUrl", "sourceLocat
 QUEUE_RECORD = fields(
     "id sourceId assetHash recordKey market projectName pointOfInterconnection state county "
     "proposedDate observedAt sourceLocator evidenceUrl status requestedCapacityMw "
-    "qualityFlags"
+    "qualityFlags statusNow"  # statusNow: extension, the newest source's word
 )
 QUEUE_DETAILS = fields(
     "recordId queueDate onlineDate withdrawnDate interconnectionAgreementDate studyPhaseOriginal "

@@ -95,7 +95,10 @@ def test_record_carries_provenance_and_every_field(harvested):
         "pointOfInterconnection", "state", "county", "proposedDate", "observedAt",
         "sourceLocator", "evidenceUrl", "status", "requestedCapacityMw", "qualityFlags",
     }  # fmt: skip
-    assert set(body) == documented
+    # statusNow is this service's extension (the newest source's word on the project).
+    assert set(body) == documented | {"statusNow"}
+    assert body["statusNow"]["countsAsActive"] is True
+    assert body["statusNow"]["sourceLocator"] == body["sourceLocator"]
     details = json.loads(
         conn.execute(
             "SELECT body FROM queue_record_details WHERE record_id = 'ercot-gis-16INR0049'"

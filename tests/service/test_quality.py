@@ -164,7 +164,12 @@ def test_report_has_the_interface_shape(report):
     assert report["generatedAt"] == "2025-10-01T00:00:00Z"
     assert report["scope"] == "commercial-core"
     assert report["policy"]
-    assert set(report["queue"]) == {"rows", *quality.QUEUE_COUNT_CODES}
+    assert set(report["queue"]) == {
+        "rows",
+        *quality.QUEUE_COUNT_CODES,
+        quality.STATUS_DISAGREEMENT_CODE,
+    }
+    assert report["queueStatusDisagreements"] == []  # the demo has one source per market
     assert set(report["balancingAuthorityOperations"]) == {"rows", "quarantinedExtremeForecasts"}
     assert set(report["joins"]) == {
         "generatorRows",
@@ -196,7 +201,11 @@ def test_queue_counts_equal_the_flags_stored_at_load(demo_conn, report):
     for record in records:
         for code in {f["code"] for f in record["qualityFlags"]}:
             recount[code] += 1
-    assert report["queue"] == {"rows": len(records), **recount}
+    assert report["queue"] == {
+        "rows": len(records),
+        **recount,
+        quality.STATUS_DISAGREEMENT_CODE: 0,
+    }
 
 
 def test_ba_and_join_counts_equal_a_recount(demo_conn, report):
