@@ -164,11 +164,15 @@ def disagrees(record: Mapping[str, Any]) -> bool:
 
 
 def describe(now: Mapping[str, Any]) -> str:
-    """Return statusNow in words: 'inactive as of 2025-10-03 (ercot_gis_report, FILE#SHEET!R9)'."""
+    """Return statusNow in words: 'inactive as of 2025-10-03 in SOURCE (FILE#SHEET!R9)'."""
     status = now.get("status") or "unknown"
     what = "not listed at all" if status == NOT_LISTED else status
-    where = ", ".join(str(x) for x in (now.get("sourceId"), now.get("sourceLocator")) if x)
-    return f"{what} as of {now.get('date') or 'an unknown date'} ({where})"
+    text = f"{what} as of {now.get('date') or 'an unknown date'}"
+    if now.get("sourceId"):
+        text += f" in {now['sourceId']}"
+    if now.get("sourceLocator"):
+        text += f" ({now['sourceLocator']})"
+    return text
 
 
 def refresh_status_now(conn: sqlite3.Connection) -> int:

@@ -193,13 +193,13 @@ def _no_longer_active_text(records: list[dict]) -> str:
     if not records:
         return ""
     named = "; ".join(
-        f"{r.get('projectName') or r['id']} ({r.get('recordKey')}): "
+        f"{r.get('projectName') or r['id']} ({r.get('recordKey')}), "
         f"{queue_status.describe(r['statusNow'])}"
         for r in records[:MAX_CITATIONS]
     )
     return (
         f" Not counted: {count(len(records), 'record')} an older source lists as active "
-        f"that a newer report does not ({named})."
+        f"but a newer report does not: {named}."
     )
 
 
