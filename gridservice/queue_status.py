@@ -18,8 +18,8 @@ A record counts as active only when its own word is the newest and that word is
 counts, so no request is counted twice. The older record stays as published (its
 `status` is its source's word, kept as history); `statusNow` says what holds now, with
 the date, the source and the cell. `status_now` is the rule; every count of active
-queue records (assessments, quality report, surroundings, the queue page through
-`statusNow`) goes through `counts_as_active`.
+queue records (assessments, the quality report, any new count such as a site's
+surroundings) goes through `counts_as_active`, and the queue page shows `statusNow`.
 """
 
 from __future__ import annotations
