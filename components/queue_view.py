@@ -40,6 +40,9 @@ QUEUE_COLUMNS = [
     "state",
     "county",
     "status",
+    "statusDate",
+    "statusSource",
+    "sourceStatus",
     "requestedCapacityMw",
     "proposedDate",
     "pointOfInterconnection",
@@ -68,17 +71,39 @@ class QueueFilters:
     proposed_to: dt.date | None = None
 
 
+def status_now(record: QueueRecord) -> dict[str, Any]:
+    """Return the record's status now (the newest source's word, as the service stored it),
+    its date and source cell, and the record's own source's status, kept as history."""
+    now = record.status_now
+    return {
+        "status": (now.status if now else None) or record.status,
+        "statusDate": now.date if now else None,
+        "statusSource": (now.source_locator if now else None) or record.source_locator,
+        "sourceStatus": record.status,
+    }
+
+
 def queue_frame(records: Iterable[QueueRecord]) -> pd.DataFrame:
     """Return queue records as a flat frame with provenance and flags as text.
 
+    `status` is the status now (the service's `statusNow`), so filters, charts and counts
+    follow the newest source's word; `sourceStatus` is what the record's own source said.
     Technology and queue date are in each record's details, not in the list: empty here
     until `with_details` fills them.
     """
-    columns: dict[str, Any] = by_attribute(QUEUE_COLUMNS) | {
-        "technology": lambda record: None,
-        "queueDate": lambda record: None,
-        "qualityFlags": lambda record: flags_text(record.quality_flags),
+    now = {
+        name: (lambda name: lambda r: status_now(r)[name])(name)
+        for name in status_now(QueueRecord())
     }
+    columns: dict[str, Any] = (
+        by_attribute(QUEUE_COLUMNS)
+        | now
+        | {
+            "technology": lambda record: None,
+            "queueDate": lambda record: None,
+            "qualityFlags": lambda record: flags_text(record.quality_flags),
+        }
+    )
     frame = records_frame(records, columns)
     frame["requestedCapacityMw"] = pd.to_numeric(frame["requestedCapacityMw"], errors="coerce")
     frame["proposedDate"] = pd.to_datetime(frame["proposedDate"], errors="coerce")
@@ -200,7 +225,9 @@ def draw_filters(frame: pd.DataFrame) -> QueueFilters:
             "County", options(by_state, "county"), "county", scope="queue"
         )
     with top[2]:
-        statuses = filters.multiselect("Status", options(frame, "status"), "status", scope="queue")
+        statuses = filters.multiselect(
+            "Status now", options(frame, "status"), "status", scope="queue"
+        )
     with top[3]:
         markets = filters.multiselect("Market", options(frame, "market"), "market", scope="queue")
     bottom = st.columns(4)
@@ -298,6 +325,16 @@ def table_config() -> dict[str, Any]:
         "id": st.column_config.TextColumn("Record id"),
         "projectName": st.column_config.TextColumn("Project"),
         "pointOfInterconnection": st.column_config.TextColumn("Point of interconnection"),
+        "status": st.column_config.TextColumn(
+            "Status now", help="The newest source's word on the project"
+        ),
+        "statusDate": st.column_config.TextColumn("Status date"),
+        "statusSource": st.column_config.TextColumn(
+            "Status source", help="The file, sheet and row that say the status now"
+        ),
+        "sourceStatus": st.column_config.TextColumn(
+            "Status in its source", help="What this record's own source said (history)"
+        ),
         "requestedCapacityMw": mw_column("Requested"),
         "proposedDate": st.column_config.DateColumn("Proposed date"),
         "queueDate": st.column_config.DateColumn("Queue date"),
@@ -334,6 +371,14 @@ def draw_record(conn: ConnectionKey, record: QueueRecord) -> None:
             f"Record {record_id} · {glossary.label('market', record.market)} · "
             f"{record.county or ''}, {record.state or ''} · "
             f"observed {glossary.when(record.observed_at) or 'at an unknown time'}"
+        )
+    )
+    now = status_now(record)
+    st.markdown(
+        escape_markdown(
+            f"Status now: {now['status'] or 'unknown'}"
+            f" ({now['statusDate'] or 'date not stated'}, {now['statusSource'] or 'no source'})"
+            f" · its source says: {now['sourceStatus'] or 'nothing'}"
         )
     )
     details = data.queue_details(conn, record_id)

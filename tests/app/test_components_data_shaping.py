@@ -88,6 +88,25 @@ def test_queue_frame_keeps_provenance_and_flags_as_text(queue):
     assert pd.isna(row["proposedDate"])
 
 
+def test_the_status_filter_follows_the_newest_sources_word():
+    now = {
+        "status": "inactive",
+        "date": "2025-10-03",
+        "sourceId": "ercot_gis_report",
+        "sourceLocator": "GIS_Report_November2025.xlsx#Inactive Projects!R138",
+        "countsAsActive": False,
+    }
+    wire = queue_record("26INR0279", county="Ector").to_wire()
+    firebird = QueueRecord.model_validate({**wire, "statusNow": now})
+    frame = queue_view.queue_frame([firebird, queue_record("q1", county="Ector")])
+    row = frame.set_index("id").loc["26INR0279"]
+    assert (row["status"], row["sourceStatus"]) == ("inactive", "active")
+    assert row["statusDate"] == "2025-10-03"
+    assert row["statusSource"] == "GIS_Report_November2025.xlsx#Inactive Projects!R138"
+    active = queue_view.filter_queue(frame, queue_view.QueueFilters(statuses=("active",)))
+    assert list(active["id"]) == ["q1"]
+
+
 def test_filters_combine_and_fold_case(queue):
     chosen = queue_view.filter_queue(queue, queue_view.QueueFilters(states=("tx",), min_mw=60))
     assert list(chosen["id"]) == ["q1"]
