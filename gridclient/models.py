@@ -271,6 +271,19 @@ class QueueRecordEvidence(GridModel):
     redistribution_policy: str | None = None
 
 
+class QueueStatusNow(GridModel):
+    """Service extension: the newest source's word on a queue record's project."""
+
+    status: str | None = None
+    date: str | None = None
+    reported_at: str | None = None
+    source_id: str | None = None
+    source_locator: str | None = None
+    record_id: str | None = None
+    basis: str | None = None
+    counts_as_active: bool | None = None
+
+
 class QueueRecord(GridModel):
     id: str | None = None
     source_id: str | None = None
@@ -290,6 +303,7 @@ class QueueRecord(GridModel):
     quality_flags: list[QualityFlag] | None = None
     expanded_details: QueueRecordDetails | None = None
     expanded_evidence: QueueRecordEvidence | None = None
+    status_now: QueueStatusNow | None = None  # service extension; `status` is the source's
 
 
 class EvidenceChunk(GridModel):
