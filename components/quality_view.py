@@ -86,6 +86,25 @@ def counts_frame(counts: Any, *, total_key: str | None = None) -> pd.DataFrame:
     return frame.sort_values(["count", "check"], ascending=[False, True]).reset_index(drop=True)
 
 
+STATUS_DISAGREEMENT_COLUMNS = {
+    "Record": "record_id",
+    "Project": "project_name",
+    "County": "county",
+    "Requested MW": "requested_capacity_mw",
+    "Its source says": "status",
+    "Its source cell": "source_locator",
+    "Newer source says": "status_now",
+    "As of": "status_now_date",
+    "Newer source cell": "status_now_source_locator",
+}
+
+
+def status_disagreements_frame(rows: Any) -> pd.DataFrame:
+    """Return the records whose sources disagree on their status, with both locators."""
+    frame = records_frame(rows or [], STATUS_DISAGREEMENT_COLUMNS)
+    return frame.reindex(columns=list(STATUS_DISAGREEMENT_COLUMNS))
+
+
 def join_coverage(joins: Any) -> pd.DataFrame:
     """Return the join counts and coverages as (measure, value) rows in the report's order."""
     return pd.DataFrame(

@@ -43,6 +43,7 @@ QUEUE_COLUMNS = [
     "statusDate",
     "statusSource",
     "sourceStatus",
+    "countsAsActive",
     "requestedCapacityMw",
     "proposedDate",
     "pointOfInterconnection",
@@ -80,7 +81,23 @@ def status_now(record: QueueRecord) -> dict[str, Any]:
         "statusDate": now.date if now else None,
         "statusSource": (now.source_locator if now else None) or record.source_locator,
         "sourceStatus": record.status,
+        "countsAsActive": bool(
+            now.counts_as_active if now else str(record.status or "").strip().lower() == "active"
+        ),
     }
+
+
+STATUS_NOW_COLUMNS = ("status", "statusDate", "statusSource", "sourceStatus", "countsAsActive")
+
+
+def _status_now_getter(name: str):
+    return lambda record: status_now(record)[name]
+
+
+def active_now(frame: pd.DataFrame) -> tuple[int, float]:
+    """Return how many records count as active now and their requested MW."""
+    active = frame[frame["countsAsActive"].fillna(False).astype(bool)]
+    return len(active), float(active["requestedCapacityMw"].sum())
 
 
 def queue_frame(records: Iterable[QueueRecord]) -> pd.DataFrame:
@@ -91,10 +108,7 @@ def queue_frame(records: Iterable[QueueRecord]) -> pd.DataFrame:
     Technology and queue date are in each record's details, not in the list: empty here
     until `with_details` fills them.
     """
-    now = {
-        name: (lambda name: lambda r: status_now(r)[name])(name)
-        for name in status_now(QueueRecord())
-    }
+    now = {name: _status_now_getter(name) for name in STATUS_NOW_COLUMNS}
     columns: dict[str, Any] = (
         by_attribute(QUEUE_COLUMNS)
         | now
@@ -334,6 +348,9 @@ def table_config() -> dict[str, Any]:
         ),
         "sourceStatus": st.column_config.TextColumn(
             "Status in its source", help="What this record's own source said (history)"
+        ),
+        "countsAsActive": st.column_config.CheckboxColumn(
+            "Counts as active", help="Active by the newest source's word, counted once"
         ),
         "requestedCapacityMw": mw_column("Requested"),
         "proposedDate": st.column_config.DateColumn("Proposed date"),

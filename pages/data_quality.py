@@ -66,6 +66,10 @@ with problem_boundary():
         ),
         width="stretch",
     )
+    disagreements = quality_view.status_disagreements_frame(quality.queue_status_disagreements)
+    st.markdown(f"**Records whose sources disagree on status** ({len(disagreements):,})")
+    if not disagreements.empty:
+        st.dataframe(disagreements, hide_index=True)
     left, right = st.columns(2)
     with left:
         st.markdown("**Join coverage**")

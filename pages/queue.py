@@ -27,8 +27,10 @@ with problem_boundary():
     filtered = queue_view.draw_technology(conn, filtered)
 
     total_mw = filtered["requestedCapacityMw"].sum()
+    active, active_mw = queue_view.active_now(filtered)
     st.markdown(
         f"**{len(filtered):,}** of {len(frame):,} records · **{total_mw:,.0f} MW** requested"
+        f" · **{active:,}** active now, **{active_mw:,.0f} MW**"
     )
     note = queue_requests.collapse_note(collapsed, authorities)
     if note:

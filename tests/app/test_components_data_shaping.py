@@ -105,6 +105,7 @@ def test_the_status_filter_follows_the_newest_sources_word():
     assert row["statusSource"] == "GIS_Report_November2025.xlsx#Inactive Projects!R138"
     active = queue_view.filter_queue(frame, queue_view.QueueFilters(statuses=("active",)))
     assert list(active["id"]) == ["q1"]
+    assert queue_view.active_now(frame) == (1, 100.0)
 
 
 def test_filters_combine_and_fold_case(queue):
@@ -403,3 +404,24 @@ def test_generation_frames():
         )
     )
     assert monthly["netGenerationMwh"].tolist() == [5, 10]
+
+
+def test_status_disagreements_keep_both_locators():
+    frame = quality_view.status_disagreements_frame(
+        [
+            {
+                "recordId": "lbnl-ercot-26INR0279",
+                "status": "active",
+                "sourceLocator": "lbnl.csv#R268",
+                "statusNow": "inactive",
+                "statusNowDate": "2025-10-03",
+                "statusNowSourceLocator": "GIS_Report_November2025.xlsx#Inactive Projects!R138",
+            }
+        ]
+    )
+    row = frame.iloc[0]
+    assert (row["Its source cell"], row["Newer source cell"]) == (
+        "lbnl.csv#R268",
+        "GIS_Report_November2025.xlsx#Inactive Projects!R138",
+    )
+    assert quality_view.status_disagreements_frame(None).empty
