@@ -537,6 +537,8 @@ class QueueQuality(GridModel):
     online_date_before_queue_date: int | None = None
     withdrawn_date_before_queue_date: int | None = None
     interconnection_agreement_date_before_queue_date: int | None = None
+    # Service extension: records whose own source and a newer one disagree on being active.
+    sources_disagree_on_status: int | None = None
 
 
 class BalancingAuthorityQuality(GridModel):
@@ -567,6 +569,24 @@ class DatasetCoverage(GridModel):
     note: str | None = None
 
 
+class QueueStatusDisagreement(GridModel):
+    """Service extension: a queue record's own status and a newer source's, each with its cell."""
+
+    record_id: str | None = None
+    market: str | None = None
+    record_key: str | None = None
+    project_name: str | None = None
+    county: str | None = None
+    requested_capacity_mw: float | None = None
+    status: str | None = None
+    source_id: str | None = None
+    source_locator: str | None = None
+    status_now: str | None = None
+    status_now_date: str | None = None
+    status_now_source_id: str | None = None
+    status_now_source_locator: str | None = None
+
+
 class QualitySummary(GridModel):
     generated_at: datetime | None = None
     scope: str | None = None
@@ -577,6 +597,7 @@ class QualitySummary(GridModel):
     # Extensions: datasets held and missing; the queue's harvested report months.
     datasets: list[DatasetCoverage] | None = None
     queue_history: dict[str, Any] | None = None
+    queue_status_disagreements: list[QueueStatusDisagreement] | None = None  # extension
 
 
 class Methodology(GridModel):
