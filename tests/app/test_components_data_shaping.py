@@ -22,7 +22,7 @@ from gridclient import (
     QueueRecordDetails,
     QueueRecordEvidence,
 )
-from gridclient.models import HarvestRun, QueueQuality, Release
+from gridclient.models import HarvestRun, QualityReport, QueueQuality, Release
 
 
 def models(model, wires):
@@ -407,18 +407,25 @@ def test_generation_frames():
 
 
 def test_status_disagreements_keep_both_locators():
-    frame = quality_view.status_disagreements_frame(
-        [
-            {
-                "recordId": "lbnl-ercot-26INR0279",
-                "status": "active",
-                "sourceLocator": "lbnl.csv#R268",
-                "statusNow": "inactive",
-                "statusNowDate": "2025-10-03",
-                "statusNowSourceLocator": "GIS_Report_November2025.xlsx#Inactive Projects!R138",
+    report = QualityReport.model_validate(
+        {
+            "quality": {
+                "queueStatusDisagreements": [
+                    {
+                        "recordId": "lbnl-ercot-26INR0279",
+                        "status": "active",
+                        "sourceLocator": "lbnl.csv#R268",
+                        "statusNow": "inactive",
+                        "statusNowDate": "2025-10-03",
+                        "statusNowSourceLocator": (
+                            "GIS_Report_November2025.xlsx#Inactive Projects!R138"
+                        ),
+                    }
+                ]
             }
-        ]
+        }
     )
+    frame = quality_view.status_disagreements_frame(report.quality.queue_status_disagreements)
     row = frame.iloc[0]
     assert (row["Its source cell"], row["Newer source cell"]) == (
         "lbnl.csv#R268",
