@@ -2,11 +2,14 @@
 
 Blinding: the packet carries no tenant id, customer reference, metadata, street address,
 site id or assessment id. The site keeps its engineering fields with its coordinates
-rounded to two decimals (about 1 km); `caseId` is an HMAC-SHA256 of the assessment id
+rounded to one decimal (about 10 km: to two, a cell of about 1 km with the county and the
+load's MW can single out a campus, SECURITY.md section 8); `caseId` is an HMAC-SHA256 of the assessment id
 under the service's secret, so only the service can link a packet back. The assessment's
 own text is computed from public records and the site's numbers, never from the caller's
 strings; the site's free-form engineering objects (ramp profile, on-site generation,
-storage) are scrubbed of the identifying values in case a caller put one there.
+storage) are scrubbed of the identifying values in case a caller put one there, matched
+after Unicode compatibility normalisation (NFKC) and case folding, so `acme-ref-77310` or a
+full-width copy of `ACME-REF-77310` goes too.
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+import unicodedata
 from typing import Any
 
 from gridservice.screening.factors import FACTORS
 
 PROTOCOL_VERSION = "1.2"
-COORDINATE_DECIMALS = 2
+COORDINATE_DECIMALS = 1
 REDACTED = "[redacted]"
 # Shorter values cannot identify anyone and would corrupt ordinary text if scrubbed.
 MIN_SCRUB_LENGTH = 4
@@ -38,7 +42,7 @@ ENGINEERING_FIELDS = (
 INSTRUCTIONS = (
     "You are reviewing a blinded, non-capacity screening of a site for a large electric "
     "load. The requester's identity, references, metadata and street address are removed, "
-    "and the site's coordinates are rounded to 2 decimal places (about 1 km). For each "
+    "and the site's coordinates are rounded to 1 decimal place (about 10 km). For each "
     "rubric item, judge whether the screening's finding or abstention for that factor is "
     "supported by the cited records and reasonable for the site; give a score from 1 to 5 "
     "and a comment. Then fill in researchCompression, outcome, reviewer and attestation. "
@@ -103,16 +107,47 @@ def _identifying_values(assessment: dict, site: dict) -> list[str]:
         *(site.get("metadata") or {}).values(),
         *(site.get("address") or {}).values(),
     ]
-    strings = {v for v in values if isinstance(v, str) and len(v) >= MIN_SCRUB_LENGTH}
+    strings = {_fold(v) for v in values if isinstance(v, str)}
+    strings = {v for v in strings if len(v.strip()) >= MIN_SCRUB_LENGTH}
     # Longest first, so a value containing another is removed whole.
     return sorted(strings, key=lambda v: (-len(v), v))
 
 
+def _fold(text: str) -> str:
+    """Return the text as it is compared: NFKC-normalised, then case-folded."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _scrub_text(text: str, folded_secrets: list[str]) -> str:
+    """Return the text (NFKC-normalised) with every folded match of a secret redacted."""
+    text = unicodedata.normalize("NFKC", text)
+    # Fold character by character, remembering where each folded character came from:
+    # folding can lengthen text ("ß" -> "ss"), so positions are mapped back, not reused.
+    folded, origin = [], []
+    for position, character in enumerate(text):
+        for piece in character.casefold():
+            folded.append(piece)
+            origin.append(position)
+    haystack = "".join(folded)
+    hidden = [False] * len(text)
+    for secret in folded_secrets:
+        start = haystack.find(secret)
+        while start != -1:
+            for position in origin[start : start + len(secret)]:
+                hidden[position] = True
+            start = haystack.find(secret, start + len(secret))
+    pieces: list[str] = []
+    for position, character in enumerate(text):
+        if not hidden[position]:
+            pieces.append(character)
+        elif position == 0 or not hidden[position - 1]:
+            pieces.append(REDACTED)
+    return "".join(pieces)
+
+
 def _scrub(value: Any, secrets: list[str]) -> Any:
     if isinstance(value, str):
-        for secret in secrets:
-            value = value.replace(secret, REDACTED)
-        return value
+        return _scrub_text(value, secrets)
     if isinstance(value, dict):
         return {_scrub(k, secrets): _scrub(v, secrets) for k, v in value.items()}
     if isinstance(value, list):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 
 import pytest
 from fastapi.testclient import TestClient
@@ -112,6 +113,58 @@ def test_the_packet_carries_no_identifying_value_of_the_site_or_tenant(service):
     packet = response.json()["data"]
     assert packet["site"]["rampProfile"][0]["mw"] == 20
     assert packet["site"]["energyStorage"]["mwh"] == 40
+
+
+def folded(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def test_case_changed_and_compatibility_copies_are_scrubbed_too(service):
+    """The same values in other case, or in full-width or ligature forms, in every opaque
+    engineering object: none reaches the packet, compared after NFKC and case folding."""
+    full_width_reference = "".join(
+        chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in "acme-ref-77310"
+    )
+    site = create_site(
+        service,
+        ALPHA,
+        **IDENTIFYING,
+        rampProfile=[{"step": 1, "mw": 20, "note": "phase for SECRETVILLE"}],
+        onSiteGeneration=[
+            {"name": "acme-ref-77310", "mw": 10},
+            {"name": full_width_reference, "owner": "JANE.DOE@ACME.EXAMPLE"},
+        ],
+        energyStorage={"mwh": 40, "Building 99-q": "1234 hidden valley road", "zip": "78799-4321"},
+    )
+    assessment = create_assessment(service, ALPHA, site["id"])
+    response = service.get(f"/v1/assessments/{assessment['id']}/expert-review.json", headers=ALPHA)
+    assert response.status_code == 200
+    raw = folded(response.content.decode("utf-8"))
+    identifying = [
+        IDENTIFYING["customerReference"],
+        *IDENTIFYING["metadata"].values(),
+        *IDENTIFYING["address"].values(),
+    ]
+    assert [value for value in identifying if folded(value) in raw] == []
+    packet = response.json()["data"]["site"]
+    assert packet["onSiteGeneration"][0] == {"name": "[redacted]", "mw": 10}
+    assert packet["rampProfile"][0]["note"] == "phase for [redacted]"
+    assert packet["energyStorage"]["mwh"] == 40
+
+
+def test_the_packet_coarsens_the_site_to_a_tenth_of_a_degree(service):
+    """To a hundredth (about 1 km), the cell with the county and the MW can single out a
+    campus (SECURITY.md, section 8); to a tenth it is some 10 km across."""
+    site = create_site(service, ALPHA)
+    assessment = create_assessment(service, ALPHA, site["id"])
+    packet = service.get(
+        f"/v1/assessments/{assessment['id']}/expert-review.json", headers=ALPHA
+    ).json()["data"]
+    location = site["location"]
+    assert packet["site"]["location"] == {
+        "latitude": round(location["latitude"], 1),
+        "longitude": round(location["longitude"], 1),
+    }
 
 
 def test_the_packet_still_lets_an_expert_review_the_engineering(service):

@@ -83,8 +83,8 @@ def test_site_keeps_engineering_fields_with_rounded_coordinates(packet, the_site
     blinded = packet["site"]
     for name in ("id", "tenantId", "customerReference", "metadata", "address"):
         assert blinded[name] is None
-    assert blinded["location"] == {"latitude": 30.51, "longitude": -97.49}
-    assert "2 decimal places" in packet["instructions"]
+    assert blinded["location"] == {"latitude": 30.5, "longitude": -97.5}
+    assert "1 decimal place" in packet["instructions"]
     assert blinded["requestedPeakLoadMw"] == the_site["requestedPeakLoadMw"]
     assert blinded["serviceVoltageKv"] == the_site["serviceVoltageKv"]
     assert blinded["targetInServiceDate"] == the_site["targetInServiceDate"]
