@@ -173,6 +173,9 @@ def create_app(settings: Settings) -> FastAPI:
         openapi_url="/v1/openapi.json",
         docs_url="/v1/docs",
         redoc_url=None,
+        # A redirect to the slash-less path would be built from the Host header; an unknown
+        # path, a trailing slash included, is a 404 problem instead.
+        redirect_slashes=False,
     )
     app.state.settings = settings
     app.state.connections = connections

@@ -108,8 +108,13 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def _tokens_create(args: argparse.Namespace) -> int:
-    from gridservice.tokens import issue_token
+    from gridservice.tokens import check_tenant, issue_token
 
+    try:
+        check_tenant(args.tenant)
+    except ValueError as error:
+        print(f"gridservice tokens create: --tenant: {error}", file=sys.stderr)
+        return 2
     print(issue_token(backend.location_from(args.database_url, args.db), args.tenant))
     print(f"(tenant {args.tenant}; only its SHA-256 is stored: keep it now)", file=sys.stderr)
     return 0

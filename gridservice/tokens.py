@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import re
 import secrets
 import sqlite3
 from collections.abc import Iterator
@@ -18,6 +19,19 @@ from gridservice.store import tenancy, writer
 from gridservice.store.db import connect, init_schema
 
 LOCAL_TENANT = "local"
+# A tenant id is a name an operator types: a letter or digit first, then letters, digits,
+# '.', '_' or '-'; never blank, never padded, never a path or a control character.
+_TENANT_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+
+def check_tenant(tenant: str) -> str:
+    """Return `tenant` if it is a well-formed tenant id, else raise ValueError saying why."""
+    if not _TENANT_PATTERN.fullmatch(tenant):
+        raise ValueError(
+            f"tenant {tenant!r} is not 1 to 64 letters, digits, '.', '_' or '-' "
+            "(starting with a letter or digit)"
+        )
+    return tenant
 
 
 def _now() -> str:
@@ -37,6 +51,7 @@ def _store(db_path: str | Path) -> Iterator[sqlite3.Connection]:
 
 def issue_token(db_path: str | Path, tenant: str, *, prefix: str = "gds_") -> str:
     """Store a new token of `tenant` (hashed) and return the token."""
+    check_tenant(tenant)
     token = prefix + secrets.token_urlsafe(32)
     with _store(db_path) as conn, conn:
         writer.add_token(conn, token, tenant, _now())

@@ -38,7 +38,7 @@ from gridservice.routers.models import (
     OneWithMeta,
     Page,
 )
-from gridservice.routers.requests import ExportRequest
+from gridservice.routers.requests import ExportRequest, refuse_screening_body
 from gridservice.routers.sites import EXTENSION, SiteId, tenant_site
 from gridservice.screening import assessment_csv, build_expert_review_packet, screen_site
 from gridservice.store import tenancy
@@ -84,6 +84,7 @@ def read_export(request: Request, tenant: Tenant, export_id: ExportId) -> Respon
     tags=["extensions"],
     openapi_extra=EXTENSION,
     responses=problem_responses(POST_ERRORS),
+    dependencies=[Depends(refuse_screening_body)],
 )
 def create_assessment(
     request: Request, tenant: Tenant, site_id: SiteId, idempotency_key: IdempotencyKey

@@ -1,10 +1,13 @@
-"""Request bodies: the site definition, the territory request and the export request."""
+"""Request bodies: the site definition, the territory request, the export request, and the
+screening request's lack of one."""
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Annotated, Any, Literal
 
+from fastapi import Request
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -13,6 +16,8 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+
+from gridservice.errors import ApiError
 
 _FORBID = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 Text200 = Annotated[str, StringConstraints(max_length=200)]
@@ -127,6 +132,26 @@ class Point(BaseModel):
 class TerritoryRequest(BaseModel):
     model_config = _FORBID
     location: Point
+
+
+async def refuse_screening_body(request: Request) -> None:
+    """Screening takes no body: none, `{}` or `null` is accepted, anything else refused 422,
+    as every other POST refuses a field it does not know."""
+    raw = (await request.body()).strip()
+    if raw in (b"", b"{}", b"null"):
+        return
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        body = raw
+    if body in ({}, None):
+        return
+    raise ApiError(
+        422,
+        "validation_failed",
+        "body: screening takes no body; send none or {}.",
+        errors=[{"field": "body", "message": "screening takes no body; send none or {}"}],
+    )
 
 
 class ExportRequest(BaseModel):

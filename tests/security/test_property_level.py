@@ -43,6 +43,29 @@ def test_a_site_body_with_server_owned_or_unknown_fields_is_refused(service, ext
     assert site_count(service) == before
 
 
+@pytest.mark.parametrize("body", [{"isAdmin": True}, {"tenantId": "demo-beta"}, [1], "x"])
+def test_a_screening_body_with_any_field_is_refused(service, body):
+    """Screening takes no body (or `{}`): like every other POST, it refuses unknown fields."""
+    site = create_site(service, ALPHA)
+
+    def assessment_count() -> int:
+        listed = service.get(f"/v1/sites/{site['id']}/assessments", headers=ALPHA)
+        return len(listed.json()["data"])
+
+    response = service.post(
+        f"/v1/sites/{site['id']}/assessments", json=body, headers={**ALPHA, **key()}
+    )
+    assert response.status_code == 422, response.text
+    assert response.json()["code"] == "validation_failed"
+    assert assessment_count() == 0
+    for allowed in ({}, None):
+        created = service.post(
+            f"/v1/sites/{site['id']}/assessments", json=allowed, headers={**ALPHA, **key()}
+        )
+        assert created.status_code == 201, created.text
+    assert assessment_count() == 2
+
+
 def test_the_server_owns_tenant_id_and_creation_time(service):
     site = create_site(service, ALPHA)
     assert site["tenantId"] == "demo-alpha"

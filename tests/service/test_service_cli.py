@@ -89,3 +89,24 @@ def test_the_embedded_app_token_is_only_issued_off_the_demo_and_revoked_quietly(
     # At exit the store may be gone: nothing to do, nothing raised.
     tokens.revoke_token_quietly(tmp_path / "removed.db", "gds_local_x")
     assert not (tmp_path / "removed.db").exists()
+
+
+@pytest.mark.parametrize("tenant", ["", "   ", " acme", "acme\n", "a/b", "x" * 65])
+def test_tokens_create_refuses_a_blank_or_malformed_tenant(tmp_path: Path, capsys, tenant):
+    from gridservice.store.db import connect
+
+    db_path = tmp_path / "tokens.db"
+    seed_small_store(db_path)
+
+    def token_count() -> int:
+        conn = connect(db_path)
+        try:
+            return conn.execute("SELECT count(*) FROM tokens").fetchone()[0]
+        finally:
+            conn.close()
+
+    before = token_count()
+    assert cli.main(["tokens", "create", "--tenant", tenant, "--db", str(db_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "--tenant" in captured.err
+    assert token_count() == before
