@@ -7,6 +7,8 @@ import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
+from gridservice.store import writer
+
 
 def queue_words(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     """Return what every stored queue record says of its project, by id.
@@ -44,14 +46,19 @@ def queue_record_bodies(conn: sqlite3.Connection) -> list[dict[str, Any]]:
 
 
 def write_status_now(conn: sqlite3.Connection, status_now: Mapping[str, Mapping[str, Any]]) -> int:
-    """Store each record's `statusNow` in its body where it changed; return how many changed."""
-    changed = [
-        (json.dumps(value, sort_keys=True), record_id, json.dumps(value, sort_keys=True))
-        for record_id, value in status_now.items()
-    ]
-    cursor = conn.executemany(
-        "UPDATE queue_records SET body = json_set(body, '$.statusNow', json(?)) "
-        "WHERE id = ? AND json_extract(body, '$.statusNow') IS NOT json(?)",
-        changed,
-    )
-    return cursor.rowcount
+    """Store each record's `statusNow` in its body where it changed; return how many changed.
+
+    The body is rewritten in Python rather than with SQLite's json_set, so the same statement
+    runs on both backends."""
+    changed = []
+    for record_id, body in conn.execute("SELECT id, body FROM queue_records ORDER BY id"):
+        value = status_now.get(record_id)
+        if value is None:
+            continue
+        record = json.loads(body)
+        if record.get("statusNow") == value:
+            continue
+        record["statusNow"] = value
+        changed.append((writer.dump_record(record), record_id))
+    conn.executemany("UPDATE queue_records SET body = ? WHERE id = ?", changed)
+    return len(changed)

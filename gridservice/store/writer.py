@@ -18,6 +18,11 @@ from gridservice.store.pg import is_postgres
 Record = Mapping[str, Any]
 
 
+def dump_record(record: Record) -> str:
+    """Return a wire record as the store keeps it in `body`."""
+    return _dump(record)
+
+
 def _dump(record: Record) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
 
