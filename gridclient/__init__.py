@@ -64,6 +64,7 @@ from gridclient.models import (
     Site,
     SiteDefinition,
     SiteLocation,
+    SiteRevision,
     TerritoryResolution,
     TransmissionProject,
 )
@@ -119,6 +120,7 @@ __all__ = [
     "SiteSurroundings",
     "SourceCell",
     "SurroundingCounty",
+    "SiteRevision",
     "TerritoryResolution",
     "TransmissionProject",
     "UnprocessableEntityError",

@@ -15,6 +15,7 @@ EXTENSIONS: dict[str, tuple[str, str]] = {
     "list_assessments": ("get", "/v1/sites/{}/assessments"),
     "create_export": ("post", "/v1/assessments/{}/exports"),
     "site_surroundings": ("get", "/v1/sites/{}/surroundings"),
+    "update_site": ("patch", "/v1/sites/{}"),
 }
 # Extension query parameter -> (method, path template, parameter name) of the operation.
 EXTENSION_PARAMETERS: dict[str, tuple[str, str, str]] = {
@@ -35,6 +36,7 @@ class Capabilities:
     create_assessment: bool = False
     list_assessments: bool = False
     create_export: bool = False
+    update_site: bool = False
     list_sites_latest_assessment: bool = False
     site_surroundings: bool = False
     openapi_available: bool = False

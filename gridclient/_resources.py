@@ -27,11 +27,21 @@ from gridclient.models import (
     QueueRecordEvidence,
     Site,
     SiteDefinition,
+    SiteRevision,
+    SiteRevisions,
     TerritoryResolution,
     TransmissionProject,
 )
 
 When = date | datetime | str
+ARCHIVED_CHOICES = ("exclude", "include", "only")
+
+
+class _Unset:
+    """Marks an argument not passed (None means "clear it")."""
+
+
+UNSET = _Unset()
 
 
 class _Resource:
@@ -369,6 +379,7 @@ class Sites(_Resource):
         self,
         *,
         include_latest_assessment: bool = False,
+        archived: str = "exclude",
         limit: int | None = None,
         max_items: int | None = None,
         on_progress: ProgressCallback | None = None,
@@ -378,8 +389,16 @@ class Sites(_Resource):
         ``include_latest_assessment=True`` asks for each site's newest assessment in the same
         request (``site.latest_assessment``, None when it has none); a deployment without
         that extension refuses the parameter (``capabilities().list_sites_latest_assessment``).
+        ``archived``: ``"exclude"`` (default) leaves archived sites out, ``"include"`` lists
+        them too, ``"only"`` lists just them.
         """
-        params = {"include": "latest_assessment"} if include_latest_assessment else {}
+        if archived not in ARCHIVED_CHOICES:
+            raise InvalidArgumentError("archived", f"must be one of {', '.join(ARCHIVED_CHOICES)}")
+        params: dict[str, Any] = (
+            {"include": "latest_assessment"} if include_latest_assessment else {}
+        )
+        if archived != "exclude":
+            params["archived"] = archived
         return self._pager(
             "/v1/sites", Site, params, limit=limit, max_items=max_items, on_progress=on_progress
         )
@@ -408,6 +427,44 @@ class Sites(_Resource):
         path = f"/v1/sites/{a.path_segment('site_id', site_id)}/surroundings"
         response = self._transport.request("GET", path, params=params)
         return self._transport.parse_record(response, SiteSurroundings)
+
+    def update(
+        self,
+        site_id: str,
+        *,
+        customer_reference: str | None | _Unset = UNSET,
+        metadata: dict[str, str] | None | _Unset = UNSET,
+        archived: bool | None = None,
+        idempotency_key: str | None = None,
+    ) -> Site:
+        """Rename or archive a site (extension operation); what is not passed stays as it is.
+
+        ``customer_reference=None`` or ``metadata=None`` clears it; ``metadata`` replaces the
+        whole object. ``archived=True`` takes the site out of the default list (it stays
+        readable); ``False`` brings it back. A retry with the same key changes nothing twice.
+        """
+        body: dict[str, Any] = {}
+        if not isinstance(customer_reference, _Unset):
+            body["customerReference"] = a.check_text("customer_reference", customer_reference)
+        if not isinstance(metadata, _Unset):
+            body["metadata"] = metadata
+        if archived is not None:
+            body["archived"] = bool(archived)
+        if not body:
+            raise InvalidArgumentError("update", "pass customer_reference, metadata or archived")
+        if idempotency_key is not None:
+            a.check_idempotency_key(idempotency_key)
+        path = f"/v1/sites/{a.path_segment('site_id', site_id)}"
+        response = self._transport.request(
+            "PATCH", path, json_body=body, idempotency_key=idempotency_key
+        )
+        return self._transport.parse_record(response, Site)
+
+    def revisions(self, site_id: str) -> list[SiteRevision]:
+        """Who changed a site's reference, metadata or archive state and when, oldest first."""
+        path = f"/v1/sites/{a.path_segment('site_id', site_id)}/revisions"
+        response = self._transport.request("GET", path)
+        return self._transport.parse_record(response, SiteRevisions, member=None).data
 
 
 class Assessments(_Resource):

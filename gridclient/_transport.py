@@ -159,7 +159,7 @@ class Transport:
         """Send one operation, retrying what may be retried; raise a typed error otherwise."""
         headers = dict(self.headers)
         content: bytes | None = None
-        if method == "POST":
+        if method in ("POST", "PATCH"):
             # One key per call, reused on every attempt, so a retry never acts twice.
             key = idempotency_key if idempotency_key is not None else str(uuid.uuid4())
             headers["Idempotency-Key"] = check_idempotency_key(key)

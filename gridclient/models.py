@@ -392,8 +392,23 @@ class Site(GridModel):
     energy_storage: Opaque | None = None
     location: SiteLocation | None = None
     address: Address | None = None
+    # Set when the site is archived (``sites.update(archived=True)``, an extension).
+    archived_at: datetime | None = None
     # Only listed with ``include_latest_assessment=True`` (an extension); None otherwise.
     latest_assessment: Assessment | None = None
+
+
+class SiteRevision(GridModel):
+    """One change of a site's reference, metadata or archive state: when, by whom, what."""
+
+    changed_at: datetime | None = None
+    changed_by: str | None = None
+    # Each member changed: {"field", "from", "to"}.
+    changes: list[Opaque] = []
+
+
+class SiteRevisions(GridModel):
+    data: list[SiteRevision] = []
 
 
 class Assessment(GridModel):

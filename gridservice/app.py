@@ -24,6 +24,7 @@ from gridservice.routers import (
     generation,
     grid,
     queue,
+    site_edits,
     sites,
     surroundings,
     system,
@@ -206,6 +207,7 @@ def create_app(settings: Settings) -> FastAPI:
         evidence,
         territory,
         sites,
+        site_edits,
         assessments,
         surroundings,
     ):

@@ -349,6 +349,18 @@ class Site(BaseModel):
     energyStorage: Opaque | None
     location: Location
     address: Address | None
+    archivedAt: str | None = Field(
+        default=None,
+        description="When the site was archived (an extension, PATCH); absent or null: active.",
+    )
+
+
+class SiteRevision(BaseModel):
+    """One change of a site's reference, metadata or archive state (an extension)."""
+
+    changedAt: str
+    changedBy: str = Field(description="The tenant and a fingerprint of the token used.")
+    changes: list[Opaque] = Field(description='Each member changed: {"field", "from", "to"}.')
 
 
 class Assessment(BaseModel):

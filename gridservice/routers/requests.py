@@ -90,6 +90,30 @@ class SiteDefinition(BaseModel):
         return self
 
 
+class SitePatch(BaseModel):
+    """What a client sends to rename or archive a site (PATCH, an extension).
+
+    A member left out stays as it is; `customerReference` or `metadata` sent as null clears
+    it; `metadata` sent replaces the whole object.
+    """
+
+    model_config = _FORBID
+    customerReference: Text200 | None = None
+    metadata: dict[MetadataKey, MetadataValue] | None = Field(default=None, max_length=50)
+    archived: bool | None = Field(
+        default=None,
+        description="true archives the site (it leaves the default list), false brings it back.",
+    )
+
+    @model_validator(mode="after")
+    def _something(self) -> SitePatch:
+        if not self.model_fields_set:
+            raise ValueError("send at least one of customerReference, metadata, archived")
+        if "archived" in self.model_fields_set and self.archived is None:
+            raise ValueError("archived must be true or false")
+        return self
+
+
 def _swapped_hint(value: Any) -> str | None:
     if not (isinstance(value, list | tuple) and len(value) == 2):
         return None

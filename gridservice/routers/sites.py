@@ -45,6 +45,15 @@ Include = Annotated[
     ),
 ]
 
+Archived = Annotated[
+    Literal["exclude", "include", "only"],
+    Query(
+        description="Archived sites (PATCH `archived: true`): `exclude` (default) leaves them "
+        "out, `include` lists them too, `only` lists just them (an extension).",
+        json_schema_extra={"x-extension": True},
+    ),
+]
+
 
 def site_record(
     definition: SiteDefinition, *, site_id: str, tenant_id: str, created_at: str
@@ -69,6 +78,7 @@ def site_record(
         "energyStorage": d["energyStorage"],
         "location": d["location"],
         "address": d["address"],
+        "archivedAt": None,
     }
 
 
@@ -130,6 +140,7 @@ def list_sites(
     cursor: Cursor = None,
     limit: Limit = 100,
     include: Include = None,
+    archived: Archived = "exclude",
 ) -> Response:
     bodies_of = None
     if include == LATEST_ASSESSMENT:
@@ -138,7 +149,8 @@ def list_sites(
             latest = tenancy.latest_assessments(conn_for(request), tenant, [r[0] for r in rows])
             return [with_latest_assessment(body, latest.get(site_id)) for site_id, body in rows]
 
-    return page_response(request, "sites", {"tenant_id": tenant}, cursor, limit, bodies_of)
+    filters = {"tenant_id": tenant, "archived": archived}
+    return page_response(request, "sites", filters, cursor, limit, bodies_of)
 
 
 def with_latest_assessment(site_body: str, assessment_body: str | None) -> str:

@@ -32,6 +32,14 @@ def _known_at(value: str | None) -> Fragment:
     return "known_from <= ? AND (known_to IS NULL OR known_to > ?)", (value, value)
 
 
+def _archived(value: str | None) -> Fragment:
+    """Archived sites leave the default list (`exclude`); `include` and `only` bring them."""
+    archived = "json_extract(body, '$.archivedAt') IS NOT NULL"
+    if value == "include":
+        return "1", ()
+    return (archived if value == "only" else f"NOT ({archived})"), ()
+
+
 _FACT_FILTERS: dict[str, Callable[[Any], Fragment]] = {
     "market": _eq("market"),
     "period": _eq("period"),
@@ -108,7 +116,9 @@ COLLECTIONS: dict[str, Collection] = {
         "docket_filings", filters={"control_number": _eq("control_number")}
     ),
     "queue-records": Collection("queue_records"),
-    "sites": Collection("sites", filters={"tenant_id": _eq("tenant_id")}),
+    "sites": Collection(
+        "sites", filters={"tenant_id": _eq("tenant_id")}, always={"archived": _archived}
+    ),
     "site-assessments": Collection(
         "assessments", filters={"tenant_id": _eq("tenant_id"), "site_id": _eq("site_id")}
     ),

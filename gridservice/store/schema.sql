@@ -327,6 +327,15 @@ CREATE TABLE IF NOT EXISTS assessments (
     body       TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS assessments_site ON assessments(tenant_id, site_id, id);
+-- Who changed which member of a site, and when (PATCH /v1/sites/{siteId}, an extension).
+CREATE TABLE IF NOT EXISTS site_changes (
+    site_id    TEXT NOT NULL REFERENCES sites(id),
+    tenant_id  TEXT NOT NULL,
+    changed_at TEXT NOT NULL,
+    changed_by TEXT NOT NULL,   -- 'tenant:<id> token:sha256:<first 12 hex>'
+    changes    TEXT NOT NULL    -- JSON: [{"field", "from", "to"}]
+);
+CREATE INDEX IF NOT EXISTS site_changes_site ON site_changes(tenant_id, site_id, changed_at);
 CREATE TABLE IF NOT EXISTS exports (
     id            TEXT PRIMARY KEY,
     tenant_id     TEXT NOT NULL,

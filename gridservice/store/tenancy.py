@@ -47,6 +47,37 @@ def insert_site(
     )
 
 
+def update_site(conn: sqlite3.Connection, site_id: str, tenant_id: str, body: str) -> None:
+    conn.execute(
+        "UPDATE sites SET body = ? WHERE id = ? AND tenant_id = ?", (body, site_id, tenant_id)
+    )
+
+
+def insert_site_change(
+    conn: sqlite3.Connection,
+    *,
+    site_id: str,
+    tenant_id: str,
+    changed_at: str,
+    changed_by: str,
+    changes: str,
+) -> None:
+    conn.execute(
+        "INSERT INTO site_changes(site_id, tenant_id, changed_at, changed_by, changes) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (site_id, tenant_id, changed_at, changed_by, changes),
+    )
+
+
+def site_change_log(conn: sqlite3.Connection, tenant_id: str, site_id: str) -> list[tuple]:
+    """Return (changed_at, changed_by, changes JSON) of a tenant's site, oldest first."""
+    return conn.execute(
+        "SELECT changed_at, changed_by, changes FROM site_changes "
+        "WHERE tenant_id = ? AND site_id = ? ORDER BY changed_at, rowid",
+        (tenant_id, site_id),
+    ).fetchall()
+
+
 def latest_assessments(
     conn: sqlite3.Connection, tenant_id: str, site_ids: list[str]
 ) -> dict[str, str]:

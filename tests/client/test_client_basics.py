@@ -306,6 +306,7 @@ def test_capabilities_without_an_openapi_document_mean_no_extensions(service):
         "create_assessment": False,
         "list_assessments": False,
         "create_export": False,
+        "update_site": False,
         "list_sites_latest_assessment": False,
         "site_surroundings": False,
     }

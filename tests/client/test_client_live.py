@@ -94,6 +94,7 @@ def test_capabilities_find_every_extension(client):
         "create_assessment": True,
         "list_assessments": True,
         "create_export": True,
+        "update_site": True,
         "list_sites_latest_assessment": True,
         "site_surroundings": True,
     }
@@ -387,3 +388,24 @@ def test_rate_limit_is_retried_with_the_services_retry_after(live, db_path):
     assert caught.value.retry_after >= 1
     assert len(waits) == 2
     assert all(1 <= w <= 2 for w in waits)
+
+
+def test_a_site_is_renamed_archived_and_its_revisions_read_back(client, beta):
+    latitude, longitude = DEMO_POINTS["single_territory"]
+    created = client.sites.create(
+        gc.SiteDefinition(
+            requested_peak_load_mw=40,
+            location=gc.SiteLocation(latitude=latitude, longitude=longitude),
+        )
+    )
+    renamed = client.sites.update(created.id, customer_reference="West yard", archived=True)
+    assert renamed.customer_reference == "West yard" and renamed.archived_at is not None
+    assert created.id not in {s.id for s in client.sites.list(limit=500)}
+    assert created.id in {s.id for s in client.sites.list(archived="only", limit=500)}
+    revisions = client.sites.revisions(created.id)
+    assert [sorted(c["field"] for c in r.changes) for r in revisions] == [
+        ["archivedAt", "customerReference"]
+    ]
+    with pytest.raises(gc.NotFoundError):
+        beta.sites.update(created.id, archived=False)
+    assert client.sites.get(created.id).archived_at is not None

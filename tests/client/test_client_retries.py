@@ -174,3 +174,22 @@ def test_posts_to_every_action_carry_an_idempotency_key(service):
     client.exports.create("assess-1")
     client.service_territories.resolve(latitude=30, longitude=-97)
     assert all(len(r.headers["Idempotency-Key"]) >= 8 for r in service.requests)
+
+
+def test_every_attempt_of_a_patch_carries_the_same_key_and_body(service):
+    service.script([problem(503, "busy", "later"), CREATED])
+    site = service.client().sites.update("site-1", customer_reference=None, archived=True)
+    assert site.id == "site-1"
+    assert [r.method for r in service.requests] == ["PATCH", "PATCH"]
+    first, second = service.requests
+    assert first.headers["Idempotency-Key"] == second.headers["Idempotency-Key"]
+    # None clears the reference; metadata, not passed, is not sent.
+    assert first.content == second.content == b'{"customerReference":null,"archived":true}'
+
+
+def test_an_update_with_nothing_to_change_is_refused_before_any_request(service):
+    with pytest.raises(gc.InvalidArgumentError):
+        service.client().sites.update("site-1")
+    with pytest.raises(gc.InvalidArgumentError):
+        service.client().sites.list(archived="yes")
+    assert service.requests == []

@@ -38,6 +38,8 @@ OPERATIONS = {
 }
 EXTENSIONS = {
     ("get", "/v1/sites"),
+    ("patch", "/v1/sites/{siteId}"),
+    ("get", "/v1/sites/{siteId}/revisions"),
     ("post", "/v1/sites/{siteId}/assessments"),
     ("get", "/v1/sites/{siteId}/assessments"),
     ("get", "/v1/sites/{siteId}/surroundings"),
