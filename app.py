@@ -29,6 +29,7 @@ PAGES = [
     page("screen_site", "Screen a site", ":material/add_location_alt:", default=True),
     page("service_territory", "Service territory", ":material/map:"),
     page("assessment", "Assessment", ":material/assignment:"),
+    page("portfolio", "Portfolio", ":material/compare:"),
     page("queue", "Interconnection queue", ":material/pending_actions:"),
     page("transmission", "Transmission", ":material/cable:"),
     page("generation", "Generation", ":material/factory:"),

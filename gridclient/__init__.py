@@ -31,6 +31,7 @@ from gridclient._errors import (
 )
 from gridclient._paging import Page, Pager, quality_flags_text
 from gridclient._response import RawResponse
+from gridclient._site_changes import FactChange, SiteChanges
 from gridclient._surroundings import (
     InterconnectionPoint,
     NearbyPlant,
@@ -121,6 +122,8 @@ __all__ = [
     "SourceCell",
     "SurroundingCounty",
     "SiteRevision",
+    "SiteChanges",
+    "FactChange",
     "TerritoryResolution",
     "TransmissionProject",
     "UnprocessableEntityError",

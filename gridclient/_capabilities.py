@@ -16,6 +16,7 @@ EXTENSIONS: dict[str, tuple[str, str]] = {
     "create_export": ("post", "/v1/assessments/{}/exports"),
     "site_surroundings": ("get", "/v1/sites/{}/surroundings"),
     "update_site": ("patch", "/v1/sites/{}"),
+    "site_changes": ("get", "/v1/sites/{}/changes"),
 }
 # Extension query parameter -> (method, path template, parameter name) of the operation.
 EXTENSION_PARAMETERS: dict[str, tuple[str, str, str]] = {
@@ -37,6 +38,7 @@ class Capabilities:
     list_assessments: bool = False
     create_export: bool = False
     update_site: bool = False
+    site_changes: bool = False
     list_sites_latest_assessment: bool = False
     site_surroundings: bool = False
     openapi_available: bool = False

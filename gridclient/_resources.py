@@ -8,6 +8,7 @@ from typing import Any
 from gridclient import _args as a
 from gridclient._errors import InvalidArgumentError
 from gridclient._paging import Pager, ProgressCallback
+from gridclient._site_changes import SiteChanges
 from gridclient._surroundings import SiteSurroundings
 from gridclient._transport import Transport
 from gridclient.models import (
@@ -459,6 +460,20 @@ class Sites(_Resource):
             "PATCH", path, json_body=body, idempotency_key=idempotency_key
         )
         return self._transport.parse_record(response, Site)
+
+    def changes(self, site_id: str, *, since: str | None = None) -> SiteChanges:
+        """What changed near a site since one of its assessments (default: its newest).
+
+        Queue projects near the site that entered, left or changed since the queue report the
+        assessment was made on, and market facts first known since (extension operation).
+        A ``since`` the service can no longer compare with raises ``UnprocessableEntityError``
+        whose ``code`` says why.
+        """
+        path = f"/v1/sites/{a.path_segment('site_id', site_id)}/changes"
+        params = a.query(since=a.check_text("since", since))
+        return self._transport.parse_record(
+            self._transport.request("GET", path, params=params), SiteChanges
+        )
 
     def revisions(self, site_id: str) -> list[SiteRevision]:
         """Who changed a site's reference, metadata or archive state and when, oldest first."""

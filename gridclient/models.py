@@ -396,6 +396,8 @@ class Site(GridModel):
     archived_at: datetime | None = None
     # Only listed with ``include_latest_assessment=True`` (an extension); None otherwise.
     latest_assessment: Assessment | None = None
+    # Listed with the latest assessment: newerQueueReport, factsKnownSince, changed.
+    newer_data_since_assessment: Opaque | None = None
 
 
 class SiteRevision(GridModel):
@@ -430,6 +432,8 @@ class Assessment(GridModel):
     queue_history: Opaque | None = None
     risks: list[str] | None = None
     next_actions: list[str] | None = None
+    # Extension: tightestReserveMargin and nearestPlant, each None when the data gives none.
+    key_figures: Opaque | None = None
 
 
 Site.model_rebuild()

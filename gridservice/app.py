@@ -24,6 +24,7 @@ from gridservice.routers import (
     generation,
     grid,
     queue,
+    site_changes,
     site_edits,
     sites,
     surroundings,
@@ -208,6 +209,7 @@ def create_app(settings: Settings) -> FastAPI:
         territory,
         sites,
         site_edits,
+        site_changes,
         assessments,
         surroundings,
     ):

@@ -40,10 +40,13 @@ from components.data.tenant import (
     create_site,
     export,
     packet_bytes,
+    portfolio_sites,
     screen_site,
     site,
+    site_changes,
     site_surroundings,
     sites_with_latest_assessment,
+    update_site,
 )
 
 __all__ = [
@@ -69,6 +72,7 @@ __all__ = [
     "latest_day",
     "latest_operations_day",
     "packet_bytes",
+    "portfolio_sites",
     "progress_text",
     "quality_report",
     "queue_details",
@@ -78,8 +82,10 @@ __all__ = [
     "release",
     "screen_site",
     "site",
+    "site_changes",
     "site_surroundings",
     "sites_with_latest_assessment",
     "territory_resolution",
     "transmission_projects",
+    "update_site",
 ]

@@ -12,6 +12,7 @@ from gridclient import (
     AssessmentExport,
     NotFoundError,
     Site,
+    SiteChanges,
     SiteDefinition,
     SiteSurroundings,
 )
@@ -71,6 +72,44 @@ def sites_with_latest_assessment(conn: ConnectionKey, max_sites: int = MAX_SITES
     )
 
 
+@cached()
+def portfolio_sites(conn: ConnectionKey, *, archived: bool = False) -> list[Site]:
+    """Return the tenant's sites with their latest assessment, from one listing request.
+
+    `archived=True` lists archived sites too. Needs `list_sites_latest_assessment`.
+    """
+    sites = client(conn).sites.list(
+        include_latest_assessment=True,
+        archived="include" if archived else "exclude",
+        limit=MAX_SITES,
+        max_items=MAX_SITES,
+    )
+    return sorted(sites, key=lambda s: (s.customer_reference or s.id or "").casefold())
+
+
+@cached()
+def site_changes(conn: ConnectionKey, site_id: str, since: str | None = None) -> SiteChanges:
+    """Return what changed near the site since an assessment (default: its newest)."""
+    return client(conn).sites.changes(site_id, since=since)
+
+
+def update_site(
+    conn: ConnectionKey,
+    site_id: str,
+    *,
+    idempotency_key: str,
+    customer_reference: str | None = None,
+    archived: bool | None = None,
+) -> Site:
+    """Rename (a non-empty reference) or archive/unarchive the site (extension `update_site`)."""
+    changes: dict = {} if customer_reference is None else {"customer_reference": customer_reference}
+    updated = client(conn).sites.update(
+        site_id, archived=archived, idempotency_key=idempotency_key, **changes
+    )
+    forget_tenant_records()
+    return updated
+
+
 def _newest(conn: ConnectionKey, listed: Site) -> Assessment | None:
     assessments = list(client(conn).assessments.list(listed.id))
     return max(
@@ -81,6 +120,8 @@ def _newest(conn: ConnectionKey, listed: Site) -> Assessment | None:
 def forget_tenant_records() -> None:
     """Forget the cached lists of the tenant's records (after a write changed them)."""
     sites_with_latest_assessment.clear()
+    portfolio_sites.clear()
+    site_changes.clear()
 
 
 def create_site(conn: ConnectionKey, definition: SiteDefinition, idempotency_key: str) -> Site:

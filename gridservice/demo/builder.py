@@ -11,6 +11,7 @@ from gridservice.demo import (
     evidence,
     facts,
     fleet,
+    portfolio,
     projects,
     queue,
     queue_releases,
@@ -95,8 +96,7 @@ def _load_queue(conn, ctx: DemoContext, runs: list) -> list:
     return triples
 
 
-def _load_queue_releases(conn, ctx: DemoContext, triples: list) -> None:
-    releases = queue_releases.build_releases(ctx, triples)
+def _load_queue_releases(conn, releases: dict[str, list]) -> None:
     for report in releases["reports"]:
         report_id = report["report_id"]
         history_store.replace_report(
@@ -146,7 +146,11 @@ def build_demo_database(
         writer.insert_ba_operations(conn, ba_operations)
         runs.append(_harvest_run(ctx, balancing.SOURCE_ID, len(ba_operations), []))
         triples = _load_queue(conn, ctx, runs)
-        _load_queue_releases(conn, ctx, triples)
+        # The releases after the seeded site's screening month load once it is screened.
+        held, later = portfolio.split_releases(
+            queue_releases.build_releases(ctx, triples), portfolio.SCREENED_ON_MONTH
+        )
+        _load_queue_releases(conn, held)
         transmission, project_states = projects.build_projects(ctx)
         writer.insert_transmission_projects(conn, transmission, state_of=project_states)
         filings = projects.build_docket_filings(ctx)
@@ -168,6 +172,8 @@ def build_demo_database(
             writer.insert_harvest_run(conn, run)
         for token, tenant in DEMO_TOKENS:
             writer.add_token(conn, token, tenant, BUILT_AT)
+        portfolio.seed_screened_site(conn)
+        _load_queue_releases(conn, later)
         _set_meta(conn, seed, scale)
 
 

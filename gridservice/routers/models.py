@@ -363,6 +363,28 @@ class SiteRevision(BaseModel):
     changes: list[Opaque] = Field(description='Each member changed: {"field", "from", "to"}.')
 
 
+class SiteChanges(BaseModel):
+    """What changed near a site since one of its assessments (an extension)."""
+
+    siteId: str
+    since: Opaque = Field(
+        description="assessmentId, createdAt, the queue report it was made on (null when none "
+        "is held), isLatest, latestAssessmentId."
+    )
+    changedSinceAssessment: bool
+    summary: str
+    queue: Opaque | None = Field(
+        description="As the surroundings' `changes` (entered, left, changed between two "
+        "reports, each citing its source cells), plus radiusKm and the counties searched; "
+        "null when no harvested queue report is held."
+    )
+    facts: list[Opaque] = Field(
+        description='Facts first known since: kind, change ("restated" or "new"), factKey, '
+        "market, predicate, period, scenario, unit, before (null when new) and after."
+    )
+    limitations: list[str]
+
+
 class Assessment(BaseModel):
     id: str
     siteId: str
@@ -383,12 +405,25 @@ class Assessment(BaseModel):
     queueHistory: Opaque | None = None
     risks: list[str] | None
     nextActions: list[str] | None
+    keyFigures: Opaque | None = Field(
+        default=None,
+        description="An extension: tightestReserveMargin (market, period, marginMw, "
+        "shareOfPeak, needMw, needBasis, factIds) and nearestPlant (id, plantId, plantName, "
+        "distanceKm, capacityMw), each null when the data gives none.",
+    )
 
 
 class SiteWithLatestAssessment(Site):
     """A site as listed with `include=latest_assessment` (an extension)."""
 
     latestAssessment: Assessment | None
+    newerDataSinceAssessment: Opaque | None = Field(
+        default=None,
+        description="Null without an assessment; else newerQueueReport (the newest harvested "
+        "report month when it is later than the one the assessment was made on, else null), "
+        "factsKnownSince (facts of the site's markets first known after it) and changed "
+        "(either). GET /v1/sites/{siteId}/changes lists what changed.",
+    )
 
 
 class BlindedAssessment(BaseModel):

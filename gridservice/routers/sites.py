@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from typing import Annotated, Any, Literal
 
@@ -29,6 +30,7 @@ from gridservice.routers.idempotency import (
 )
 from gridservice.routers.models import One, Page, Site, SiteWithLatestAssessment
 from gridservice.routers.requests import SiteDefinition
+from gridservice.screening.site_changes import newer_data_since
 from gridservice.store import tenancy
 
 router = APIRouter(tags=["sites"], dependencies=[StrictQuery], responses=problem_responses())
@@ -146,16 +148,31 @@ def list_sites(
     if include == LATEST_ASSESSMENT:
 
         def bodies_of(rows: list[tuple[str, str]]) -> list[str]:
-            latest = tenancy.latest_assessments(conn_for(request), tenant, [r[0] for r in rows])
-            return [with_latest_assessment(body, latest.get(site_id)) for site_id, body in rows]
+            conn = conn_for(request)
+            latest = tenancy.latest_assessments(conn, tenant, [r[0] for r in rows])
+            newer = newer_data_since(conn, {k: json.loads(v) for k, v in latest.items()})
+            return [
+                with_latest_assessment(body, latest.get(site_id), newer.get(site_id))
+                for site_id, body in rows
+            ]
 
     filters = {"tenant_id": tenant, "archived": archived}
     return page_response(request, "sites", filters, cursor, limit, bodies_of)
 
 
-def with_latest_assessment(site_body: str, assessment_body: str | None) -> str:
-    """Return the stored site JSON with `latestAssessment` spliced in (null when none)."""
-    return site_body.rstrip()[:-1] + ',"latestAssessment":' + (assessment_body or "null") + "}"
+def with_latest_assessment(
+    site_body: str, assessment_body: str | None, newer_data: dict | None = None
+) -> str:
+    """Return the stored site JSON with `latestAssessment` and `newerDataSinceAssessment`
+    spliced in (null when there is no assessment)."""
+    return (
+        site_body.rstrip()[:-1]
+        + ',"latestAssessment":'
+        + (assessment_body or "null")
+        + ',"newerDataSinceAssessment":'
+        + json.dumps(newer_data, separators=(",", ":"))
+        + "}"
+    )
 
 
 @router.get("/v1/sites/{siteId}", response_model=One[Site], summary="Read a site")

@@ -7,6 +7,7 @@ import sqlite3
 from shapely.geometry.base import BaseGeometry
 
 from gridservice.screening import factors
+from gridservice.screening.key_figures import key_figures
 from gridservice.screening.narrative import next_actions, risks
 from gridservice.screening.outcomes import Context, Outcome, county_label, mw, number
 from gridservice.screening.surroundings import county_queue_history
@@ -366,4 +367,5 @@ def screen_site(
             outcomes, county, _limitations(conn, candidates, relevant_queue, as_of)
         ),
         "confidence": _confidence(outcomes, candidates),
+        "keyFigures": key_figures(conn, site, facts),
     }

@@ -100,6 +100,25 @@ def _tightest_margin(peaks: list[dict], supply: list[dict], requirement: list[di
     return min(rows, key=lambda r: (r["margin"] - r["need"], r["period"])) if rows else None
 
 
+def tightest_reserve_margin(facts: list[dict]) -> dict | None:
+    """Return the tightest period's margin as the market-adequacy finding reads it, or None.
+
+    `facts` carry their kind under `_kind` (as `screening_reads.current_facts` gives them).
+    """
+    peaks = _series([f for f in facts if f["_kind"] == "load_forecast"], ("peak", "demand", "load"))
+    if not peaks:
+        return None
+    return _tightest_of(peaks, [f for f in facts if f["_kind"] == "resource_adequacy"])
+
+
+def _tightest_of(peaks: list[dict], adequacy: list[dict]) -> dict | None:
+    """The tightest margin of the peaks' market (a margin never mixes markets)."""
+    market = str(peaks[0].get("market"))
+    adequacy = [f for f in adequacy if str(f.get("market")) == market]
+    supply = _series(adequacy, ("margin",)) or _series(adequacy, ("capacity", "resource"))
+    return _tightest_margin(peaks, supply, _series(adequacy, ("requirement", "target")))
+
+
 def market_adequacy(ctx: Context) -> Outcome:
     factor = "market_adequacy"
     if not ctx.markets:
@@ -138,8 +157,7 @@ def market_adequacy(ctx: Context) -> Outcome:
             f"this finding."
         )
     cited = {first["id"], last["id"]}
-    supply = _series(adequacy, ("margin",)) or _series(adequacy, ("capacity", "resource"))
-    tightest = _tightest_margin(peaks, supply, _series(adequacy, ("requirement", "target")))
+    tightest = _tightest_of(peaks, adequacy)
     if tightest is None:
         severity = "medium" if growth >= LOAD_GROWTH_MEDIUM else "low"
         text += " No resource-adequacy fact shares a period with the forecast, so no margin is computed."

@@ -307,6 +307,7 @@ def test_capabilities_without_an_openapi_document_mean_no_extensions(service):
         "list_assessments": False,
         "create_export": False,
         "update_site": False,
+        "site_changes": False,
         "list_sites_latest_assessment": False,
         "site_surroundings": False,
     }

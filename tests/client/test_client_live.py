@@ -95,6 +95,7 @@ def test_capabilities_find_every_extension(client):
         "list_assessments": True,
         "create_export": True,
         "update_site": True,
+        "site_changes": True,
         "list_sites_latest_assessment": True,
         "site_surroundings": True,
     }
@@ -409,3 +410,21 @@ def test_a_site_is_renamed_archived_and_its_revisions_read_back(client, beta):
     with pytest.raises(gc.NotFoundError):
         beta.sites.update(created.id, archived=False)
     assert client.sites.get(created.id).archived_at is not None
+
+
+def test_changes_since_the_seeded_sites_assessment_are_typed(client, beta):
+    from gridservice.demo.portfolio import SCREENED_ON_MONTH, SEEDED_SITE_ID
+
+    changes = client.sites.changes(SEEDED_SITE_ID)
+    assert isinstance(changes, gc.SiteChanges) and changes.changed_since_assessment
+    assert changes.since.report.report_month == SCREENED_ON_MONTH
+    moved = changes.queue.left + changes.queue.changed
+    assert moved and all(p.source.source_locator for p in moved)
+    listed = {s.id: s for s in client.sites.list(include_latest_assessment=True, limit=500)}
+    assert listed[SEEDED_SITE_ID].newer_data_since_assessment["changed"] is True
+    assert listed[SEEDED_SITE_ID].latest_assessment.key_figures["nearestPlant"]["plantName"]
+    with pytest.raises(gc.UnprocessableEntityError) as refused:
+        client.sites.changes(SEEDED_SITE_ID, since="asm_not_there")
+    assert refused.value.code == "since_not_found"
+    with pytest.raises(gc.NotFoundError):
+        beta.sites.changes(SEEDED_SITE_ID)

@@ -48,6 +48,8 @@ def authenticated_operations(service) -> list[tuple[str, str]]:
 def send(service, method: str, path: str, headers: dict) -> httpx.Response:
     if method == "GET":
         return service.get(path, headers=headers)
+    if method == "PATCH":
+        return service.patch(path, json={"archived": True}, headers={**headers, **key()})
     return service.post(path, json=site_body(), headers={**headers, **key()})
 
 

@@ -16,7 +16,7 @@ import pytest
 from pydantic import BaseModel
 from security_support import ALPHA, create_assessment, create_export, create_site, key, site_body
 
-from gridclient import SiteSurroundings, models
+from gridclient import SiteChanges, SiteSurroundings, models
 from gridservice.demo import DEMO_POINTS
 from gridservice.store.db import connect
 
@@ -186,8 +186,24 @@ def test_no_response_carries_a_field_beyond_the_interface(service, store_copy):
         "surroundings",
         meta=True,
     )
+    patched = service.patch(
+        f"/v1/sites/{site_id}", json={"customerReference": "renamed"}, headers={**ALPHA, **key()}
+    )
+    assert patched.status_code == 200, patched.text
+    called.add(("PATCH", "/v1/sites/{siteId}"))
+    problems += check_single(patched.json(), models.Site, "patched site")
+    problems += extra_fields(
+        get("/v1/sites/{siteId}/revisions", f"/v1/sites/{site_id}/revisions"),
+        models.SiteRevisions,
+        "revisions",
+    )
     assessment = post("/v1/sites/{siteId}/assessments", f"/v1/sites/{site_id}/assessments", None)
     assessment_id = assessment["data"]["id"]
+    problems += check_single(
+        get("/v1/sites/{siteId}/changes", f"/v1/sites/{site_id}/changes"),
+        SiteChanges,
+        "changes",
+    )
     problems += check_single(assessment, models.Assessment, "assessment")
     problems += check_collection(
         get("/v1/sites/{siteId}/assessments", f"/v1/sites/{site_id}/assessments"),

@@ -67,6 +67,7 @@ def test_the_matrix_covers_every_operation_taking_a_scoped_id(service):
         ("GET", "/v1/sites/{siteId}"),
         ("PATCH", "/v1/sites/{siteId}"),
         ("GET", "/v1/sites/{siteId}/revisions"),
+        ("GET", "/v1/sites/{siteId}/changes"),
         ("POST", "/v1/sites/{siteId}/assessments"),
         ("GET", "/v1/sites/{siteId}/assessments"),
         ("GET", "/v1/sites/{siteId}/surroundings"),
@@ -98,7 +99,7 @@ def test_every_scoped_operation_is_404_for_the_other_tenant(service, alpha_recor
         }
         assert "alpha" not in foreign.text.replace(alpha_records[parameter], "")
         checked += 1
-    assert checked == 10
+    assert checked == 11
 
 
 def test_a_failed_foreign_write_creates_nothing(service, alpha_records):

@@ -36,6 +36,7 @@ ASSESSMENT_FIELDS = {
     "nextActions",
     "readiness",
     "confidence",
+    "keyFigures",
 }
 FACTORS = {
     "service_territory",

@@ -40,6 +40,7 @@ EXTENSIONS = {
     ("get", "/v1/sites"),
     ("patch", "/v1/sites/{siteId}"),
     ("get", "/v1/sites/{siteId}/revisions"),
+    ("get", "/v1/sites/{siteId}/changes"),
     ("post", "/v1/sites/{siteId}/assessments"),
     ("get", "/v1/sites/{siteId}/assessments"),
     ("get", "/v1/sites/{siteId}/surroundings"),

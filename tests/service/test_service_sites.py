@@ -410,7 +410,10 @@ def test_sites_list_with_each_sites_latest_assessment(client):
     by_id = {site["id"]: site for site in listed}
     assert by_id[assessed["id"]]["latestAssessment"]["id"] == made[-1]
     assert by_id[unassessed["id"]]["latestAssessment"] is None
-    assert {k: v for k, v in by_id[assessed["id"]].items() if k != "latestAssessment"} == assessed
+    listed_members = ("latestAssessment", "newerDataSinceAssessment")
+    assert {k: v for k, v in by_id[assessed["id"]].items() if k not in listed_members} == assessed
+    assert by_id[assessed["id"]]["newerDataSinceAssessment"]["changed"] is False
+    assert by_id[unassessed["id"]]["newerDataSinceAssessment"] is None
     plain = client.get("/v1/sites", params={"limit": 500}, headers=BETA).json()["data"]
     assert all("latestAssessment" not in site for site in plain)
     # another tenant's assessments never appear, and the parameter is an extension

@@ -1,0 +1,122 @@
+"""Time the Portfolio page's draw for a tenant with many screened sites (target: p50 < 2 s at 200).
+
+Usage:
+    uv run python bench/bench_portfolio.py [--sites 200] [--rounds 7]
+
+Builds a fresh demo database in a temporary folder, serves it over loopback HTTP, creates
+`--sites` sites for demo-alpha on a grid of Texas points and screens each once (this set-up
+takes minutes and is not timed). Then, per round, with every cache emptied:
+
+- `listing`: the one request the page makes, `sites.list(include_latest_assessment=True)`,
+  parsed into the client's models;
+- `table + chart`: the portfolio table, a filter and the chart's Vega-Lite spec built from
+  those models (`components.portfolio_view`);
+- `page`: `pages/portfolio.py` run whole by Streamlit's AppTest against the service (its
+  one listing request included).
+
+Prints a Markdown table with p50 and max per step, and how many requests the page made.
+Run it by hand on a quiet machine; write the result up in docs/BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from components import portfolio_view as view  # noqa: E402
+from gridclient import GridDataClient, SiteDefinition, SiteLocation  # noqa: E402
+from gridservice.server import start_in_thread  # noqa: E402
+from gridservice.settings import Settings  # noqa: E402
+
+TOKEN = "gds_demo_alpha"
+
+
+def texas_points(count: int) -> list[tuple[float, float]]:
+    """Return `count` points on a grid over central Texas (where the demo queue lives)."""
+    side = max(1, int(count**0.5) + 1)
+    points = [
+        (29.2 + 2.6 * (i // side) / side, -99.8 + 3.6 * (i % side) / side) for i in range(count)
+    ]
+    return points[:count]
+
+
+def make_portfolio(client: GridDataClient, count: int) -> None:
+    for n, (latitude, longitude) in enumerate(texas_points(count)):
+        site = client.sites.create(
+            SiteDefinition(
+                requested_peak_load_mw=50 + n % 400,
+                location=SiteLocation(latitude=latitude, longitude=longitude),
+                customer_reference=f"Bench site {n:03d}",
+            )
+        )
+        client.assessments.create(site.id)
+        if n % 20 == 19:
+            print(f"  {n + 1} of {count} sites screened", file=sys.stderr)
+
+
+def timed(step) -> float:
+    started = time.perf_counter()
+    step()
+    return time.perf_counter() - started
+
+
+def run_page(base_url: str) -> None:
+    import streamlit as st
+    from streamlit.testing.v1 import AppTest
+
+    st.cache_data.clear()
+    os.environ["GRID_API_BASE_URL"] = base_url
+    os.environ["GRID_API_TOKEN"] = TOKEN
+    at = AppTest.from_file(str(REPO / "pages" / "portfolio.py"), default_timeout=120).run()
+    if at.exception:
+        raise RuntimeError(at.exception[0].value)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sites", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=7)
+    args = parser.parse_args()
+    os.chdir(REPO)
+    with tempfile.TemporaryDirectory() as folder:
+        settings = Settings(db_path=Path(folder) / "demo.db", demo=True, rate_limit_burst=10**6)
+        server = start_in_thread(settings)
+        try:
+            with GridDataClient(base_url=server.base_url, token=TOKEN) as client:
+                print(f"Screening {args.sites} sites (not timed)…", file=sys.stderr)
+                make_portfolio(client, args.sites)
+                listed: list = []
+
+                def listing() -> None:
+                    listed[:] = client.sites.list(
+                        include_latest_assessment=True, limit=200, max_items=200
+                    )
+
+                def table_and_chart() -> None:
+                    frame = view.portfolio_frame(listed)
+                    shown = view.filtered(frame, view.PortfolioFilter(text="bench"))
+                    view.comparison_chart(shown).to_dict()
+
+                times: dict[str, list[float]] = {"listing": [], "table + chart": [], "page": []}
+                for _ in range(args.rounds):
+                    times["listing"].append(timed(listing))
+                    times["table + chart"].append(timed(table_and_chart))
+                    times["page"].append(timed(lambda: run_page(server.base_url)))
+        finally:
+            server.stop()
+    print(f"\n{len(listed)} sites listed in one request.\n")
+    print("| step | p50 (s) | max (s) |\n|---|---|---|")
+    for step, values in times.items():
+        print(f"| {step} | {statistics.median(values):.3f} | {max(values):.3f} |")
+
+
+if __name__ == "__main__":
+    main()

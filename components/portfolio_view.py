@@ -1,0 +1,280 @@
+"""The portfolio: the tenant's sites with their latest assessment's key figures, filtered, charted
+and compared factor by factor (with the comparison as CSV and .xlsx bytes).
+
+Every figure is read from the site's latest assessment as the one listing request returns it;
+a site never screened, or screened before a figure existed, shows an empty cell.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+from openpyxl import Workbook
+
+from components.tables import as_text, attribute, records_frame
+from gridclient import Assessment, Site
+
+MAX_COMPARED = 5
+MIN_COMPARED = 2
+READINESS_WORDS = {
+    "low_friction": "Low friction",
+    "moderate_friction": "Moderate friction",
+    "high_friction": "High friction",
+    "insufficient_data": "Not enough data",
+}
+FACTOR_WORDS = {
+    "service_territory": "Who serves the site",
+    "queue_congestion": "Interconnection queue nearby",
+    "transmission": "Transmission projects nearby",
+    "market_adequacy": "Market supply margin",
+    "load_scale": "Size of the load",
+    "timeline": "Time to connect",
+}
+FIRM = ("security_ntp", "ia_signed")
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def site_name(site: Site) -> str:
+    """Return what an analyst calls the site: its customer reference, else its id."""
+    return site.customer_reference or site.id or "unnamed site"
+
+
+def _history(assessment: Assessment | None) -> dict[str, Any]:
+    return (getattr(assessment, "queue_history", None) or {}) if assessment else {}
+
+
+def _figures(assessment: Assessment | None) -> dict[str, Any]:
+    return (getattr(assessment, "key_figures", None) or {}) if assessment else {}
+
+
+def firm_share(assessment: Assessment | None) -> float | None:
+    """Return the share of the county's queued MW with an IA signed or security posted."""
+    history = _history(assessment)
+    total = history.get("activeMw")
+    if not total:
+        return None
+    firm = sum(g.get("mw") or 0 for g in history.get("byFirmness") or [] if g["firmness"] in FIRM)
+    return firm / total
+
+
+def readiness_words(assessment: Assessment | None) -> str | None:
+    level = ((assessment.readiness or {}) if assessment else {}).get("level")
+    return READINESS_WORDS.get(level, level)
+
+
+def _margin(assessment: Assessment | None) -> dict[str, Any]:
+    return _figures(assessment).get("tightestReserveMargin") or {}
+
+
+def _plant(assessment: Assessment | None) -> dict[str, Any]:
+    return _figures(assessment).get("nearestPlant") or {}
+
+
+def _latest(site: Site) -> Assessment | None:
+    return site.latest_assessment
+
+
+def changed_since_assessment(site: Site) -> bool:
+    """Return whether the store holds data newer than the site's latest assessment."""
+    return bool((site.newer_data_since_assessment or {}).get("changed"))
+
+
+PORTFOLIO_COLUMNS = {
+    "Site": site_name,
+    "Site id": "id",
+    "Peak load (MW)": "requested_peak_load_mw",
+    "Readiness": lambda s: readiness_words(_latest(s)),
+    "Possible serving utilities": lambda s: (
+        len(s.latest_assessment.service_territory_candidates or []) if _latest(s) else None
+    ),
+    "Queued MW in the county": lambda s: _history(_latest(s)).get("activeMw"),
+    "Share of queued MW that is firm": lambda s: firm_share(_latest(s)),
+    "Tightest reserve margin (MW)": lambda s: _margin(_latest(s)).get("marginMw"),
+    "Tightest margin year": lambda s: _margin(_latest(s)).get("period"),
+    "Nearest power plant": lambda s: _plant(_latest(s)).get("plantName"),
+    "Nearest plant (km)": lambda s: _plant(_latest(s)).get("distanceKm"),
+    "Changed since assessment": lambda s: changed_since_assessment(s) if _latest(s) else None,
+    "Last screened": lambda s: as_text(attribute("latest_assessment.created_at")(s)) or None,
+    "Archived": lambda s: s.archived_at is not None,
+    "Open": lambda s: f"assessment?assessment={s.latest_assessment.id}" if _latest(s) else None,
+}
+PORTFOLIO_COLUMN_CONFIG = {
+    "Peak load (MW)": st.column_config.NumberColumn(format="%.0f MW"),
+    "Queued MW in the county": st.column_config.NumberColumn(
+        format="%.0f MW",
+        help="Active interconnection requests in the site's county in the newest harvested "
+        "queue report the assessment read. Requests, not built capacity.",
+    ),
+    "Share of queued MW that is firm": st.column_config.ProgressColumn(
+        format="percent",
+        min_value=0.0,
+        max_value=1.0,
+        help="Share of that MW whose project has signed an interconnection agreement or "
+        "posted financial security.",
+    ),
+    "Tightest reserve margin (MW)": st.column_config.NumberColumn(
+        format="%.0f MW",
+        help="Firm capacity less forecast peak in the tightest forecast year of the market.",
+    ),
+    "Nearest plant (km)": st.column_config.NumberColumn(format="%.1f km"),
+    "Open": st.column_config.LinkColumn("Evidence", display_text="open assessment"),
+}
+
+
+def portfolio_frame(sites: Iterable[Site]) -> pd.DataFrame:
+    """Return one row per site with its latest assessment's key figures."""
+    return records_frame(sites, PORTFOLIO_COLUMNS)
+
+
+@dataclass(frozen=True)
+class PortfolioFilter:
+    """What the analyst narrowed the table to (every member kept in the URL)."""
+
+    text: str = ""
+    readiness: tuple[str, ...] = ()
+    min_peak_mw: float | None = None
+
+
+def filtered(frame: pd.DataFrame, wanted: PortfolioFilter) -> pd.DataFrame:
+    """Return the rows that match the filter (text matches the site's name or id)."""
+    keep = pd.Series(True, index=frame.index)
+    if wanted.text:
+        needle = wanted.text.casefold()
+        keep &= frame["Site"].str.casefold().str.contains(needle, regex=False) | frame[
+            "Site id"
+        ].str.casefold().str.contains(needle, regex=False)
+    if wanted.readiness:
+        keep &= frame["Readiness"].isin(wanted.readiness)
+    if wanted.min_peak_mw is not None:
+        keep &= frame["Peak load (MW)"] >= wanted.min_peak_mw
+    return frame[keep]
+
+
+def comparison_chart(frame: pd.DataFrame) -> alt.Chart:
+    """Return bars of queued MW in each site's county, coloured by readiness."""
+    shown = frame.dropna(subset=["Queued MW in the county"])
+    return (
+        alt.Chart(shown, title="Queued MW in each site's county")
+        .mark_bar()
+        .encode(
+            y=alt.Y("Site:N", sort="-x", title=None),
+            x=alt.X("Queued MW in the county:Q", title="MW"),
+            color=alt.Color("Readiness:N", title="Readiness"),
+            tooltip=[
+                "Site",
+                "Readiness",
+                alt.Tooltip("Queued MW in the county:Q", format=",.0f"),
+                alt.Tooltip("Share of queued MW that is firm:Q", format=".0%"),
+                alt.Tooltip("Tightest reserve margin (MW):Q", format=",.0f"),
+            ],
+        )
+    )
+
+
+def selection_problem(chosen: list[str]) -> str | None:
+    """Return why a comparison cannot be drawn for this many sites, or None."""
+    if len(chosen) > MAX_COMPARED:
+        return (
+            f"{len(chosen)} sites are selected; compare at most {MAX_COMPARED} at a time. "
+            "Remove some from the selection."
+        )
+    if len(chosen) < MIN_COMPARED:
+        return f"Select {MIN_COMPARED} to {MAX_COMPARED} sites to compare them side by side."
+    return None
+
+
+def _factor_cell(assessment: Assessment | None, factor: str) -> str:
+    readiness = (assessment.readiness or {}) if assessment else {}
+    for finding in readiness.get("findings") or []:
+        if finding.get("factor") == factor:
+            cited = ", ".join(finding.get("citations") or [])
+            text = f"{str(finding.get('severity')).capitalize()} — {finding.get('finding')}"
+            return text + (f" (evidence: {cited})" if cited else "")
+    for abstention in readiness.get("abstentions") or []:
+        if abstention.get("factor") == factor:
+            return f"Not judged — {abstention.get('reason')}"
+    return "Not screened" if assessment is None else "Not in this assessment"
+
+
+COMPARED_FIGURES = {
+    "Peak load (MW)": "{:,.0f} MW",
+    "Readiness": "{}",
+    "Possible serving utilities": "{:.0f}",
+    "Queued MW in the county": "{:,.0f} MW",
+    "Share of queued MW that is firm": "{:.0%}",
+    "Tightest reserve margin (MW)": "{:,.0f} MW",
+    "Tightest margin year": "{}",
+    "Nearest power plant": "{}",
+    "Nearest plant (km)": "{:.1f} km",
+    "Last screened": "{}",
+}
+
+
+def _shown(value: Any, pattern: str) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return "not known"
+    return pattern.format(value)
+
+
+def comparison_frame(sites: list[Site]) -> pd.DataFrame:
+    """Return the side-by-side comparison: one row per figure or factor, one column per site."""
+    summary = portfolio_frame(sites).set_index("Site id")
+    rows: dict[str, list[Any]] = {}
+    for column, shown in COMPARED_FIGURES.items():
+        rows[column] = [_shown(summary.at[s.id, column], shown) for s in sites]
+    for factor, words in FACTOR_WORDS.items():
+        rows[words] = [_factor_cell(s.latest_assessment, factor) for s in sites]
+    rows["Evidence"] = [summary.at[s.id, "Open"] for s in sites]
+    columns = [f"{site_name(s)} ({s.id})" for s in sites]
+    frame = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
+    frame.index.name = "Figure or factor"
+    return frame.reset_index()
+
+
+def inert(value: Any) -> Any:
+    """Return a text cell with a leading `'` when a spreadsheet would run it as a formula.
+
+    The same rule as the service's CSV export: a customer reference such as `=HYPERLINK(...)`
+    must reach the analyst's spreadsheet as text.
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
+        return "'" + value
+    return value
+
+
+def _export_rows(frame: pd.DataFrame) -> list[list[Any]]:
+    values = frame.astype(object).where(frame.notna(), None)
+    return [[inert(c) for c in frame.columns]] + [
+        [inert(v) for v in row] for row in values.itertuples(index=False)
+    ]
+
+
+def comparison_csv(frame: pd.DataFrame) -> bytes:
+    """Return the comparison as UTF-8 CSV bytes (byte-order mark first, for spreadsheets)."""
+    rows = _export_rows(frame)
+    return pd.DataFrame(rows[1:], columns=rows[0]).to_csv(index=False).encode("utf-8-sig")
+
+
+def comparison_xlsx(frame: pd.DataFrame) -> bytes:
+    """Return the comparison as an .xlsx workbook: one sheet, every text cell stored as text."""
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = "Comparison"
+    for row in _export_rows(frame):
+        sheet.append(row)
+    for row in sheet.iter_rows():
+        for cell in row:
+            if isinstance(cell.value, str):
+                cell.data_type = "s"  # never a formula, whatever the text begins with
+    for index, column in enumerate(sheet.columns):
+        sheet.column_dimensions[column[0].column_letter].width = 34 if index == 0 else 48
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()

@@ -1,0 +1,70 @@
+"""An assessment's key figures (an extension member, `keyFigures`): the numbers a portfolio
+compares sites on, stated once at screening time so a list of sites needs no further request.
+
+- `tightestReserveMargin`: the period where firm capacity less forecast peak is smallest
+  against the need, exactly as the market-adequacy finding reads it (null when the facts
+  give no margin).
+- `nearestPlant`: the generating plant nearest the site by the plant's own coordinates
+  (great-circle distance), searched within `PLANT_SEARCH_KM` (null when none is that near).
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from typing import Any
+
+from gridservice.geo import KM_PER_DEGREE
+from gridservice.screening.market import tightest_reserve_margin
+from gridservice.screening.neighbourhood import _plant_wire
+from gridservice.store import surroundings_reads
+
+PLANT_SEARCH_KM = (25.0, 100.0, 300.0)
+
+
+def _margin_wire(facts: list[dict]) -> dict[str, Any] | None:
+    tightest = tightest_reserve_margin(facts)
+    if tightest is None:
+        return None
+    cited = [tightest["peak"]["id"], tightest["supply"]["id"]]
+    if tightest["requirement"]:
+        cited.append(tightest["requirement"]["id"])
+    return {
+        "market": tightest["peak"].get("market"),
+        "period": tightest["period"],
+        "marginMw": round(tightest["margin"], 1),
+        "shareOfPeak": round(tightest["share"], 4),
+        "needMw": round(tightest["need"], 1),
+        "needBasis": "stated requirement" if tightest["requirement"] else "screening reserve",
+        "factIds": cited,
+    }
+
+
+def nearest_plant(conn: sqlite3.Connection, latitude: float, longitude: float) -> dict | None:
+    """Return the plant nearest a point (widening the search box), or None."""
+    for radius in PLANT_SEARCH_KM:
+        lat_span = radius / KM_PER_DEGREE
+        lon_span = radius / (KM_PER_DEGREE * max(math.cos(math.radians(latitude)), 0.01))
+        box = (longitude - lon_span, latitude - lat_span, longitude + lon_span, latitude + lat_span)
+        plants = [
+            _plant_wire(row, latitude, longitude)
+            for row in surroundings_reads.plants_in_bbox(conn, box)
+        ]
+        within = [p for p in plants if p["distanceKm"] <= radius]
+        if within:
+            return min(within, key=lambda p: (p["distanceKm"], p["id"]))
+    return None
+
+
+def key_figures(conn: sqlite3.Connection, site: dict, facts: list[dict]) -> dict[str, Any]:
+    """Return the assessment's `keyFigures`."""
+    location = site.get("location") or {}
+    plant = nearest_plant(conn, float(location["latitude"]), float(location["longitude"]))
+    return {
+        "tightestReserveMargin": _margin_wire(facts),
+        "nearestPlant": (
+            {k: plant[k] for k in ("id", "plantId", "plantName", "distanceKm", "capacityMw")}
+            if plant
+            else None
+        ),
+    }

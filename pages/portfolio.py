@@ -1,0 +1,128 @@
+"""Portfolio: every site of the tenant with its latest screening, filtered, charted, compared side
+by side, with what changed near each since it was screened. Filters and comparison are in the URL."""
+
+from __future__ import annotations
+
+import uuid
+
+import streamlit as st
+
+from components import connection, data, filters
+from components import portfolio_view as view
+from components.problems import problem_boundary
+from components.site_changes_view import draw_changes
+from components.text import escape_markdown
+from gridclient import Site
+
+SCOPE = "portfolio"
+
+st.title("Portfolio")
+st.caption(
+    "Your sites side by side, each with its latest screening. The figures are screening "
+    "figures: they describe friction, never available capacity."
+)
+
+
+def draw_filters(frame) -> view.PortfolioFilter:
+    text_column, readiness_column, peak_column = st.columns([2, 2, 1])
+    with text_column:
+        text = filters.text_input("Find a site (name or id)", "q", scope=SCOPE)
+    with readiness_column:
+        readiness = filters.multiselect(
+            "Readiness", list(view.READINESS_WORDS.values()), "readiness", scope=SCOPE
+        )
+    with peak_column:
+        peak = filters.number_input("Peak load at least (MW)", "min_mw", scope=SCOPE, min_value=0.0)
+    return view.PortfolioFilter(text=text, readiness=tuple(readiness), min_peak_mw=peak)
+
+
+def draw_comparison(sites: list[Site]) -> None:
+    st.subheader("Compare sites side by side")
+    by_id = {s.id: s for s in sites}
+    chosen = filters.multiselect(
+        "Sites to compare (2 to 5)",
+        list(by_id),
+        "compare",
+        scope=SCOPE,
+        format_func=lambda i: f"{view.site_name(by_id[i])} ({i})",
+    )
+    problem = view.selection_problem(chosen)
+    if problem:
+        (st.error if len(chosen) > view.MAX_COMPARED else st.info)(problem)
+        return
+    frame = view.comparison_frame([by_id[i] for i in chosen])
+    st.dataframe(frame, hide_index=True, width="stretch")
+    left, right = st.columns(2)
+    left.download_button(
+        "Download the comparison (CSV)",
+        view.comparison_csv(frame),
+        "site-comparison.csv",
+        "text/csv",
+    )
+    right.download_button(
+        "Download the comparison (Excel)",
+        view.comparison_xlsx(frame),
+        "site-comparison.xlsx",
+        view.XLSX_MIME,
+    )
+
+
+def draw_changed(conn: connection.ConnectionKey, sites: list[Site]) -> None:
+    marked = [s for s in sites if view.changed_since_assessment(s)]
+    st.subheader(f"Changed since assessment ({len(marked)})")
+    if not marked:
+        st.caption("Nothing newer than each site's latest screening is held.")
+    for site in marked:
+        with st.expander(f"⚠ {view.site_name(site)}: changed since assessment"):
+            draw_changes(data.site_changes(conn, site.id, site.latest_assessment.id))
+            if st.button("Screen this site again", key=f"rescreen.{site.id}"):
+                screened = data.screen_site(conn, site.id, f"rescreen-{uuid.uuid4()}")
+                st.success(
+                    f"Screened again: assessment {screened.id}. The earlier assessment "
+                    f"{site.latest_assessment.id} is kept."
+                )
+
+
+def draw_tidy(conn: connection.ConnectionKey, sites: list[Site]) -> None:
+    with st.expander("Rename or archive a site"), st.form("portfolio.tidy"):
+        by_id = {s.id: s for s in sites}
+        site_id = st.selectbox(
+            "Site", list(by_id), format_func=lambda i: f"{view.site_name(by_id[i])} ({i})"
+        )
+        name = st.text_input("New name (customer reference)", max_chars=200)
+        archive = st.radio("Archive", ["Keep as is", "Archive", "Bring back"], horizontal=True)
+        if st.form_submit_button("Save") and site_id:
+            archived = {"Archive": True, "Bring back": False}.get(archive)
+            if name.strip() or archived is not None:
+                data.update_site(
+                    conn,
+                    site_id,
+                    idempotency_key=f"tidy-{uuid.uuid4()}",
+                    customer_reference=name.strip() or None,
+                    archived=archived,
+                )
+                st.rerun()
+
+
+with problem_boundary():
+    conn = connection.connection_key()
+    if not data.capabilities(conn).list_sites_latest_assessment:
+        st.info("This deployment does not list sites with their assessments.")
+        st.stop()
+    show_archived = filters.toggle("Show archived sites", "archived", scope=SCOPE)
+    sites = data.portfolio_sites(conn, archived=show_archived)
+    frame = view.portfolio_frame(sites)
+    shown = view.filtered(frame, draw_filters(frame))
+    st.caption(f"{len(shown)} of {len(frame)} sites shown.")
+    st.dataframe(
+        shown, hide_index=True, width="stretch", column_config=view.PORTFOLIO_COLUMN_CONFIG
+    )
+    if not shown.empty:
+        st.altair_chart(view.comparison_chart(shown), width="stretch")
+    kept = [s for s in sites if s.id in set(shown["Site id"])]
+    draw_comparison(kept)
+    draw_changed(conn, kept)
+    if sites:
+        draw_tidy(conn, sites)
+    else:
+        st.caption(escape_markdown("This tenant has no sites yet: screen one first."))

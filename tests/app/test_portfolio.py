@@ -1,0 +1,125 @@
+"""The Portfolio page against the real demo service: one table from one listing, URL filters and
+comparison, the "changed since assessment" mark with its re-screen, and the export bytes."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from openpyxl import load_workbook
+from streamlit.testing.v1 import AppTest
+
+from components import portfolio_view as view
+from gridclient import Site
+from gridservice.demo.portfolio import SEEDED_SITE_ID
+
+PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "portfolio.py")
+
+
+def page(query: dict | None = None) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    for name, value in (query or {}).items():
+        at.query_params[name] = value
+    return at.run()
+
+
+def frames(at: AppTest) -> list[pd.DataFrame]:
+    return [d.value for d in at.dataframe]
+
+
+@pytest.fixture(scope="module")
+def three_sites(demo_service):
+    from gridclient import GridDataClient, SiteDefinition, SiteLocation
+
+    made = []
+    with GridDataClient(base_url=demo_service, token="gds_demo_alpha") as client:
+        for n, (lat, lon) in enumerate([(30.27, -97.74), (29.42, -98.49), (31.55, -97.15)]):
+            site = client.sites.create(
+                SiteDefinition(
+                    requested_peak_load_mw=100 + 100 * n,
+                    location=SiteLocation(latitude=lat, longitude=lon),
+                    customer_reference=f"Portfolio test {n}",
+                )
+            )
+            client.assessments.create(site.id)
+            made.append(site.id)
+    return made
+
+
+def test_the_table_lists_every_site_with_its_figures_and_the_seeded_mark(service_env, three_sites):
+    at = page()
+    assert not at.exception and not at.error
+    table = frames(at)[0]
+    assert set(three_sites) | {SEEDED_SITE_ID} <= set(table["Site id"])
+    seeded = table.set_index("Site id").loc[SEEDED_SITE_ID]
+    assert seeded["Changed since assessment"] is True or seeded["Changed since assessment"] == 1
+    assert seeded["Queued MW in the county"] > 0 and seeded["Nearest power plant"]
+    assert at.get("vega_lite_chart")
+    expanders = [e.label for e in at.expander]
+    assert any("changed since assessment" in label for label in expanders)
+
+
+def test_filters_live_in_the_url_and_narrow_the_table(service_env, three_sites):
+    at = page({"q": "Portfolio test 1"})
+    table = frames(at)[0]
+    assert list(table["Site id"]) == [three_sites[1]]
+    assert at.query_params["q"] in ("Portfolio test 1", ["Portfolio test 1"])
+
+
+def test_two_to_five_sites_are_compared_side_by_side(service_env, three_sites):
+    at = page({"compare": three_sites[:2]})
+    assert not at.exception and not at.error
+    comparison = frames(at)[1]
+    assert len(comparison.columns) == 3  # the figure/factor column and one per site
+    factors = set(comparison["Figure or factor"])
+    assert {"Readiness", "Who serves the site", "Market supply margin", "Evidence"} <= factors
+    assert [b.label for b in at.get("download_button")] == [
+        "Download the comparison (CSV)",
+        "Download the comparison (Excel)",
+    ]
+
+
+def test_more_than_five_selected_gets_a_clear_message(service_env, three_sites, alpha_client):
+    extra = [s.id for s in alpha_client.sites.list()][:6]
+    at = page({"compare": extra})
+    if len(extra) <= view.MAX_COMPARED:
+        pytest.skip("the demo tenant has fewer than six sites")  # pragma: no cover
+    assert [e.value for e in at.error] == [view.selection_problem(extra)]
+    assert "at most 5" in at.error[0].value
+    assert len(frames(at)) == 1  # no comparison drawn
+
+
+def test_screening_again_keeps_the_old_assessment_and_clears_the_mark(service_env, alpha_client):
+    old = {a.id for a in alpha_client.assessments.list(SEEDED_SITE_ID)}
+    at = page()
+    button = next(b for b in at.button if b.key == f"rescreen.{SEEDED_SITE_ID}")
+    button.click().run()
+    assert not at.exception and not at.error
+    now = {a.id for a in alpha_client.assessments.list(SEEDED_SITE_ID)}
+    assert old < now and len(now - old) == 1
+    assert any("is kept" in s.value for s in at.success)
+    table = page().dataframe[0].value.set_index("Site id")
+    assert not table.loc[SEEDED_SITE_ID, "Changed since assessment"]
+
+
+def demo_sites(alpha_client) -> list[Site]:
+    return list(alpha_client.sites.list(include_latest_assessment=True))[:3]
+
+
+def test_the_export_bytes_hold_the_comparison_and_neutralise_formulas(alpha_client):
+    sites = demo_sites(alpha_client)
+    sites[0] = sites[0].model_copy(update={"customer_reference": '=HYPERLINK("x")'})
+    frame = view.comparison_frame(sites)
+    csv_text = view.comparison_csv(frame).decode("utf-8-sig")
+    assert "'=HYPERLINK" in csv_text and "\n=HYPERLINK" not in csv_text
+    read_back = pd.read_csv(io.StringIO(csv_text))
+    assert list(read_back["Figure or factor"]) == list(frame["Figure or factor"])
+    sheet = load_workbook(io.BytesIO(view.comparison_xlsx(frame))).active
+    header = [c.value for c in sheet[1]]
+    assert header[0] == "Figure or factor" and header[1].startswith("'=HYPERLINK")
+    assert all(c.data_type != "f" for row in sheet.iter_rows() for c in row)
+    assert sheet.max_row == len(frame) + 1
+    readiness = next(r for r in sheet.iter_rows(values_only=True) if r[0] == "Readiness")
+    assert list(readiness[1:]) == list(frame.set_index("Figure or factor").loc["Readiness"])
