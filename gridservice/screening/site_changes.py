@@ -71,8 +71,8 @@ def newer_data_since(conn: sqlite3.Connection, assessments: dict[str, dict]) -> 
     found = {}
     for site_id, assessment in assessments.items():
         basis, why_not = _made_on(reports, assessment)
-        market = (basis or reports[-1] if reports else {}).get("market", "")
-        latest = newest.get(str(market).upper())
+        market = basis["market"] if basis else reports[-1]["market"] if reports else ""
+        latest = newest.get(market.upper())
         newer = None
         if latest is not None and (
             why_not or (basis and latest["report_month"] > basis["report_month"])

@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 from streamlit.testing.v1 import AppTest
 
 from components import portfolio_view as view
-from gridclient import Site
+from gridclient import GridDataClient, Site, SiteDefinition, SiteLocation
 from gridservice.demo.portfolio import SEEDED_SITE_ID
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "portfolio.py")
@@ -31,8 +31,6 @@ def frames(at: AppTest) -> list[pd.DataFrame]:
 
 @pytest.fixture(scope="module")
 def three_sites(demo_service):
-    from gridclient import GridDataClient, SiteDefinition, SiteLocation
-
     made = []
     with GridDataClient(base_url=demo_service, token="gds_demo_alpha") as client:
         for n, (lat, lon) in enumerate([(30.27, -97.74), (29.42, -98.49), (31.55, -97.15)]):
@@ -82,13 +80,17 @@ def test_two_to_five_sites_are_compared_side_by_side(service_env, three_sites):
 
 
 def test_more_than_five_selected_gets_a_clear_message(service_env, three_sites, alpha_client):
-    extra = [s.id for s in alpha_client.sites.list()][:6]
-    at = page({"compare": extra})
-    if len(extra) <= view.MAX_COMPARED:
-        pytest.skip("the demo tenant has fewer than six sites")  # pragma: no cover
-    assert [e.value for e in at.error] == [view.selection_problem(extra)]
+    while len(ids := [s.id for s in alpha_client.sites.list()]) < 6:
+        alpha_client.sites.create(
+            SiteDefinition(
+                requested_peak_load_mw=20, location=SiteLocation(latitude=30.1, longitude=-97.6)
+            )
+        )
+    at = page({"compare": ids[:6]})
+    assert [e.value for e in at.error] == [view.selection_problem(ids[:6])]
     assert "at most 5" in at.error[0].value
-    assert len(frames(at)) == 1  # no comparison drawn
+    assert len(frames(at)) == 1  # the sites table only: no comparison drawn
+    assert not at.get("download_button")
 
 
 def test_screening_again_keeps_the_old_assessment_and_clears_the_mark(service_env, alpha_client):
