@@ -238,6 +238,28 @@ def comparison_frame(sites: list[Site]) -> pd.DataFrame:
     return frame.reset_index()
 
 
+def cited_records(site: Site) -> str:
+    """Return the ids of the records the site's latest findings cite, comma-separated."""
+    readiness = (site.latest_assessment.readiness or {}) if _latest(site) else {}
+    cited = {c for f in readiness.get("findings") or [] for c in f.get("citations") or []}
+    return ", ".join(sorted(cited))
+
+
+EVIDENCE_COLUMNS = {
+    "Site": site_name,
+    "Evidence": PORTFOLIO_COLUMNS["Open"],
+    "Cited records": cited_records,
+}
+EVIDENCE_COLUMN_CONFIG = {
+    "Evidence": st.column_config.LinkColumn("Evidence", display_text="open assessment"),
+}
+
+
+def evidence_frame(sites: list[Site]) -> pd.DataFrame:
+    """Return, per compared site, the link to its assessment and the records its findings cite."""
+    return records_frame(sites, EVIDENCE_COLUMNS)
+
+
 def inert(value: Any) -> Any:
     """Return a text cell with a leading `'` when a spreadsheet would run it as a formula.
 

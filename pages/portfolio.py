@@ -52,6 +52,12 @@ def draw_comparison(sites: list[Site]) -> None:
         return
     frame = view.comparison_frame([by_id[i] for i in chosen])
     st.dataframe(frame, hide_index=True, width="stretch")
+    st.dataframe(
+        view.evidence_frame([by_id[i] for i in chosen]),
+        hide_index=True,
+        width="stretch",
+        column_config=view.EVIDENCE_COLUMN_CONFIG,
+    )
     left, right = st.columns(2)
     left.download_button(
         "Download the comparison (CSV)",
