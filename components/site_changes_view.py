@@ -21,9 +21,8 @@ FIELD_WORDS = {
     "studyPhase": "Study phase",
     "firmness": "How firm",
 }
+NAMED = {"Project": "project_id", "Name": "project_name"}
 PROJECT_COLUMNS = {
-    "Project": "project_id",
-    "Name": "project_name",
     "County": "county",
     "Fuel": "fuel",
     "MW": "capacity_mw",
@@ -42,7 +41,7 @@ def entered_frame(changes: SiteChanges) -> pd.DataFrame:
     queue = changes.queue
     return records_frame(
         queue.entered if queue else [],
-        {**PROJECT_COLUMNS, "How it entered": "entered_as"},
+        {**NAMED, "How it entered": "entered_as", **PROJECT_COLUMNS},
     )
 
 
@@ -50,14 +49,14 @@ def left_frame(changes: SiteChanges) -> pd.DataFrame:
     queue = changes.queue
     return records_frame(
         queue.left if queue else [],
-        {**PROJECT_COLUMNS, "Why it left": "outcome", "When": "event_date"},
+        {**NAMED, "Why it left": "outcome", "When": "event_date", **PROJECT_COLUMNS},
     )
 
 
 def changed_frame(changes: SiteChanges) -> pd.DataFrame:
     queue = changes.queue
     return records_frame(
-        queue.changed if queue else [], {**PROJECT_COLUMNS, "What changed": _change_text}
+        queue.changed if queue else [], {**NAMED, "What changed": _change_text, **PROJECT_COLUMNS}
     )
 
 
