@@ -466,8 +466,8 @@ class Sites(_Resource):
 
         Queue projects near the site that entered, left or changed since the queue report the
         assessment was made on, and market facts first known since (extension operation).
-        A ``since`` the service can no longer compare with raises ``UnprocessableEntityError``
-        whose ``code`` says why.
+        An unknown ``since`` raises ``NotFoundError``; one the service can no longer compare
+        with raises ``ConflictError``; each error's ``code`` says why.
         """
         path = f"/v1/sites/{a.path_segment('site_id', site_id)}/changes"
         params = a.query(since=a.check_text("since", since))

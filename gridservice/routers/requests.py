@@ -94,14 +94,16 @@ class SitePatch(BaseModel):
     """What a client sends to rename or archive a site (PATCH, an extension).
 
     A member left out stays as it is; `customerReference` or `metadata` sent as null clears
-    it; `metadata` sent replaces the whole object.
+    it; `metadata` sent replaces the whole object. At least one member is sent.
     """
 
-    model_config = _FORBID
+    model_config = ConfigDict(
+        extra="forbid", strict=True, allow_inf_nan=False, json_schema_extra={"minProperties": 1}
+    )
     customerReference: Text200 | None = None
     metadata: dict[MetadataKey, MetadataValue] | None = Field(default=None, max_length=50)
-    archived: bool | None = Field(
-        default=None,
+    archived: bool = Field(
+        default=None,  # type: ignore[assignment]  # absent: left as it is; never sent as null
         description="true archives the site (it leaves the default list), false brings it back.",
     )
 
@@ -109,8 +111,6 @@ class SitePatch(BaseModel):
     def _something(self) -> SitePatch:
         if not self.model_fields_set:
             raise ValueError("send at least one of customerReference, metadata, archived")
-        if "archived" in self.model_fields_set and self.archived is None:
-            raise ValueError("archived must be true or false")
         return self
 
 

@@ -11,7 +11,7 @@ from starlette.responses import Response
 from gridservice.auth import Tenant
 from gridservice.errors import ApiError
 from gridservice.paging import data_response
-from gridservice.routers.common import StrictQuery, conn_for, problem_responses
+from gridservice.routers.common import GET_ERRORS, StrictQuery, conn_for, problem_responses
 from gridservice.routers.idempotency import dumps
 from gridservice.routers.models import One, SiteChanges
 from gridservice.routers.sites import EXTENSION, SiteId, tenant_site
@@ -38,7 +38,7 @@ def _since_assessment(request: Request, tenant: str, site_id: str, since: str | 
         since = tenancy.latest_assessments(conn, tenant, [site_id]).get(site_id)
         if since is None:
             raise ApiError(
-                422,
+                409,
                 "site_not_assessed",
                 f"Site {site_id!r} has no assessment yet, so there is nothing to compare with. "
                 "Screen the site first.",
@@ -49,7 +49,7 @@ def _since_assessment(request: Request, tenant: str, site_id: str, since: str | 
     if body is None:
         # Another tenant's assessment reads exactly as one that never existed.
         raise ApiError(
-            422,
+            404,
             "since_not_found",
             f"No assessment {since!r} for this tenant; `since` must name an assessment of "
             "this site.",
@@ -58,7 +58,7 @@ def _since_assessment(request: Request, tenant: str, site_id: str, since: str | 
     assessment = json.loads(body)
     if assessment.get("siteId") != site_id:
         raise ApiError(
-            422,
+            404,
             "since_other_site",
             f"Assessment {since!r} is of site {assessment.get('siteId')!r}, not of {site_id!r}.",
             errors=[{"field": "since", "message": "an assessment of another site"}],
@@ -70,6 +70,7 @@ def _since_assessment(request: Request, tenant: str, site_id: str, since: str | 
     "/v1/sites/{siteId}/changes",
     response_model=One[SiteChanges],
     summary="What changed near a site since one of its assessments",
+    responses=problem_responses((*GET_ERRORS, 409)),
     description="Queue projects in the counties near the site that entered, left or changed "
     "between the harvested report the assessment was made on and the newest one (each citing "
     "its source cells), and the market facts first known after the assessment (restated or "

@@ -54,7 +54,8 @@ def _basis_report(reports: list[Row], assessment: dict) -> Row | None:
     report, why_not = _made_on(reports, assessment)
     if why_not:
         code = "since_report_not_held" if "no longer holds" in why_not else "since_before_reports"
-        raise SurroundingsInputError(422, code, why_not, "since")
+        # 409: the request is well formed; the store no longer holds what it compares with.
+        raise SurroundingsInputError(409, code, why_not, "since")
     return report
 
 

@@ -423,7 +423,7 @@ def test_changes_since_the_seeded_sites_assessment_are_typed(client, beta):
     listed = {s.id: s for s in client.sites.list(include_latest_assessment=True, limit=500)}
     assert listed[SEEDED_SITE_ID].newer_data_since_assessment["changed"] is True
     assert listed[SEEDED_SITE_ID].latest_assessment.key_figures["nearestPlant"]["plantName"]
-    with pytest.raises(gc.UnprocessableEntityError) as refused:
+    with pytest.raises(gc.NotFoundError) as refused:
         client.sites.changes(SEEDED_SITE_ID, since="asm_not_there")
     assert refused.value.code == "since_not_found"
     with pytest.raises(gc.NotFoundError):

@@ -153,7 +153,7 @@ def problem_of(response, status: int, code: str) -> dict:
 
 def test_an_unknown_since_is_a_problem_naming_the_parameter(demo):
     client, _ = demo
-    problem = problem_of(changes(client, SEEDED_SITE_ID, since="asm_nope"), 422, "since_not_found")
+    problem = problem_of(changes(client, SEEDED_SITE_ID, since="asm_nope"), 404, "since_not_found")
     assert problem["errors"][0]["field"] == "since"
 
 
@@ -173,7 +173,7 @@ def test_a_since_whose_report_is_no_longer_held_says_why(demo):
             (body["id"], "demo-alpha", SEEDED_SITE_ID, "2000-01-01T00:00:00Z", json.dumps(body)),
         )
     problem = problem_of(
-        changes(client, SEEDED_SITE_ID, since=body["id"]), 422, "since_report_not_held"
+        changes(client, SEEDED_SITE_ID, since=body["id"]), 409, "since_report_not_held"
     )
     assert "ercot-gis-1999-01" in problem["detail"] and "no longer holds" in problem["detail"]
 
@@ -193,6 +193,6 @@ def test_another_tenants_site_and_assessment_leak_nothing(demo):
     ).json()["data"]
     alpha_assessment = listed(client)[SEEDED_SITE_ID]["latestAssessment"]["id"]
     refused = changes(client, beta_site["id"], headers=BETA, since=alpha_assessment)
-    problem_of(refused, 422, "since_not_found")
+    problem_of(refused, 404, "since_not_found")
     assert SEEDED_SITE_ID not in refused.text and "demo-alpha" not in refused.text
     assert SEEDED_SITE_ID not in listed(client, BETA)
