@@ -36,7 +36,7 @@ def _archived(value: str | None) -> Fragment:
     """Archived sites leave the default list (`exclude`); `include` and `only` bring them."""
     archived = "json_extract(body, '$.archivedAt') IS NOT NULL"
     if value == "include":
-        return "1", ()
+        return "1 = 1", ()
     return (archived if value == "only" else f"NOT ({archived})"), ()
 
 
