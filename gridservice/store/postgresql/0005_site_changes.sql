@@ -1,4 +1,4 @@
--- Migration 0004: who changed which member of a site, and when (PATCH /v1/sites/{siteId}).
+-- Migration 0005: who changed which member of a site, and when (PATCH /v1/sites/{siteId}).
 -- `rowid` orders two changes of the same instant, as SQLite's implicit rowid does.
 CREATE TABLE site_changes (
     site_id    TEXT NOT NULL REFERENCES sites(id),
