@@ -25,6 +25,8 @@ def _marks(values: Sequence[Any]) -> str:
 
 def _tuples(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
     """Execute with plain tuples for rows (the store's sqlite3.Row costs here)."""
+    if not isinstance(conn, sqlite3.Connection):
+        return conn.execute(sql, params)  # PostgreSQL's rows read by position too
     cursor = conn.cursor()
     cursor.row_factory = None
     return cursor.execute(sql, params)
