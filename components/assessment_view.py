@@ -18,7 +18,7 @@ import streamlit as st
 from components import glossary, maps
 from components.assessment_summary import ANCHORS
 from components.geography import counties_by_name, region_counties
-from components.tables import attribute, flags_text, records_frame
+from components.tables import attribute, flags_text, records_frame, show_table
 from components.territory_view import HEURISTIC_LABEL, candidates_frame, evidence_text
 from components.text import escape_markdown
 from gridclient import Assessment, Fact, QueueRecord, ServiceTerritoryCandidate, TransmissionProject
@@ -225,7 +225,7 @@ def _table(frame: pd.DataFrame, empty: str, **column_config: Any) -> None:
     if frame.empty:
         st.caption(empty)
         return
-    st.dataframe(**glossary.table(frame, column_config or None), hide_index=True, width="stretch")
+    show_table(**glossary.table(frame, column_config or None), hide_index=True, width="stretch")
 
 
 def draw_readiness(assessment: Assessment) -> None:

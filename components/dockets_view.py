@@ -21,6 +21,7 @@ from components.tables import (
     flags_text,
     provenance_config,
     records_frame,
+    show_table,
 )
 from components.text import escape_markdown
 from gridclient import DocketFiling, EvidenceChunk
@@ -132,9 +133,9 @@ def draw_filings(frame: pd.DataFrame) -> None:
         st.markdown(f"Subject of every filing: {escape_markdown(subject)}")
     config = table_config()
     # No row selection: its checkbox column would push the last column off-screen at 1280 px.
-    st.dataframe(**glossary.table(frame, config), hide_index=True, column_order=FILING_TABLE)
+    show_table(**glossary.table(frame, config), hide_index=True, column_order=FILING_TABLE)
     st.markdown("**Where each filing comes from**")
-    st.dataframe(**glossary.table(frame, config), hide_index=True, column_order=PROVENANCE_TABLE)
+    show_table(**glossary.table(frame, config), hide_index=True, column_order=PROVENANCE_TABLE)
     st.markdown("**Quality flags**")
     for line in flag_lines(frame) or ["No filing in this docket carries a quality flag."]:
         st.caption(escape_markdown(line))

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
-from components.tables import flags_frame, mapping_frame, records_frame
+from components.tables import flags_frame, mapping_frame, records_frame, show_table
 from components.text import escape_markdown
 from gridclient import EvidenceChunk, Page, QualityFlag, QueueRecordEvidence
 from gridclient.models import EvidenceLocator, FactEvidence
@@ -135,7 +135,7 @@ def draw_queue_evidence(evidence: QueueRecordEvidence) -> None:
     """Draw where a queue record came from: source and link, locator, policy, the source row."""
     st.markdown(f"**Source:** {escape_markdown(evidence.source_name or '')}")
     source_link("Open the source", evidence.source_url)
-    st.dataframe(
+    show_table(
         **glossary.table(pd.DataFrame(locator_rows(evidence), columns=["", "value"])),
         hide_index=True,
     )
@@ -144,7 +144,7 @@ def draw_queue_evidence(evidence: QueueRecordEvidence) -> None:
         + escape_markdown(evidence.redistribution_policy or "not stated")
     )
     st.markdown("**The source row as it was published**")
-    st.dataframe(
+    show_table(
         **glossary.table(mapping_frame(evidence.source_row, key="column", value="value")),
         hide_index=True,
     )
@@ -157,7 +157,7 @@ def draw_flags(flags: Iterable[QualityFlag] | None) -> None:
     if frame.empty:
         st.caption("No quality flags on this record.")
     else:
-        st.dataframe(**glossary.table(frame), hide_index=True)
+        show_table(**glossary.table(frame), hide_index=True)
 
 
 def fact_evidence_rows(evidence: FactEvidence) -> list[tuple[str, str]]:
@@ -193,7 +193,7 @@ def draw_fact_evidence(evidence: FactEvidence | None) -> None:
     evidence = evidence or FactEvidence()
     quote = evidence.quote or ""
     st.markdown("> " + (escape_markdown(quote) or "(no quote)").replace("  \n", "  \n> "))
-    st.dataframe(
+    show_table(
         **glossary.table(pd.DataFrame(fact_evidence_rows(evidence), columns=["", "value"])),
         hide_index=True,
     )

@@ -53,6 +53,20 @@ class Problem:
             for message in messages
         ]
 
+    def markdown(self) -> str:
+        """Return the message as markdown in which every piece of text is shown literally.
+
+        Title, detail and field errors come from the service, an exception or the URL (an id
+        a shared link carries): escaped, none of them can make a link, an image or emphasis.
+        """
+        lines = [f"**{escape_markdown(self.title)}**", escape_markdown(self.detail)]
+        lines.extend(f"- {escape_markdown(message)}" for message in self.field_errors)
+        if self.hint:
+            lines.append(escape_markdown(self.hint))
+        if self.request_id:
+            lines.append(f"Request id: {escape_markdown(self.request_id)}")
+        return "\n\n".join(line for line in lines if line)
+
     def text(self) -> str:
         """Return the whole message as plain text (what `show_problem` displays)."""
         lines = [f"**{self.title}**", self.detail]
@@ -160,7 +174,7 @@ def show_problem(exc: BaseException, base_url: str | None = None) -> Problem:
 
 def draw_problem(problem: Problem) -> None:
     """Draw a described failure as an st.error."""
-    st.error(problem.text(), icon=":material/error:")
+    st.error(problem.markdown(), icon=":material/error:")
 
 
 def _current_base_url() -> str | None:

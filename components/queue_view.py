@@ -26,6 +26,7 @@ from components.tables import (
     mw_column,
     provenance_config,
     records_frame,
+    show_table,
 )
 from components.text import escape_markdown
 from gridclient import QueueRecord, QueueRecordDetails
@@ -362,7 +363,7 @@ def table_config() -> dict[str, Any]:
 def draw_table(filtered: pd.DataFrame) -> str | None:
     """Draw the records; return the id of the selected one (kept in the URL as `record`)."""
     shown = filtered.reset_index(drop=True)
-    event = st.dataframe(
+    event = show_table(
         **glossary.table(shown, table_config()),
         hide_index=True,
         on_select="rerun",
@@ -403,7 +404,7 @@ def draw_record(conn: ConnectionKey, record: QueueRecord) -> None:
     left, right = st.columns(2)
     with left:
         st.markdown("**Details**")
-        st.dataframe(
+        show_table(
             **glossary.table(pd.DataFrame(details_rows(details), columns=["", "value"])),
             hide_index=True,
         )

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
-from components.tables import attribute, records_frame
+from components.tables import attribute, records_frame, show_table
 from gridclient import Site
 
 SITE_COLUMNS = {
@@ -44,7 +44,7 @@ def draw_sites(sites: list[Site]) -> str | None:
     if frame.empty:
         st.caption("No sites yet: place a pin on the map above and press the button to screen one.")
         return None
-    st.dataframe(**glossary.table(frame, SITES_COLUMN_CONFIG), hide_index=True, width="stretch")
+    show_table(**glossary.table(frame, SITES_COLUMN_CONFIG), hide_index=True, width="stretch")
     assessed = [site for site in sites if site.latest_assessment]
     if not assessed:
         return None

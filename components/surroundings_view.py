@@ -19,7 +19,7 @@ from components import data, maps
 from components.connection import ConnectionKey
 from components.geography import region_counties
 from components.problems import show_problem
-from components.tables import records_frame
+from components.tables import records_frame, show_table
 from components.text import escape_markdown
 from gridclient import APIStatusError, QueueProject, SiteSurroundings, SourceCell
 
@@ -187,7 +187,7 @@ def draw_counties(near: SiteSurroundings) -> None:
         )
     if near.distance_basis:
         st.caption(escape_markdown(near.distance_basis))
-    st.dataframe(
+    show_table(
         counties_frame(near),
         hide_index=True,
         width="stretch",
@@ -217,7 +217,7 @@ def draw_plants(near: SiteSurroundings) -> None:
     if frame.empty:
         st.caption("No plant with coordinates in these counties.")
     else:
-        st.dataframe(frame, hide_index=True, width="stretch")
+        show_table(frame, hide_index=True, width="stretch")
 
 
 def draw_points(near: SiteSurroundings) -> None:
@@ -249,7 +249,7 @@ def draw_points(near: SiteSurroundings) -> None:
     if frame.empty:
         st.caption("No interconnection point is named in these counties.")
     else:
-        st.dataframe(
+        show_table(
             frame,
             hide_index=True,
             width="stretch",
@@ -332,7 +332,7 @@ def draw_changes(near: SiteSurroundings, record_ids: dict[str, str]) -> None:
         if frame.empty:
             st.caption(f"No project {label.lower()}.")
         else:
-            st.dataframe(frame, hide_index=True, width="stretch", column_config={"Record": RECORD})
+            show_table(frame, hide_index=True, width="stretch", column_config={"Record": RECORD})
 
 
 def dropout_frame(rows: list[Any], key: str) -> pd.DataFrame:
@@ -370,4 +370,4 @@ def draw_dropout(near: SiteSurroundings) -> None:
     if dropout.statement:
         st.caption(escape_markdown(dropout.statement))
     for rows, key in ((dropout.by_fuel, "fuel"), (dropout.by_county, "county")):
-        st.dataframe(dropout_frame(rows, key), hide_index=True, width="stretch")
+        show_table(dropout_frame(rows, key), hide_index=True, width="stretch")

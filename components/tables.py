@@ -146,3 +146,34 @@ PROVENANCE_COLUMNS: dict[str, Getter] = {
     "observedAt": lambda r: attribute("evidence.observed_at")(r) or getattr(r, "observed_at", None),
     "qualityFlags": lambda r: flags_text(r.quality_flags),
 }
+
+
+# A cell a spreadsheet would run as a formula (as the service's CSV export neutralises it).
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def formula_safe_cell(value: Any) -> Any:
+    """Return a text value that a spreadsheet would run as a formula with a leading `'`."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def formula_safe(frame: pd.DataFrame) -> pd.DataFrame:
+    """Return a copy of the frame whose text cells and column names no spreadsheet runs."""
+    safe = frame.copy()
+    safe.columns = [formula_safe_cell(name) for name in safe.columns]
+    for position, dtype in enumerate(safe.dtypes):
+        if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
+            safe.isetitem(position, safe.iloc[:, position].map(formula_safe_cell))
+    return safe
+
+
+def show_table(data: pd.DataFrame, **options: Any) -> Any:
+    """Draw the frame with `st.dataframe` (returning its selection event, if any).
+
+    Streamlit offers every table as "Download as CSV" with the cells as drawn, so the cells
+    are drawn formula-safe: a value from the service or the user beginning with `=`, `+`,
+    `-`, `@`, a tab or a carriage return shows (and downloads) with a leading `'`.
+    """
+    return st.dataframe(formula_safe(data), **options)

@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
-from components.tables import records_frame
+from components.tables import records_frame, show_table
 from gridclient import ServiceTerritoryCandidate
 
 HEURISTIC_LABEL = "source-authority heuristic, not accuracy"
@@ -136,7 +136,7 @@ def draw_candidates(candidates: list[ServiceTerritoryCandidate]) -> None:
             "the point."
         )
     summary = [CANDIDATE_COLUMNS[c] for c in SUMMARY_COLUMNS]
-    st.dataframe(
+    show_table(
         **glossary.table(candidates_frame(candidates)[summary], candidate_column_config()),
         hide_index=True,
         width="stretch",

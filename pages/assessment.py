@@ -9,6 +9,7 @@ from components import assessment_view as view
 from components import assessment_workbook as workbook
 from components import connection, data, downloads, glossary, surroundings_view
 from components.problems import problem_boundary
+from components.text import escape_markdown
 from gridclient import Assessment, Capabilities, Site
 
 st.title("Assessment")
@@ -66,7 +67,8 @@ with problem_boundary():
         st.info("No assessment chosen. Screen a site, or open an assessment by its id.")
         choose_assessment()
     elif assessment is None:
-        st.error(f"Assessment {assessment_id!r} was not found for this tenant.")
+        # The id comes from the URL: shown as text, so a shared link cannot write the page.
+        st.error(f"Assessment '{escape_markdown(assessment_id)}' was not found for this tenant.")
         choose_assessment()
     else:
         st.warning(assessment.disclaimer or "No disclaimer was given.", icon=":material/warning:")

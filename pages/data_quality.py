@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import charts, connection, data, glossary, quality_view
+from components import charts, connection, data, glossary, quality_view, tables
 from components.problems import problem_boundary
 from components.text import escape_markdown
 from gridclient.models import Methodology, QualitySummary
@@ -32,11 +32,11 @@ with problem_boundary():
     runs = report.data
     st.subheader("Harvest runs")
     runs_frame = quality_view.runs_frame(runs)
-    st.dataframe(
+    tables.show_table(
         **glossary.table(runs_frame, config), hide_index=True, column_order=quality_view.RUN_TABLE
     )
     st.markdown("**Run ids and the hash of each harvested asset**")
-    st.dataframe(
+    tables.show_table(
         **glossary.table(runs_frame, config),
         hide_index=True,
         column_order=quality_view.RUN_IDENTITY_TABLE,
@@ -49,7 +49,7 @@ with problem_boundary():
         st.caption(
             escape_markdown(f"{source_id} · run {run_id} · {len(rejected):,} rejected: {reasons}")
         )
-        st.dataframe(
+        tables.show_table(
             **glossary.table(rejected, config),
             hide_index=True,
             column_order=quality_view.REJECTION_TABLE,
@@ -69,18 +69,18 @@ with problem_boundary():
     disagreements = quality_view.status_disagreements_frame(quality.queue_status_disagreements)
     st.markdown(f"**Records whose sources disagree on status** ({len(disagreements):,})")
     if not disagreements.empty:
-        st.dataframe(disagreements, hide_index=True)
+        tables.show_table(disagreements, hide_index=True)
     left, right = st.columns(2)
     with left:
         st.markdown("**Join coverage**")
-        st.dataframe(
+        tables.show_table(
             **glossary.table(quality_view.join_coverage(quality.joins)),
             hide_index=True,
             column_order=["measure", "value"],
         )
     with right:
         st.markdown("**Balancing-authority operations**")
-        st.dataframe(
+        tables.show_table(
             **glossary.table(quality_view.counts_frame(quality.balancing_authority_operations)),
             hide_index=True,
             column_order=["check", "count"],
@@ -90,7 +90,7 @@ with problem_boundary():
 
     st.subheader("Datasets held and missing")
     datasets = quality_view.datasets_frame(quality)
-    st.dataframe(datasets, hide_index=True, column_order=quality_view.DATASET_TABLE,
+    tables.show_table(datasets, hide_index=True, column_order=quality_view.DATASET_TABLE,
                  column_config=config, height=quality_view.table_height(len(datasets)))  # fmt: skip
     for note in quality_view.dataset_notes(quality):
         st.caption(escape_markdown(note))
@@ -98,7 +98,7 @@ with problem_boundary():
     if not history.empty:
         points = quality_view.point_counts(quality)
         st.markdown(f"**Queue history: {len(history)} monthly reports**")
-        st.dataframe(history, hide_index=True, column_order=quality_view.HISTORY_TABLE,
+        tables.show_table(history, hide_index=True, column_order=quality_view.HISTORY_TABLE,
                      column_config=config)  # fmt: skip
         st.caption(
             f"Interconnection points parsed from the queue's POI texts: {points.get('bus', 0):,} "
@@ -108,7 +108,7 @@ with problem_boundary():
 
     st.subheader("Release identity")
     release = quality_view.release_rows(data.release(conn))
-    st.dataframe(
+    tables.show_table(
         **glossary.table(release), hide_index=True, height=quality_view.table_height(len(release))
     )
     st.caption("The release as the quality report states it (unfold to read):")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import charts, connection, data, generation_view, glossary, maps
+from components import charts, connection, data, generation_view, glossary, maps, tables
 from components.problems import problem_boundary
 from components.tables import mwh_column, provenance_config
 from components.text import escape_markdown
@@ -50,7 +50,7 @@ with problem_boundary():
         if maps.basemap_style() is None:
             st.caption("County outlines from the Census; no online basemap configured.")
     st.subheader("Generators")
-    st.dataframe(
+    tables.show_table(
         **glossary.table(generators, generation_view.generator_table_config()), hide_index=True
     )
 
@@ -84,7 +84,7 @@ with problem_boundary():
         ),
         width="stretch",
     )
-    st.dataframe(
+    tables.show_table(
         **glossary.table(
             monthly,
             {

@@ -6,7 +6,7 @@ import datetime as dt
 
 import streamlit as st
 
-from components import charts, connection, data, filters, glossary, operations_view
+from components import charts, connection, data, filters, glossary, operations_view, tables
 from components.problems import problem_boundary
 from components.tables import mw_column, provenance_config
 
@@ -109,4 +109,4 @@ with problem_boundary():
         width="stretch",
     )
     units = {c: mw_column(c) for c in frame.columns if c.endswith("Mw")}
-    st.dataframe(**glossary.table(frame, {**units, **provenance_config()}), hide_index=True)
+    tables.show_table(**glossary.table(frame, {**units, **provenance_config()}), hide_index=True)

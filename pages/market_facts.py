@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import charts, connection, data, facts_view, filters, glossary
+from components import charts, connection, data, facts_view, filters, glossary, tables
 from components.evidence_view import draw_fact_evidence
 from components.problems import problem_boundary
 from components.tables import as_text
@@ -53,7 +53,7 @@ with problem_boundary():
         st.stop()
     table = facts_view.facts_frame(facts)
     config = facts_view.table_config(facts_view.value_unit(facts))
-    picked = st.dataframe(
+    picked = tables.show_table(
         **glossary.table(table, config),
         hide_index=True,
         column_order=facts_view.FACT_TABLE,
@@ -63,7 +63,7 @@ with problem_boundary():
     )
     st.caption("Select a row to follow that fact through time below, with its evidence.")
     st.markdown("**Where each fact comes from and when it was known** (rows as above)")
-    st.dataframe(
+    tables.show_table(
         **glossary.table(table, config), hide_index=True, column_order=facts_view.PROVENANCE_TABLE
     )
     flagged = facts_view.flag_lines(facts)
@@ -103,7 +103,7 @@ with problem_boundary():
         )
     else:
         st.caption("This fact has one known version: it was never restated.")
-    st.dataframe(
+    tables.show_table(
         **glossary.table(history, facts_view.history_config(fact.unit or "")),
         hide_index=True,
         column_order=["knownFrom", "knownTo", "value", "factVersion"],

