@@ -114,18 +114,28 @@ def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> 
         "to_bus_number", "to_bus_name", "circuit", "raw", "quality_flags", "county_fips",
         "report_id", "file_name", "worksheet", "row", "project_ids",
     ]  # fmt: skip
+    # Grouped here rather than with SQLite's bare columns beside max(), which PostgreSQL
+    # refuses: per point and county, the newest naming row is cited, with every project.
     cursor = _tuples(
         conn,
         "SELECT p.point_id, p.kind, p.kv, p.bus_number, p.bus_name, p.from_bus_number, "
         "p.from_bus_name, p.to_bus_number, p.to_bus_name, p.circuit, p.raw, p.quality_flags, "
-        "x.county_fips, max(x.report_id), x.file_name, x.worksheet, x.row, "
-        "group_concat(DISTINCT x.project_id) "
+        "x.county_fips, x.report_id, x.file_name, x.worksheet, x.row, x.project_id "
         "FROM interconnection_point_projects x JOIN interconnection_points p USING (point_id) "
         f"WHERE x.county_fips IN ({_marks(county_fips)}) "
-        "GROUP BY x.point_id, x.county_fips ORDER BY x.point_id, x.county_fips",
+        "ORDER BY x.point_id, x.county_fips, x.report_id",
         list(county_fips),
     )
-    return _dicts(cursor, names)
+    grouped: dict[tuple, list] = {}
+    for row in cursor:
+        key = (row[0], row[12])
+        projects = grouped[key][-1] if key in grouped else set()
+        projects.add(str(row[17]))
+        grouped[key] = [*row[:17], projects]
+    return [
+        dict(zip(names, (*row[:17], ",".join(sorted(row[17]))), strict=True))
+        for row in grouped.values()
+    ]
 
 
 def plants_in_bbox(conn: sqlite3.Connection, bbox: tuple[float, float, float, float]) -> list[Row]:
