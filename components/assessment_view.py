@@ -255,10 +255,10 @@ def draw_actions(assessment: Assessment) -> None:
     left, right = st.columns(2)
     left.subheader("Risks", anchor="risks")
     for risk in assessment.risks or ["None listed."]:
-        left.markdown(f"- {escape_markdown(risk)}")
+        left.markdown(f"- {escape_markdown(glossary.plain(risk))}")
     right.subheader("Next actions")
     for action in assessment.next_actions or ["None listed."]:
-        right.markdown(f"- {escape_markdown(action)}")
+        right.markdown(f"- {escape_markdown(glossary.plain(action))}")
 
 
 def draw_place(assessment: Assessment) -> None:

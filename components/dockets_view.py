@@ -159,7 +159,7 @@ def draw_filing_detail(row: pd.Series) -> None:
         st.caption(
             escape_markdown(
                 f"Record {row['id']} · source {row['sourceId']} · locator {row['sourceLocator']}"
-                f" · observed at {row['observedAt']} · {row['authority']} · quality flags: "
+                f" · observed at {row['observedAt']} · {glossary.words(row['authority'] or 'authority not stated')} · quality flags: "
                 f"{row['qualityFlags'] or 'none'}"
             )
         )

@@ -204,6 +204,7 @@ _WORD_CASE = {
     "poi": "POI", "nerc": "NERC", "puct": "PUCT", "url": "address", "sha": "SHA",
 }  # fmt: skip
 _CODE_TOKEN = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
+_WIRE_NAME = re.compile(r"\b[a-z]+(?:[A-Z][a-z0-9]+)+\b")
 
 
 def words(name: str) -> str:
@@ -248,16 +249,19 @@ def column_label(name: str) -> str:
 
 
 def plain(text: str) -> str:
-    """Return service prose with the codes it names (factors, levels, measures) in words."""
+    """Return service prose with the codes it names (factors, levels, measures) and the wire
+    names it quotes (`queueHistory`) in words."""
 
     def replace(match: re.Match[str]) -> str:
         code = match.group(0)
         for kind in ("factor", "readiness", "predicate", "status", "scenario"):
             if code in KINDS[kind]:
                 return KINDS[kind][code].lower()
-        return code.replace("_", " ")
+        # a record id (`asm_01hx`, `census_cb_2016_500k`) is cited as it is
+        return code if re.search(r"\d", code) else code.replace("_", " ")
 
-    return _CODE_TOKEN.sub(replace, str(text))
+    spelt = _CODE_TOKEN.sub(replace, str(text))
+    return _WIRE_NAME.sub(lambda match: words(match.group(0)).lower(), spelt)
 
 
 def when(value: Any) -> str:

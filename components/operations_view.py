@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from components import glossary
 from components.tables import PROVENANCE_COLUMNS, by_attribute, records_frame
 from gridclient import BalancingAuthorityOperation
 
@@ -94,7 +95,7 @@ def demand_long(frame: pd.DataFrame) -> pd.DataFrame:
 def fuel_mix_long(operations: Iterable[BalancingAuthorityOperation]) -> pd.DataFrame:
     """Return generation by fuel as (utcTime, series, value) for a stacked area."""
     rows = [
-        {"utcTime": op.utc_time, "series": fuel, "value": mw}
+        {"utcTime": op.utc_time, "series": glossary.words(fuel), "value": mw}
         for op in operations
         for fuel, mw in (op.generation_by_fuel_mw or {}).items()
         if mw is not None

@@ -19,9 +19,11 @@ with problem_boundary():
     # Word for word: the note says what this report is not.
     st.info(escape_markdown(methodology.note or "The service gives no methodology note."))
     st.caption(
-        f"Unit: {methodology.unit or 'not stated'} · Acceptance rate: "
-        f"{methodology.acceptance_rate_definition or 'not stated'} · Scope: "
-        f"{report.scope or 'not stated'}"
+        escape_markdown(
+            f"Unit: {methodology.unit or 'not stated'} · Acceptance rate: "
+            f"{glossary.plain(methodology.acceptance_rate_definition or 'not stated')} · Scope: "
+            f"{report.scope or 'not stated'}"
+        )
     )
 
     quality = report.quality or QualitySummary()

@@ -321,7 +321,7 @@ def test_operations_frames():
     }
     assert len(long) == 8
     fuel = operations_view.fuel_mix_long(ops)
-    assert fuel["series"].tolist() == ["gas", "wind", "gas", "wind"]
+    assert fuel["series"].tolist() == ["Gas", "Wind", "Gas", "Wind"]
     assert operations_view.summary(frame) == {
         "hours": 2,
         "peakDemandMw": 110.0,

@@ -78,6 +78,13 @@ def test_codes_and_names_read_as_words():
     assert glossary.column_label("totalInterchangeMw") == "Total interchange (MW)"
     assert glossary.column_label("someNewFieldMw") == "Some new field (MW)"
     assert glossary.plain("abstained on queue_congestion") == "abstained on queue congestion"
+    # wire names quoted in service prose are spelt out; cited record ids are left whole
+    assert glossary.plain("acceptedRecords / inputRecords of a run") == (
+        "accepted records / input records of a run"
+    )
+    assert glossary.plain("see queueHistory; cites asm_01hx, census_cb_2016_500k") == (
+        "see queue history; cites asm_01hx, census_cb_2016_500k"
+    )
 
 
 def test_instants_to_the_minute_with_their_zone_and_megawatts_with_separators():
