@@ -12,7 +12,7 @@ from fastapi import Depends, FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
-from gridservice.auth import RateLimiter, SharedRateLimiter, current_tenant
+from gridservice.auth import current_tenant, limiter_for
 from gridservice.errors import install_error_handlers
 from gridservice.middleware import PooledConnectionMiddleware, RequestContextMiddleware
 from gridservice.paging import CursorCodec
@@ -183,13 +183,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.connections = connections
     app.state.secret_key = secret_key
     app.state.cursor_codec = CursorCodec(app.state.secret_key, settings.cursor_ttl_seconds)
-    rate_limit = settings.rate_limit()
-    if rate_limit is None:
-        app.state.rate_limiter = None
-    elif isinstance(connections, PooledConnections):
-        app.state.rate_limiter = SharedRateLimiter(connections, *rate_limit)
-    else:
-        app.state.rate_limiter = RateLimiter(*rate_limit)
+    app.state.rate_limiter = limiter_for(connections, settings.rate_limit())
+    app.state.refused_limiter = limiter_for(connections, settings.refused_rate_limit())
     app.state.search_cache = RankedSearchCache()
     install_error_handlers(app)
     app.add_middleware(

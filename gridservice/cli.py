@@ -19,13 +19,16 @@ def _serve(args: argparse.Namespace) -> int:
 
     from gridservice import workers
     from gridservice.app import create_app, prepare_store
-    from gridservice.server import bound_socket
+    from gridservice.server import bound_socket, uvicorn_config
 
     if args.workers < 1:
         print("gridservice serve: --workers must be at least 1", file=sys.stderr)
         return 2
     if args.workers > 1 and not workers.supported():
         print("gridservice serve: --workers needs Linux (SO_REUSEPORT)", file=sys.stderr)
+        return 2
+    if args.read_timeout <= 0:
+        print("gridservice serve: --read-timeout must be more than 0", file=sys.stderr)
         return 2
     if args.mmap_mb < 0:
         print("gridservice serve: --mmap-mb must be 0 or more", file=sys.stderr)
@@ -41,6 +44,7 @@ def _serve(args: argparse.Namespace) -> int:
         idempotency_lease_seconds=args.idempotency_lease,
         started_at=dt.datetime.now(dt.UTC),
         mmap_bytes=args.mmap_mb * 2**20,
+        read_timeout_seconds=args.read_timeout,
     )
     if args.workers == 1:
         sock = bound_socket(args.host, args.port)
@@ -51,7 +55,7 @@ def _serve(args: argparse.Namespace) -> int:
             f"(store: {backend.describe(location)})",
             flush=True,
         )
-        uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[sock])
+        uvicorn.Server(uvicorn_config(app, settings, log_level="info")).run(sockets=[sock])
         return 0
 
     # The parent prepares the store once, keeps the port, and runs the workers.
@@ -159,6 +163,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=30.0,
         metavar="SECONDS",
         help="take over an in-flight Idempotency-Key claim older than this (default 30)",
+    )
+    serve.add_argument(
+        "--read-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="drop a request that has not arrived whole this long after its first byte "
+        "(slow clients; default 30)",
     )
     serve.add_argument(
         "--workers",

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import uvicorn
 
 from gridservice.app import create_app
+from gridservice.http_protocol import guarded_protocol, redact_access_log
 from gridservice.settings import Settings
 
 
@@ -38,11 +39,26 @@ def bound_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+def uvicorn_config(app, settings: Settings, **options) -> uvicorn.Config:
+    """Return uvicorn's configuration for the app: the guarded protocol (read deadline,
+    problem+json 400), no `X-Forwarded-*` trust, credentials redacted from the access log.
+
+    Forwarded headers are not trusted: on the same host any client could claim any address
+    and so escape its bucket for refused credentials (SECURITY.md, section 5)."""
+    redact_access_log()
+    return uvicorn.Config(
+        app,
+        http=guarded_protocol(settings.read_timeout_seconds),
+        proxy_headers=False,
+        **options,
+    )
+
+
 def start_in_thread(settings: Settings, host: str = "127.0.0.1", port: int = 0) -> RunningServer:
     """Build the app, serve it on `host:port` (0: any free port) and return once it listens."""
     app = create_app(settings)
     sock = bound_socket(host, port)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off")
+    config = uvicorn_config(app, settings, log_level="warning", access_log=False, lifespan="off")
     server = uvicorn.Server(config)
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, name="gridservice", daemon=True

@@ -11,6 +11,8 @@ from pathlib import Path
 
 DEFAULT_RATE_PER_SECOND = 50.0
 DEFAULT_RATE_BURST = 100
+DEFAULT_REFUSED_RATE_PER_SECOND = 20.0
+DEFAULT_REFUSED_RATE_BURST = 100
 
 
 def add_database_url_option(parser: argparse.ArgumentParser) -> None:
@@ -40,6 +42,11 @@ class Settings:
     unset (None), the limit is 50/s with bursts of 100 on a real store and off on a demo
     store (`demo=True`, e.g. the app's embedded service); setting either turns it on.
     `rate_limit_enabled=False` turns it off whatever the numbers.
+    `refused_rate_per_second` and `refused_rate_burst` form a bucket per client address for
+    requests refused with 401 (no token, a malformed or an unknown one), on every store, demo
+    included, unless `rate_limit_enabled` is False or the rate is None.
+    `read_timeout_seconds`: a request must arrive whole this long after its first byte
+    (`http_protocol`); a slower client is dropped.
     `idempotency_lease_seconds`: an in-flight Idempotency-Key claim older than this is
     treated as abandoned (its process died mid-request) and may be taken over.
     `max_body_bytes` (413 past it) and `max_query_bytes` (400 past it) bound what one request
@@ -64,6 +71,9 @@ class Settings:
     rate_limit_per_second: float | None = None
     rate_limit_burst: int | None = None
     rate_limit_enabled: bool = True
+    refused_rate_per_second: float | None = DEFAULT_REFUSED_RATE_PER_SECOND
+    refused_rate_burst: int = DEFAULT_REFUSED_RATE_BURST
+    read_timeout_seconds: float = 30.0
     max_body_bytes: int = 256 * 1024
     max_query_bytes: int = 8192
     started_at: dt.datetime | None = None
@@ -103,6 +113,13 @@ class Settings:
         if fields.get("started_at") is not None:
             fields["started_at"] = dt.datetime.fromisoformat(fields["started_at"])
         return cls(**fields)
+
+    def refused_rate_limit(self) -> tuple[float, int] | None:
+        """Return the (refill per second, burst) of the per-address limit on refused
+        credentials, or None when off."""
+        if not self.rate_limit_enabled or self.refused_rate_per_second is None:
+            return None
+        return float(self.refused_rate_per_second), int(self.refused_rate_burst)
 
     def rate_limit(self) -> tuple[float, int] | None:
         """Return the (refill per second, burst) of the per-token limit, or None when off."""

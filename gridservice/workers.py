@@ -54,11 +54,13 @@ def _worker(settings_json: str, host: str, port: int, ready: Event) -> None:
     import uvicorn
 
     from gridservice.app import create_app
+    from gridservice.server import uvicorn_config
 
-    app = create_app(Settings.from_json(settings_json))
+    settings = Settings.from_json(settings_json)
+    app = create_app(settings)
     sock = reuseport_socket(host, port, listen=True)
     ready.set()
-    uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[sock])
+    uvicorn.Server(uvicorn_config(app, settings, log_level="info")).run(sockets=[sock])
 
 
 def serve_workers(

@@ -16,9 +16,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 from security_support import ALPHA, copy_store, free_port, key, site_body, store_text
 
+from gridservice.app import create_app
 from gridservice.cli import main as gridservice_cli
+from gridservice.settings import Settings
 
 OPEN_PATHS = {"/v1/release", "/v1/health", "/v1/openapi.json"}
 BAD_CREDENTIALS = {
@@ -30,6 +33,17 @@ BAD_CREDENTIALS = {
     "unknown token": {"Authorization": "Bearer gds_not_a_token_of_this_service"},
     "token of another case": {"Authorization": "Bearer GDS_DEMO_ALPHA"},
 }
+
+
+@pytest.fixture(scope="module")
+def service(store_copy: Path | str):
+    """The service without the per-address limit on refused credentials: this module sends
+    some 200 of them from one address (the limit itself: `test_resource_caps.py`)."""
+    settings = Settings.for_store(
+        store_copy, demo=True, secret_key=b"s" * 32, refused_rate_per_second=None
+    )
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        yield client
 
 
 def authenticated_operations(service) -> list[tuple[str, str]]:
@@ -150,9 +164,16 @@ def test_tokens_never_reach_the_access_log_of_gridservice_serve(demo_template, t
             http.get("/v1/sites", headers={"Authorization": f"Token {canary}"})
             http.get("/v1/sites?limit=1", headers=ALPHA)
             http.get("/v1/no-such-path", headers={"Authorization": f"Bearer {canary}"})
+            http.get("/v1/sites", params={"limit": 1, "access_token": canary})
+            http.get("/v1/sites", params={"api_key": canary, "token": canary, "q": "kept"})
+            http.get("/v1/sites", params={"X-Amz-Signature": canary, "password": canary})
     finally:
         process.send_signal(signal.SIGINT)
         log, _ = process.communicate(timeout=30)
     assert re.search(r'"GET /v1/sites HTTP/1.1" 401', log)  # the access log was captured
     assert re.search(r'"GET /v1/sites\?limit=1 HTTP/1.1" 200', log)
     assert canary not in log and "gds_demo_alpha" not in log
+    # A credential sent in the query string is redacted from the request line, the rest kept.
+    assert "/v1/sites?limit=1&access_token=[redacted]" in log
+    assert "api_key=[redacted]&token=[redacted]&q=kept" in log
+    assert "X-Amz-Signature=[redacted]&password=[redacted]" in log

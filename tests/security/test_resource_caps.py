@@ -136,3 +136,40 @@ def test_a_real_store_is_rate_limited_by_default(tmp_path, demo_template):
         limiter = client.app.state.rate_limiter
         assert (limiter.rate, limiter.burst) == (50.0, 100)
         assert client.get("/v1/sites", headers=ALPHA).status_code == 200
+
+
+def test_refused_credentials_are_rate_limited_per_client_address(store_copy):
+    """No token, a malformed header or an unknown token: each is taken from the client
+    address's bucket, on a demo store too and on either store (PostgreSQL keeps the bucket
+    in the database); valid tokens and other addresses are untouched, and a forwarded
+    header does not move a client to another bucket."""
+    settings = Settings.for_store(
+        store_copy,
+        demo=True,
+        secret_key=b"s" * 32,
+        refused_rate_per_second=0.2,
+        refused_rate_burst=3,
+    )
+    app = create_app(settings)
+    with TestClient(app, client=("198.51.100.7", 50000), raise_server_exceptions=False) as client:
+        refused = [
+            client.get("/v1/sites"),
+            client.get("/v1/sites", headers={"Authorization": "Basic eA=="}),
+            client.get("/v1/sites", headers={"Authorization": "Bearer gds_guess_1"}),
+            client.get(
+                "/v1/sites",
+                headers={"Authorization": "Bearer gds_guess_2", "X-Forwarded-For": "192.0.2.1"},
+            ),
+        ]
+        assert [r.status_code for r in refused[:3]] == [401, 401, 401]
+        assert_problem(refused[3], 429, "rate_limited")
+        assert int(refused[3].headers["retry-after"]) >= 1
+        assert client.get("/v1/sites", headers=ALPHA).status_code == 200
+    with TestClient(app, client=("198.51.100.8", 50000), raise_server_exceptions=False) as other:
+        assert other.get("/v1/sites").status_code == 401
+
+
+def test_the_refused_credential_limit_is_on_by_default_even_on_a_demo_store(tmp_path):
+    assert Settings(db_path=tmp_path / "x.db", demo=True).refused_rate_limit() == (20.0, 100)
+    off = Settings(db_path=tmp_path / "x.db", demo=True, rate_limit_enabled=False)
+    assert off.refused_rate_limit() is None
