@@ -38,6 +38,7 @@ from gridservice.store.backend import PooledConnections, connection_source
 from gridservice.store.collections import RankedSearchCache
 from gridservice.store.db import connect, init_schema
 from gridservice.store.pg import is_postgres
+from gridservice.store.space import StoreSpace
 from gridservice.versioning import NEWEST_VERSION
 
 DESCRIPTION = """\
@@ -186,6 +187,10 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.rate_limiter = limiter_for(connections, settings.rate_limit())
     app.state.refused_limiter = limiter_for(connections, settings.refused_rate_limit())
     app.state.search_cache = RankedSearchCache()
+    # Room is back once the largest request body fits twice (the record and its replay).
+    app.state.store_space = StoreSpace(
+        None if settings.database_url else settings.db_path, 2 * settings.max_body_bytes
+    )
     install_error_handlers(app)
     app.add_middleware(
         RequestContextMiddleware,

@@ -30,6 +30,9 @@ def _serve(args: argparse.Namespace) -> int:
     if args.read_timeout <= 0:
         print("gridservice serve: --read-timeout must be more than 0", file=sys.stderr)
         return 2
+    if args.max_store_mb is not None and args.max_store_mb < 1:
+        print("gridservice serve: --max-store-mb must be at least 1", file=sys.stderr)
+        return 2
     if args.mmap_mb < 0:
         print("gridservice serve: --mmap-mb must be 0 or more", file=sys.stderr)
         return 2
@@ -45,6 +48,7 @@ def _serve(args: argparse.Namespace) -> int:
         started_at=dt.datetime.now(dt.UTC),
         mmap_bytes=args.mmap_mb * 2**20,
         read_timeout_seconds=args.read_timeout,
+        max_store_bytes=args.max_store_mb * 2**20 if args.max_store_mb else None,
     )
     if args.workers == 1:
         sock = bound_socket(args.host, args.port)
@@ -189,6 +193,15 @@ def build_parser() -> argparse.ArgumentParser:
         "pages; resident memory then counts the mapped store pages once per connection",
     )
     add_database_url_option(serve)
+    serve.add_argument(
+        "--max-store-mb",
+        type=int,
+        default=None,
+        metavar="MB",
+        help="a SQLite store file may not grow past this; a write past it is refused 503 as "
+        "on a full disk, and writes resume once room is made (default: as far as the disk "
+        "allows)",
+    )
     serve.set_defaults(run=_serve)
 
     demo = commands.add_parser("demo-data", help="build the seeded demo database")

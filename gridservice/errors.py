@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import logging
 import re
+import sqlite3
+import sys
 from collections.abc import Mapping, Sequence
 from http import HTTPStatus
 from typing import Any
@@ -15,6 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from gridservice.store.backend import unavailable_errors
+from gridservice.store.space import STORE_FULL_RETRY_SECONDS, is_store_full
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 # Seconds a client is asked to wait when the database cannot be reached.
@@ -220,6 +223,30 @@ def install_error_handlers(app: FastAPI) -> None:
 
     for unavailable in unavailable_errors():
         app.add_exception_handler(unavailable, _store_unavailable)
+
+    async def _store_error(request: Request, exc: Exception) -> Response:
+        """A write with no room (SQLite's SQLITE_FULL, PostgreSQL's 53100): 503
+        `storage_full`; any other store error is unexpected."""
+        if not is_store_full(exc):
+            if isinstance(exc, unavailable_errors()):
+                return await _store_unavailable(request, exc)
+            return await _unexpected(request, exc)
+        log.warning("no room in the store for a write on %s", request.url.path)
+        request.app.state.store_space.mark_full()
+        return _from_error(
+            request,
+            ApiError(
+                503,
+                "storage_full",
+                "The store has no room for this write, and nothing of it was kept; retry "
+                "after the time given (the same Idempotency-Key is safe to reuse).",
+                headers={"Retry-After": str(STORE_FULL_RETRY_SECONDS)},
+            ),
+        )
+
+    app.add_exception_handler(sqlite3.OperationalError, _store_error)
+    if "psycopg" in sys.modules:
+        app.add_exception_handler(sys.modules["psycopg"].errors.DiskFull, _store_error)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:

@@ -53,6 +53,8 @@ class Settings:
     may make the service read.
     `mmap_bytes`: SQLite's memory-mapped window per connection, 0 (off) by default: faster
     large pages for more resident memory (`store.connections.ConnectionPerThread`).
+    `max_store_bytes`: a SQLite store file may not grow past this (None: as far as the disk
+    allows); a write past it is refused as on a full disk (503 `storage_full`).
     `started_at`: when the service started serving (a demo release is valid from then);
     None means when the app is created. The worker processes of one `serve --workers N`
     share the parent's, so every worker publishes the same release.
@@ -78,6 +80,7 @@ class Settings:
     max_query_bytes: int = 8192
     started_at: dt.datetime | None = None
     mmap_bytes: int = 0
+    max_store_bytes: int | None = None
     database_url: str | None = None
     pool_size: int = 10
     pool_timeout_seconds: float = 5.0

@@ -24,6 +24,7 @@ from gridservice.errors import ApiError
 from gridservice.paging import json_bytes_response
 from gridservice.routers.common import conn_for
 from gridservice.store import tenancy
+from gridservice.store.space import is_store_full
 
 IdempotencyKey = Annotated[
     str,
@@ -126,13 +127,20 @@ def run_idempotent(
         )
         if completed:
             conn.commit()
+            request.app.state.store_space.mark_written()
         else:
             conn.rollback()
     except BaseException:
         conn.rollback()
-        tenancy.release_idempotency_key(
-            conn, tenant_id=tenant_id, operation=operation, key=key, claimed_at=claimed_at
-        )
+        try:
+            tenancy.release_idempotency_key(
+                conn, tenant_id=tenant_id, operation=operation, key=key, claimed_at=claimed_at
+            )
+        except Exception as release_error:
+            # With no room, even the release may fail: the claim then lapses at its lease.
+            if not is_store_full(release_error):
+                raise
+            conn.rollback()
         raise
     if not completed:
         raise ApiError(

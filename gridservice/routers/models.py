@@ -597,4 +597,7 @@ class OneWithMeta(BaseModel, Generic[T]):
 
 
 class Health(BaseModel):
-    status: Literal["ok"]
+    status: Literal["ok", "degraded"]
+    store: Literal["full"] | None = Field(
+        default=None, description="Present when degraded: the store has no room for writes."
+    )

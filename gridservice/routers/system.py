@@ -70,7 +70,7 @@ def read_quality(request: Request, tenant: Tenant) -> Response:
 @router.get(
     "/v1/health",
     response_model=Health,
-    summary="Liveness probe (no authentication)",
+    summary="Liveness probe (no authentication); `degraded` while the store has no room",
     responses=problem_responses((400, 406, 500, 503)),
 )
 async def health(request: Request) -> Response:
@@ -78,12 +78,19 @@ async def health(request: Request) -> Response:
     # does not queue behind data requests (SELECT 1 takes microseconds). A pooled database
     # connection may have to wait for the server, so that check runs on a thread.
     # An unreachable database answers 503 store_unavailable (`errors`).
+    # A store with no room for writes is degraded (200: reads still work, the service stays
+    # in rotation and says writes cannot land).
     if isinstance(request.app.state.connections, PooledConnections):
-        await run_in_threadpool(_select_one, request)
+        full = await run_in_threadpool(_store_full, request)
     else:
-        _select_one(request)
+        full = _store_full(request)
+    if full:
+        return json_bytes_response(b'{"status":"degraded","store":"full"}')
     return json_bytes_response(b'{"status":"ok"}')
 
 
-def _select_one(request: Request) -> None:
-    conn_for(request).execute("SELECT 1").fetchone()
+def _store_full(request: Request) -> bool:
+    """Check the store answers; return whether its last write found no room."""
+    conn = conn_for(request)
+    conn.execute("SELECT 1").fetchone()
+    return request.app.state.store_space.is_full(conn)

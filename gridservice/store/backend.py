@@ -241,4 +241,6 @@ def connection_source(settings: Any):
         )
     from gridservice.store.connections import ConnectionPerThread
 
-    return ConnectionPerThread(settings.db_path, settings.mmap_bytes)
+    return ConnectionPerThread(
+        settings.db_path, settings.mmap_bytes, max_bytes=settings.max_store_bytes
+    )

@@ -21,13 +21,16 @@ class ConnectionPerThread:
     # Each thread's SQLite page cache; the operating system's file cache is behind it.
     CACHE_KIB = 8000
 
-    def __init__(self, path: Path, mmap_bytes: int = 0) -> None:
+    def __init__(self, path: Path, mmap_bytes: int = 0, max_bytes: int | None = None) -> None:
         """`mmap_bytes`: SQLite's memory-mapped window per connection (0: off). A window makes
         large pages faster (no read() per page) but every connection maps the file on its
         own, so the process's resident memory counts the pages it touched once per
-        connection: a window is a trade of memory for speed, off by default."""
+        connection: a window is a trade of memory for speed, off by default.
+        `max_bytes`: the store file may not grow past this (SQLite's page cap, applied on
+        every connection); a write past it fails as on a full disk."""
         self.path = path
         self.mmap_bytes = mmap_bytes
+        self.max_bytes = max_bytes
         self._local = threading.local()
         self._lock = threading.Lock()
         self._opened: list[sqlite3.Connection] = []
@@ -38,6 +41,9 @@ class ConnectionPerThread:
             conn = connect(self.path)
             conn.execute(f"PRAGMA cache_size=-{self.CACHE_KIB}")
             conn.execute(f"PRAGMA mmap_size={int(self.mmap_bytes)}")
+            if self.max_bytes is not None:
+                page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+                conn.execute(f"PRAGMA max_page_count={max(1, int(self.max_bytes) // page_size)}")
             self._local.conn = conn
             with self._lock:
                 self._opened.append(conn)
