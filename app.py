@@ -6,6 +6,7 @@ import streamlit as st
 
 from components import connection, data, release_view, state
 from components.problems import problem_boundary
+from components.text import escape_markdown
 
 # The tab icon stays an emoji: a Material favicon is fetched from fonts.gstatic.com, which an
 # offline deployment cannot reach (the sidebar's Material icons are bundled).
@@ -57,7 +58,7 @@ def draw_sidebar() -> None:
             help="Each tenant sees only its own sites, assessments and exports.",
         )
     else:
-        st.sidebar.caption(f"Tenant: {info.tenant}")
+        st.sidebar.caption(f"Tenant: {escape_markdown(info.tenant)}")
     release_view.draw_release(data.release(connection.connection_key()))
 
 

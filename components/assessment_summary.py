@@ -173,7 +173,11 @@ def draw_band(assessment: Assessment, numbers: list[Headline], readiness: str) -
             help="A heuristic of how complete the evidence is, not a measured accuracy.",
         )
         score = confidence.get("score")
-        columns[1].caption(f"Score {score}: a heuristic, not accuracy" if score is not None else "")
+        columns[1].caption(
+            f"Score {escape_markdown(score)}: a heuristic, not accuracy"
+            if score is not None
+            else ""
+        )
         columns[2].markdown("**Summary**")
         columns[2].text(
             glossary.plain((assessment.readiness or {}).get("summary") or "No summary given.")

@@ -240,7 +240,9 @@ def draw_readiness(assessment: Assessment) -> None:
     for abstention in abstentions:
         factor = glossary.label("factor", abstention.get("factor")).lower()
         st.warning(
-            f"Abstained on {factor}: {glossary.plain(abstention.get('reason') or '')}",
+            escape_markdown(
+                f"Abstained on {factor}: {glossary.plain(abstention.get('reason') or '')}"
+            ),
             icon=":material/block:",
         )
     st.subheader("Limitations")
@@ -248,7 +250,7 @@ def draw_readiness(assessment: Assessment) -> None:
     if not limitations:
         st.caption("No limitations listed.")
     for limitation in limitations:
-        st.info(glossary.plain(limitation), icon=":material/info:")
+        st.info(escape_markdown(glossary.plain(limitation)), icon=":material/info:")
 
 
 def draw_actions(assessment: Assessment) -> None:

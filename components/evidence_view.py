@@ -101,8 +101,10 @@ def draw_search_result(position: int, chunk: EvidenceChunk, terms: Sequence[str]
             f"**{position}.** {escape_markdown(section) or '(no section)'}",
         )
         st.caption(
-            f"rank {chunk.rank or 0:.3f} · {chunk.kind} · page {chunk.page} · "
-            f"source {chunk.source_id} · {chunk.source_locator}"
+            escape_markdown(
+                f"rank {chunk.rank or 0:.3f} · {chunk.kind} · page {chunk.page} · "
+                f"source {chunk.source_id} · {chunk.source_locator}"
+            )
         )
         st.markdown(highlighted_markdown(chunk.content or "", terms))
 

@@ -409,10 +409,13 @@ def draw_record(conn: ConnectionKey, record: QueueRecord) -> None:
             hide_index=True,
         )
         details_evidence = details.evidence or QueueDetailsEvidence()
+        authority = glossary.words(details_evidence.authority or "an unnamed authority")
+        assertion = glossary.words(details_evidence.assertion_type or "assertion type not stated")
         st.caption(
-            f"Details from {glossary.words(details_evidence.authority or 'an unnamed authority').lower()}"
-            f" ({glossary.words(details_evidence.assertion_type or 'assertion type not stated').lower()})"
-            f" · {details_evidence.source_locator or ''}"
+            escape_markdown(
+                f"Details from {authority.lower()} ({assertion.lower()})"
+                f" · {details_evidence.source_locator or ''}"
+            )
         )
         draw_flags(record.quality_flags)
     with right:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from components.tables import records_frame
+from components.tables import records_frame, show_table
 from components.text import escape_markdown
 from gridclient import SiteChanges
 
@@ -86,6 +86,6 @@ def draw_changes(changes: SiteChanges) -> None:
     ):
         if not frame.empty:
             st.markdown(f"**{title}** ({len(frame)})")
-            st.dataframe(frame, hide_index=True, width="stretch")
+            show_table(frame, hide_index=True, width="stretch")
     for limitation in changes.limitations:
         st.caption(escape_markdown(limitation))

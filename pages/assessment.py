@@ -71,10 +71,14 @@ with problem_boundary():
         st.error(f"Assessment '{escape_markdown(assessment_id)}' was not found for this tenant.")
         choose_assessment()
     else:
-        st.warning(assessment.disclaimer or "No disclaimer was given.", icon=":material/warning:")
+        disclaimer = escape_markdown(assessment.disclaimer or "No disclaimer was given.")
+        st.warning(disclaimer, icon=":material/warning:")
         st.caption(
-            f"Assessment {assessment.id} of site {assessment.site_id}, "
-            f"created {glossary.when(assessment.created_at)}. Share this page's URL to share it."
+            escape_markdown(
+                f"Assessment {assessment.id} of site {assessment.site_id}, "
+                f"created {glossary.when(assessment.created_at)}."
+            )
+            + " Share this page's URL to share it."
         )
         site = data.site(conn, assessment.site_id) if assessment.site_id else None
         location = site.location if site else None

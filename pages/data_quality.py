@@ -88,7 +88,7 @@ with problem_boundary():
             column_order=["check", "count"],
         )
         generated = glossary.when(quality.generated_at)
-        st.caption(f"Report generated {generated or 'at an unstated time'}")
+        st.caption(escape_markdown(f"Report generated {generated or 'at an unstated time'}"))
 
     st.subheader("Datasets held and missing")
     datasets = quality_view.datasets_frame(quality)

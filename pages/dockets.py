@@ -35,7 +35,7 @@ with problem_boundary():
         st.stop()
     frame = dockets_view.filings_frame(filings)
     st.markdown(
-        f"**{len(frame):,}** filings in docket **{control_number}**, from "
+        f"**{len(frame):,}** filings in docket **{escape_markdown(control_number)}**, from "
         f"{frame['filedAt'].min():%Y-%m-%d} to {frame['filedAt'].max():%Y-%m-%d}"
     )
     dockets_view.draw_filings(frame)

@@ -9,6 +9,7 @@ import streamlit as st
 from components import charts, connection, data, filters, glossary, operations_view, tables
 from components.problems import problem_boundary
 from components.tables import mw_column, provenance_config
+from components.text import escape_markdown
 
 SCOPE = "operations"
 # Streamlit's default lower bound is ten years back, which hides the start of EIA-930 (2015).
@@ -49,14 +50,19 @@ with problem_boundary():
     ba_name = glossary.label("market", ba_code)
     if unserved:
         st.caption(
-            f"Named by plants or generators but without hourly operations here: {', '.join(glossary.label('market', c) for c in unserved)}."
+            "Named by plants or generators but without hourly operations here: "
+            + escape_markdown(", ".join(glossary.label("market", c) for c in unserved))
+            + "."
         )
     if not ba_code:
         st.info("The service has no hourly balancing-authority operations to show.")
         st.stop()
     last_day = data.latest_operations_day(conn, ba_code)
     if last_day is None:
-        st.info(f"No hourly operations for {ba_name}. Pick another balancing authority.")
+        st.info(
+            f"No hourly operations for {escape_markdown(ba_name)}. "
+            "Pick another balancing authority."
+        )
         st.stop()
     with middle:
         start = filters.date_input("From (UTC)", "start", scope=SCOPE, **DATE_BOUNDS)
@@ -81,7 +87,10 @@ with problem_boundary():
         operations = operations_view.in_region(operations, region or regions[0])
     frame = operations_view.operations_frame(operations)
     if frame.empty:
-        st.info(f"No hourly operations for {ba_name} between {window_start} and {window_end}.")
+        st.info(
+            f"No hourly operations for {escape_markdown(ba_name)} "
+            f"between {window_start} and {window_end}."
+        )
         st.stop()
     summary = operations_view.summary(frame)
     metrics = st.columns(3)

@@ -47,7 +47,7 @@ with problem_boundary():
         key=lambda f: (f.market or "", f.predicate or "", glossary.season_key(f.period)),
     )
     when = selection["known_at"] or "now"
-    st.markdown(f"**{len(facts):,}** facts as known **{when}**")
+    st.markdown(f"**{len(facts):,}** facts as known **{escape_markdown(when)}**")
     if not facts:
         st.info("No fact matches these filters at that moment.")
         st.stop()
@@ -93,9 +93,10 @@ with problem_boundary():
     if len(versions) > 1:
         older, newer = versions[-1], versions[0]
         st.markdown(
-            f"Restated: **{older.value:,.0f} {older.unit or ''}** known from "
-            f"{as_text(older.known_from)} became **{newer.value:,.0f} {newer.unit or ''}** "
-            f"from {as_text(newer.known_from)}."
+            f"Restated: **{older.value:,.0f} {escape_markdown(older.unit or '')}** known from "
+            f"{escape_markdown(as_text(older.known_from))} became "
+            f"**{newer.value:,.0f} {escape_markdown(newer.unit or '')}** "
+            f"from {escape_markdown(as_text(newer.known_from))}."
         )
         st.altair_chart(
             charts.steps(history, title="Value as it was known", unit=fact.unit or ""),

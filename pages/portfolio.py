@@ -79,13 +79,15 @@ def draw_changed(conn: connection.ConnectionKey, sites: list[Site]) -> None:
     if not marked:
         st.caption("Nothing newer than each site's latest screening is held.")
     for site in marked:
-        with st.expander(f"⚠ {view.site_name(site)}: changed since assessment"):
+        with st.expander(f"⚠ {escape_markdown(view.site_name(site))}: changed since assessment"):
             draw_changes(data.site_changes(conn, site.id, site.latest_assessment.id))
             if st.button("Screen this site again", key=f"rescreen.{site.id}"):
                 screened = data.screen_site(conn, site.id, f"rescreen-{uuid.uuid4()}")
                 st.success(
-                    f"Screened again: assessment {screened.id}. The earlier assessment "
-                    f"{site.latest_assessment.id} is kept."
+                    escape_markdown(
+                        f"Screened again: assessment {screened.id}. The earlier assessment "
+                        f"{site.latest_assessment.id} is kept."
+                    )
                 )
 
 

@@ -34,7 +34,7 @@ with problem_boundary():
     )
     note = queue_requests.collapse_note(collapsed, authorities)
     if note:
-        st.caption(note)
+        st.caption(escape_markdown(note))
     if filtered.empty:
         st.info("No queue record matches these filters.")
     else:

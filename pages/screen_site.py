@@ -7,6 +7,7 @@ import streamlit as st
 from components import connection, data, site_form, sites_view, state
 from components.maps import in_bounds, point_inputs, point_picker
 from components.problems import describe_problem, problem_boundary
+from components.text import escape_markdown
 from gridclient import Capabilities, SiteDefinition, UnprocessableEntityError
 
 PICKER = "screen"
@@ -27,7 +28,10 @@ def create_and_screen(definition: SiteDefinition, capabilities: Capabilities) ->
         site = data.create_site(conn, definition, idempotency_key)
     site_form.remember_success(definition, idempotency_key, site.id)
     if not capabilities.create_assessment:
-        st.success(f"Site {site.id} created. This deployment does not screen sites on request.")
+        st.success(
+            f"Site {escape_markdown(site.id)} created. "
+            "This deployment does not screen sites on request."
+        )
         return
     with st.spinner("Screening the site…"):
         assessment = data.screen_site(conn, site.id, f"assess-{idempotency_key}")
@@ -56,7 +60,7 @@ def warn_outside_coverage(point: tuple[float, float]) -> None:
     location = data.territory_resolution(conn, *point).location
     if location and not location.get("county"):
         warning = site_form.coverage_warning(location, data.queue_states(conn))
-        st.warning(warning, icon=":material/travel_explore:")
+        st.warning(escape_markdown(warning), icon=":material/travel_explore:")
 
 
 def open_by_id() -> None:

@@ -48,7 +48,7 @@ def open_assessment(assessment_id: str | None) -> AppTest:
 
 def test_disclaimer_comes_first_and_readiness_is_shown(service_env, screened):
     at = open_assessment(screened.id)
-    assert at.warning[0].value == screened.disclaimer
+    assert unescape(at.warning[0].value) == screened.disclaimer
     assert at.metric[0].value == "High friction"
     # the summary reads in words: its factor and level codes spelt out
     summary = glossary.plain(screened.readiness["summary"])
@@ -69,9 +69,9 @@ def test_disclaimer_comes_first_and_readiness_is_shown(service_env, screened):
 
 def test_abstentions_and_limitations_are_in_plain_view(service_env, screened):
     at = open_assessment(screened.id)
-    warnings = [w.value for w in at.warning]
+    warnings = [unescape(w.value) for w in at.warning]
     assert "Abstained on timeline: The site gives no target in-service date." in warnings
-    infos = [i.value for i in at.info]
+    infos = [unescape(i.value) for i in at.info]
     for limitation in screened.readiness["limitations"]:
         assert glossary.plain(limitation) in infos
     # nothing but record tables is folded away: abstentions and limitations stay in plain view
@@ -232,3 +232,32 @@ def test_an_id_from_the_url_is_shown_as_text(service_env, assessment_id):
     assert unescape(shown) == f"Assessment '{assessment_id}' was not found for this tenant."
     for markup in ("**", "](", "!["):
         assert markup not in shown, markup
+
+
+def test_the_service_text_of_an_assessment_is_shown_as_text(service_env, screened, monkeypatch):
+    """The disclaimer, the abstentions, the limitations and the heuristic score come from the
+    service: none of them can put emphasis, a link or an image on the page."""
+    import components.data
+
+    readiness = dict(screened.readiness)
+    readiness["abstentions"] = [{"factor": "market_signals", "reason": LURE}]
+    readiness["limitations"] = [BEACON]
+    hostile = screened.model_copy(
+        update={
+            "disclaimer": LURE,
+            "readiness": readiness,
+            "confidence": {**(screened.confidence or {}), "score": LURE},
+        }
+    )
+    monkeypatch.setattr(components.data, "assessment", lambda conn, assessment_id: hostile)
+    at = open_assessment(screened.id)
+    boxes = [b.value for b in [*at.warning, *at.info, *at.caption, *at.markdown]]
+    assert unescape(at.warning[0].value) == LURE
+    assert any(LURE in unescape(b.value) for b in at.warning[1:]), "the abstention is shown"
+    assert any(unescape(b.value) == BEACON for b in at.info), "the limitation is shown"
+    assert any(f"Score {LURE}" in unescape(b.value) for b in at.caption), "the score is shown"
+    hostile = [b for b in boxes if "session has expired" in b or "pixel" in b]
+    assert len(hostile) >= 4
+    for shown in hostile:
+        for markup in ("**", "](", "!["):
+            assert markup not in shown, shown

@@ -8,7 +8,7 @@ such text into the session's store (the service reads the live store) and look a
 from __future__ import annotations
 
 import re
-from urllib.parse import quote
+from urllib.parse import quote, unquote, urlsplit
 
 import pytest
 from e2e_browser import (
@@ -152,22 +152,45 @@ def test_hostile_queue_project_name_is_shown_as_text(page, fresh_app_url, hostil
     assert_inert(page)
 
 
-PHISH = "[Sign in again](https://phish.example/login) **now**"
+# At most 16 search terms, so that evidence search echoes it rather than refusing it.
+PHISH = "x'. [Sign in again](https://phish.example/login) **now** ![](http://beacon.example/p)"
+OTHER_DOCKET = quote("Another control number…")
+# Every free-text query parameter a page reads (the others are kept only when they name one
+# of the page's own choices or parse as a number or date, `components/filters.py`), and
+# whether the page echoes it in a message.
+SHARED_URLS = {
+    "assessment?assessment=": True,
+    "queue?record=": True,
+    "evidence_search?q=": True,
+    f"dockets?control_number={OTHER_DOCKET}&typed=": True,
+    "evidence_search?source_id=": False,
+    "generation?source_id=": False,
+    "portfolio?q=": False,
+}
 
 
-@pytest.mark.parametrize("path", ["evidence_search?q=", "queue?record="])
+@pytest.mark.parametrize("path", sorted(SHARED_URLS))
 def test_a_shared_url_cannot_put_a_disguised_link_on_the_page(page, app_url, path):
-    """A URL parameter echoed in a message (no match, unknown record) stays text, so a crafted
-    shared link cannot show a link under words of its choosing, or emphasis, in the app.
+    """A URL parameter echoed in a message (no match, unknown record or assessment) stays
+    text, so a crafted shared link cannot show a link under words of its choosing, emphasis,
+    or an image that makes the browser call an address of its choosing (a beacon).
 
     Streamlit's markdown turns a bare http(s) address into a link whatever its escaping (see
     SECURITY.md, open items); such a link shows its own address, which is what is asserted.
     """
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
     open_page(page, app_url, path + quote(PHISH))
     main = page.locator('[data-testid="stMain"]')
-    expect(main.get_by_text("[Sign in again](", exact=False).first).to_be_visible()
+    if SHARED_URLS[path]:
+        expect(main.get_by_text("[Sign in again](", exact=False).first).to_be_visible()
+        expect(main.get_by_text("![](", exact=False).first).to_be_visible()
     assert main.get_by_role("link", name="Sign in again").count() == 0, "a disguised link"
-    for link in page.locator('a[href*="phish.example"]').all():
-        assert link.inner_text() == link.get_attribute("href"), "a link hides its address"
+    for link in page.locator('a[href*="phish.example"], a[href*="beacon.example"]').all():
+        shown, target = unquote(link.inner_text()), unquote(link.get_attribute("href"))
+        assert shown == target, "a link hides its address"
     assert main.locator("strong", has_text=re.compile(r"^now$")).count() == 0
+    assert page.locator('img[src*="beacon.example"]').count() == 0, "an image made of the URL"
+    beacon = [url for url in requested if urlsplit(url).netloc == "beacon.example"]
+    assert not beacon, "the browser called the beacon"
     assert_no_exception_box(page)
