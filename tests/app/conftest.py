@@ -6,6 +6,7 @@ in the environment, through gridclient over loopback HTTP. No mocks of the servi
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,8 @@ def page_path(name: str) -> str:
 
 def app_path() -> str:
     return str(REPO_ROOT / "app.py")
+
+
+def unescape(markdown: str) -> str:
+    """Return markdown source as the reader sees it: backslash escapes removed."""
+    return re.sub(r"\\(.)", r"\1", markdown)

@@ -8,6 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from components.dockets_view import filings_frame, shared_subject
+from components.text import escape_markdown
 from gridclient import DocketFiling
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "dockets.py")
@@ -23,7 +24,7 @@ def test_offered_dockets_show_their_filings(service_env, alpha_client):
     filings = alpha_client.dockets.filings(control_number).to_list()
     assert filings, "an offered docket must have filings"
     assert at.markdown[0].value.startswith(
-        f"**{len(filings):,}** filings in docket **{control_number}**"
+        f"**{len(filings):,}** filings in docket **{escape_markdown(control_number)}**"
     )
     ordered = sorted(filings, key=lambda f: (f.item_number, f.id))
     table = at.dataframe[0].value

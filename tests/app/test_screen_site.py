@@ -12,7 +12,7 @@ import httpx
 import pandas as pd
 import pytest
 import uvicorn
-from conftest import app_path, page_path
+from conftest import app_path, page_path, unescape
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -62,7 +62,7 @@ def test_typed_point_creates_screens_and_opens_the_assessment(service_env, alpha
     site = alpha_client.sites.get(assessment.site_id)
     assert site.requested_peak_load_mw == 321.0
     assert set(tenant_site_ids(alpha_client)) - before == {site.id}
-    assert at.warning[0].value == assessment.disclaimer
+    assert unescape(at.warning[0].value) == assessment.disclaimer
 
 
 def test_submitting_the_same_form_again_makes_one_site(service_env, alpha_client):
@@ -152,7 +152,7 @@ def test_a_point_outside_the_data_is_warned_about_before_anything_is_created(
     count = len(tenant_site_ids(alpha_client))
     at = open_screen()
     type_point(at, 51.5, -0.12)  # London
-    warnings = " ".join(w.value for w in at.warning)
+    warnings = " ".join(unescape(w.value) for w in at.warning)
     assert "no county the data covers" in warnings
     records = alpha_client.queue_records.list(limit=500)
     states = sorted({r.state.strip().upper() for r in records if r.state})
@@ -434,7 +434,7 @@ def test_screen_page_offers_the_id_box_and_still_creates_sites(plain_env, alpha_
     assert not at.error
     success = at.success[0].value
     assert success.endswith("This deployment does not screen sites on request.")
-    site_id = success.split()[1]
+    site_id = unescape(success).split()[1]
     assert alpha_client.sites.get(site_id).tenant_id == "demo-alpha"
 
 
@@ -451,7 +451,7 @@ def test_an_assessment_opens_by_id_without_the_export_extension(plain_env, alpha
     next(b for b in at.button if b.label == "Open assessment").click()
     at.run()
     assert [t.value for t in at.title] == ["Assessment"]
-    assert at.warning[0].value == assessment.disclaimer
+    assert unescape(at.warning[0].value) == assessment.disclaimer
     assert "Prepare the CSV export" not in [b.label for b in at.button]
     assert "Or open an export by id" in [t.label for t in at.text_input]
 

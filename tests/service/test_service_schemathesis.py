@@ -31,13 +31,16 @@ except ImportError:  # the small store still exercises every operation
 
 def _app():
     # Built when the module is collected: schemathesis reads the schema to parametrize.
+    # Unlimited: it sends thousands of requests, refused credentials among them, from one
+    # address (the limits are proved in tests/security/test_resource_caps.py).
     db_path = Path(tempfile.mkdtemp(prefix="gds-schemathesis-")) / "store.db"
+    unlimited = {"rate_limit_burst": 10**9, "refused_rate_per_second": None}
     if HAVE_DEMO:
-        return create_app(Settings(db_path=db_path, demo=True, rate_limit_burst=10**9))
+        return create_app(Settings(db_path=db_path, demo=True, **unlimited))
     from service_support import seed_small_store
 
     seed_small_store(db_path)
-    return create_app(Settings(db_path=db_path, rate_limit_burst=10**9))
+    return create_app(Settings(db_path=db_path, **unlimited))
 
 
 schema = schemathesis.openapi.from_asgi("/v1/openapi.json", _app())
