@@ -131,26 +131,21 @@ def report_wire(report: Row) -> dict[str, Any]:
     }
 
 
-def _project_outcomes(rows: list[Row], months: dict[str, str]) -> dict[str, dict[str, Any]]:
-    """Return, per project active in some report, its last active row and what followed."""
-    by_project: dict[str, list[Row]] = defaultdict(list)
+def _project_outcomes(rows: list[Row]) -> list[dict[str, Any]]:
+    """Return, per project queued in some report, its newest queued row and what followed:
+    a status counts when a report from its first queued month on lists it."""
+    outcomes = []
     for row in rows:
-        by_project[row["project_id"].upper()].append(row)
-    outcomes = {}
-    for key, project_rows in by_project.items():
-        active = [r for r in project_rows if r["status"] == "active"]
-        if not active:
-            continue
-        first = min(months[r["report_id"]] for r in active)
-        last_row = max(active, key=lambda r: (months[r["report_id"]], r["sheet"] == "large_gen"))
-        later = [r for r in project_rows if months[r["report_id"]] >= first]
-        statuses = {r["status"] for r in later if r["status"] != "active"}
-        outcomes[key] = {
-            "row": last_row,
-            "inactive": "inactive" in statuses,
-            "cancelled": "cancelled" in statuses,
-            "commissioned": "commissioned" in statuses,
-        }
+        first = row["first_active"]
+        outcomes.append(
+            {
+                "row": row,
+                **{
+                    status: row[f"last_{status}"] is not None and row[f"last_{status}"] >= first
+                    for status in OUTCOME_ORDER
+                },
+            }
+        )
     return outcomes
 
 
@@ -175,9 +170,8 @@ def dropout_rates(
     report; a project drops out when a later (or the same) report lists it as inactive or
     cancelled. Fuel and county are those of its last active row.
     """
-    months = {r["report_id"]: r["report_month"] for r in reports}
-    rows = surroundings_reads.history_rows(conn, list(months), fips)
-    outcomes = list(_project_outcomes(rows, months).values())
+    report_ids = [r["report_id"] for r in reports]
+    outcomes = _project_outcomes(surroundings_reads.project_outcome_rows(conn, report_ids, fips))
     by_fuel: dict[str, list] = defaultdict(list)
     by_county: dict[str, list] = defaultdict(list)
     for outcome in outcomes:

@@ -83,6 +83,46 @@ def history_rows(
     return _dicts(cursor, _HISTORY_NAMES)
 
 
+def project_outcome_rows(
+    conn: sqlite3.Connection, report_ids: Sequence[str], county_fips: Sequence[str]
+) -> list[Row]:
+    """Return, per project queued in some reports and counties, its newest queued row's fuel
+    and county, its first queued month and the newest month each other sheet lists it.
+
+    One row per project (by upper-case id), computed by the database: the dropout rates need
+    these few values, not every row of every report (which cost most of a surroundings
+    answer). A project's newest queued row is its newest month, the large-gen sheet first.
+    """
+    if not report_ids or not county_fips:
+        return []
+    names = [
+        "project_key", "fuel", "county_fips", "first_active", "last_inactive", "last_cancelled",
+        "last_commissioned",
+    ]  # fmt: skip
+    cursor = _tuples(
+        conn,
+        "SELECT project_key, fuel, county_fips, first_active, last_inactive, last_cancelled, "
+        "last_commissioned FROM (SELECT upper(h.project_id) AS project_key, h.status, h.fuel, "
+        "h.county_fips, row_number() OVER (PARTITION BY upper(h.project_id) ORDER BY "
+        "CASE WHEN h.status = 'active' THEN 0 ELSE 1 END, r.report_month DESC, "
+        "CASE WHEN h.sheet = 'large_gen' THEN 0 ELSE 1 END) AS place, "
+        "min(CASE WHEN h.status = 'active' THEN r.report_month END) OVER project AS first_active, "
+        "max(CASE WHEN h.status = 'inactive' THEN r.report_month END) OVER project "
+        "AS last_inactive, "
+        "max(CASE WHEN h.status = 'cancelled' THEN r.report_month END) OVER project "
+        "AS last_cancelled, "
+        "max(CASE WHEN h.status = 'commissioned' THEN r.report_month END) OVER project "
+        "AS last_commissioned "
+        "FROM queue_history h JOIN queue_reports r ON r.report_id = h.report_id "
+        f"WHERE h.county_fips IN ({_marks(county_fips)}) "
+        f"AND +h.report_id IN ({_marks(report_ids)}) "
+        "WINDOW project AS (PARTITION BY upper(h.project_id))) AS ranked "
+        "WHERE place = 1 AND status = 'active' ORDER BY project_key",
+        [*county_fips, *report_ids],
+    )
+    return _dicts(cursor, names)
+
+
 def project_rows(
     conn: sqlite3.Connection, report_ids: Sequence[str], project_ids: Sequence[str]
 ) -> list[Row]:
