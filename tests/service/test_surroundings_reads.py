@@ -71,9 +71,7 @@ def reference_dropout(conn, reports, fips, names):
             continue
         first = min(months[r["report_id"]] for r in active)
         last = max(active, key=lambda r: (months[r["report_id"]], r["sheet"] == "large_gen"))
-        later = {
-            r["status"] for r in project_rows if months[r["report_id"]] >= first
-        } - {"active"}
+        later = {r["status"] for r in project_rows if months[r["report_id"]] >= first} - {"active"}
         outcomes.append({"row": last, **{s: s in later for s in OUTCOME_ORDER}})
     by_fuel, by_county = defaultdict(list), defaultdict(list)
     for outcome in outcomes:
@@ -123,3 +121,20 @@ def test_the_edge_cases_count_as_the_rule_says(demo_conn):
     assert rows["EDGE-3"]["fuel"] == "Storage"
     rates = dropout_rates(demo_conn, reports, fips, {})
     assert rates == {**rates, **reference_dropout(demo_conn, reports, fips, {})}
+
+
+def test_dropout_rates_on_postgresql_match_the_row_by_row_computation(
+    postgres_cluster, postgres_demo_template
+):
+    conn = db.connect(postgres_cluster.new_database(template=postgres_demo_template))
+    try:
+        latitude, longitude = DEMO_POINTS["dual_certified"]
+        within = county_index(conn).counties_within(latitude, longitude, 150.0)
+        fips = [c["county_fips"] for c, _ in within]
+        reports = surroundings_reads.queue_reports(conn)
+        got = dropout_rates(conn, reports, fips, {})
+        expected = reference_dropout(conn, reports, fips, {})
+        assert expected["all"]["projects"] > 0
+        assert {k: got[k] for k in expected} == expected
+    finally:
+        conn.close()
