@@ -17,13 +17,14 @@ state.init_state()
 
 
 def page(stem: str, title: str, icon: str, *, default: bool = False) -> st.Page:
-    """Return the st.Page of pages/<stem>.py, served at /<stem>.
+    """Return the st.Page of app_pages/<stem>.py, served at /<stem>.
 
-    The URL path is the file's stem on purpose: on a fresh process Streamlit first resolves a
-    deep link against the scripts it finds in pages/ (named by stem), so the two must agree,
-    or the first visitor of a page's URL sees "Page not found" over the right page.
+    The page scripts live in `app_pages/`, never `pages/`: Streamlit treats a `pages/` folder
+    beside the entry script as old-style pages, and on a fresh process a deep link (a shared
+    assessment URL) then ran the page script alone, without this file: no navigation, no
+    data-source sidebar, no page config, for every visitor until someone opened the root URL.
     """
-    return st.Page(f"pages/{stem}.py", title=title, icon=icon, url_path=stem, default=default)
+    return st.Page(f"app_pages/{stem}.py", title=title, icon=icon, url_path=stem, default=default)
 
 
 PAGES = [

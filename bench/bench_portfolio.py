@@ -11,7 +11,7 @@ takes minutes and is not timed). Then, per round, with every cache emptied:
   parsed into the client's models;
 - `table + chart`: the portfolio table, a filter and the chart's Vega-Lite spec built from
   those models (`components.portfolio_view`);
-- `page`: `pages/portfolio.py` run whole by Streamlit's AppTest against the service (its
+- `page`: `app_pages/portfolio.py` run whole by Streamlit's AppTest against the service (its
   one listing request included).
 
 Prints a Markdown table with p50 and max per step, and how many requests the page made.
@@ -75,7 +75,7 @@ def run_page(base_url: str) -> None:
     st.cache_data.clear()
     os.environ["GRID_API_BASE_URL"] = base_url
     os.environ["GRID_API_TOKEN"] = TOKEN
-    at = AppTest.from_file(str(REPO / "pages" / "portfolio.py"), default_timeout=120).run()
+    at = AppTest.from_file(str(REPO / "app_pages" / "portfolio.py"), default_timeout=120).run()
     if at.exception:
         raise RuntimeError(at.exception[0].value)
 

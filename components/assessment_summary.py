@@ -160,18 +160,24 @@ def headlines(
     return found
 
 
+FIGURES_PER_ROW = 3
+
+
 def draw_band(assessment: Assessment, numbers: list[Headline], readiness: str) -> None:
     """Draw readiness and heuristic confidence, then each number linking to its section."""
     confidence: dict[str, Any] = assessment.confidence or {}
     with st.container(border=True):
+        # Readiness and confidence are words ("Moderate friction"): drawn as headings, which
+        # wrap, where a metric would cut them to "Modera…" in a narrow column.
         columns = st.columns([1, 1, 2])
-        columns[0].metric("Readiness", readiness)
+        columns[0].markdown("Readiness")
+        columns[0].subheader(readiness, anchor=False)
         columns[0].markdown(f"[Findings](#{ANCHORS['findings']})")
-        columns[1].metric(
+        columns[1].markdown(
             "Confidence (heuristic)",
-            str(confidence.get("label") or "Not given"),
             help="A heuristic of how complete the evidence is, not a measured accuracy.",
         )
+        columns[1].subheader(str(confidence.get("label") or "Not given"), anchor=False)
         score = confidence.get("score")
         columns[1].caption(
             f"Score {escape_markdown(score)}: a heuristic, not accuracy"
@@ -182,7 +188,10 @@ def draw_band(assessment: Assessment, numbers: list[Headline], readiness: str) -
         columns[2].text(
             glossary.plain((assessment.readiness or {}).get("summary") or "No summary given.")
         )
-        for column, number in zip(st.columns(len(numbers)), numbers, strict=True):
-            column.metric(number.label, number.value)
-            column.caption(escape_markdown(number.detail))
-            column.markdown(f"[See the section](#{ANCHORS[number.section]})")
+        # Three figures a row: five in one row cut their values ("3,973…") at 1280 px.
+        for start in range(0, len(numbers), FIGURES_PER_ROW):
+            row = numbers[start : start + FIGURES_PER_ROW]
+            for column, number in zip(st.columns(FIGURES_PER_ROW), row, strict=False):
+                column.metric(number.label, number.value)
+                column.caption(escape_markdown(number.detail))
+                column.markdown(f"[See the section](#{ANCHORS[number.section]})")

@@ -1,7 +1,10 @@
-"""Regenerate docs/screenshots/<page>.png (1280x900) of every page on a fresh demo database.
+"""Regenerate the screenshots of every page on a fresh demo database, at two widths:
+docs/screenshots/<page>.png at 1280x900 (a laptop) and docs/screenshots/1920/<page>.png at
+1920x1080 (a desktop monitor).
 
-    uv run python scripts/screenshots.py            # all pages
-    uv run python scripts/screenshots.py queue      # only the named pages
+    uv run python scripts/screenshots.py                  # all pages, both widths
+    uv run python scripts/screenshots.py queue            # only the named pages
+    uv run python scripts/screenshots.py --width 1920     # one width only
 
 Needs Chromium at /usr/bin/chromium (`apt-get install -y chromium`). Builds the demo database
 in a temporary folder, screens one site through the service so the assessment page has
@@ -11,6 +14,7 @@ first sees it. Look at the pictures after regenerating them.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -23,7 +27,6 @@ from e2e_browser import (  # noqa: E402
     CHROMIUM_ARGS,
     INSTALL_HINT,
     NO_SAVE_PICKER,
-    VIEWPORT,
     open_page,
     screenshot,
     start_streamlit,
@@ -31,6 +34,11 @@ from e2e_browser import (  # noqa: E402
 )
 
 OUT = REPO_ROOT / "docs" / "screenshots"
+# width -> (window, folder): the 1280 pictures stay where the README links them
+WINDOWS = {
+    1280: ({"width": 1280, "height": 900}, OUT),
+    1920: ({"width": 1920, "height": 1080}, OUT / "1920"),
+}
 
 
 def type_point(page, latitude: float, longitude: float) -> None:
@@ -60,10 +68,11 @@ def pages(assessment_id: str, record_id: str) -> dict[str, tuple[str, object]]:
         "evidence_search": ("evidence_search?q=transmission", None),
         "dockets": ("dockets", None),
         "data_quality": ("data_quality", None),
+        "portfolio": ("portfolio", None),
     }
 
 
-def main(wanted: list[str]) -> int:
+def main(wanted: list[str], widths: list[int]) -> int:
     if not CHROMIUM.exists():
         print(INSTALL_HINT, file=sys.stderr)
         return 2
@@ -96,18 +105,20 @@ def main(wanted: list[str]) -> int:
                 browser = playwright.chromium.launch(
                     executable_path=str(CHROMIUM), args=CHROMIUM_ARGS
                 )
-                for name, (path, prepare) in pages(assessment_id, record_id).items():
-                    if wanted and name not in wanted:
-                        continue
-                    context = browser.new_context(viewport=VIEWPORT)
-                    context.add_init_script(NO_SAVE_PICKER)
-                    page = context.new_page()
-                    open_page(page, app.url, path)
-                    if prepare:
-                        prepare(page)
-                    page.wait_for_timeout(2500)  # maps and charts finish drawing
-                    print(screenshot(page, name, whole_page=False, folder=OUT))
-                    context.close()
+                for width in widths:
+                    window, folder = WINDOWS[width]
+                    for name, (path, prepare) in pages(assessment_id, record_id).items():
+                        if wanted and name not in wanted:
+                            continue
+                        context = browser.new_context(viewport=window)
+                        context.add_init_script(NO_SAVE_PICKER)
+                        page = context.new_page()
+                        open_page(page, app.url, path)
+                        if prepare:
+                            prepare(page)
+                        page.wait_for_timeout(2500)  # maps and charts finish drawing
+                        print(screenshot(page, name, whole_page=False, folder=folder))
+                        context.close()
                 browser.close()
         finally:
             app.stop()
@@ -116,4 +127,11 @@ def main(wanted: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pages", nargs="*", help="page names (default: every page)")
+    parser.add_argument(
+        "--width", type=int, action="append", choices=sorted(WINDOWS), dest="widths",
+        help="window width; repeat for several (default: 1280 and 1920)",
+    )  # fmt: skip
+    arguments = parser.parse_args()
+    sys.exit(main(arguments.pages, arguments.widths or sorted(WINDOWS)))

@@ -63,7 +63,7 @@ def beta_client(demo_service):
 
 
 def page_path(name: str) -> str:
-    return str(REPO_ROOT / "pages" / f"{name}.py")
+    return str(REPO_ROOT / "app_pages" / f"{name}.py")
 
 
 def app_path() -> str:

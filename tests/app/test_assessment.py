@@ -49,7 +49,7 @@ def open_assessment(assessment_id: str | None) -> AppTest:
 def test_disclaimer_comes_first_and_readiness_is_shown(service_env, screened):
     at = open_assessment(screened.id)
     assert unescape(at.warning[0].value) == screened.disclaimer
-    assert at.metric[0].value == "High friction"
+    assert at.subheader[0].value == "High friction"
     # the summary reads in words: its factor and level codes spelt out
     summary = glossary.plain(screened.readiness["summary"])
     assert summary in [t.value for t in at.text]
@@ -80,8 +80,13 @@ def test_abstentions_and_limitations_are_in_plain_view(service_env, screened):
 
 def test_the_summary_band_leads_with_numbers_that_match_the_tables(service_env, screened):
     at = open_assessment(screened.id)
+    # readiness and confidence lead, in words that wrap (headings), then the numbers
+    assert [h.value for h in at.subheader][:2] == [
+        glossary.label("readiness", screened.readiness["level"]),
+        screened.confidence["label"],
+    ]
     metrics = {m.label: m.value for m in at.metric}
-    assert list(metrics)[:2] == ["Readiness", "Confidence (heuristic)"]
+    assert list(metrics)[:1] == ["Territory candidates"]
     territories = screened.service_territory_candidates or []
     assert metrics["Territory candidates"] == str(len(territories))
     active = [r for r in screened.relevant_queue_records if r.status == "active"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "data_quality.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "data_quality.py")
 
 
 def test_quality_report_and_release_are_shown(service_env, alpha_client):

@@ -11,7 +11,7 @@ from components.dockets_view import filings_frame, shared_subject
 from components.text import escape_markdown
 from gridclient import DocketFiling
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "dockets.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "dockets.py")
 
 
 def test_offered_dockets_show_their_filings(service_env, alpha_client):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "evidence_search.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "evidence_search.py")
 
 
 def results(at: AppTest) -> list[str]:

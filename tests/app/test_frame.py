@@ -45,7 +45,7 @@ def test_app_renders_the_default_page_through_navigation(service_env, alpha_clie
 
 def test_navigating_opens_another_page(service_env):
     at = run_app()
-    at.switch_page("pages/service_territory.py").run()
+    at.switch_page("app_pages/service_territory.py").run()
     assert not at.exception
     assert texts(at.title) == ["Service territory"]
 

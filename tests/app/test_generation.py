@@ -7,7 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "generation.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "generation.py")
 
 
 def test_filters_map_and_monthly_generation(service_env, alpha_client):

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from components import glossary
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-PAGE = str(REPO_ROOT / "pages" / "grid_operations.py")
+PAGE = str(REPO_ROOT / "app_pages" / "grid_operations.py")
 
 
 def test_window_and_authority_drive_the_charts(service_env, alpha_client):

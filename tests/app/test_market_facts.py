@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from components import glossary
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "market_facts.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "market_facts.py")
 
 
 def test_a_restated_value_changes_with_known_at(service_env, alpha_client):

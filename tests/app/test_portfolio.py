@@ -15,7 +15,7 @@ from components import portfolio_view as view
 from gridclient import GridDataClient, Site, SiteDefinition, SiteLocation
 from gridservice.demo.portfolio import SEEDED_SITE_ID
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "portfolio.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "portfolio.py")
 
 
 def page(query: dict | None = None) -> AppTest:

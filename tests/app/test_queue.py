@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "queue.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "queue.py")
 
 
 def unescape(text: str) -> str:

@@ -72,7 +72,7 @@ def test_submitting_the_same_form_again_makes_one_site(service_env, alpha_client
     first = at.query_params["assessment"]
     count = len(tenant_site_ids(alpha_client))
     # A second click of the same form (same body) reuses the submission's Idempotency-Key.
-    at.switch_page("pages/screen_site.py").run()
+    at.switch_page("app_pages/screen_site.py").run()
     type_point(at, *DEMO_POINTS["single_territory"])
     submit(at, peak_mw=77.0)
     assert not at.exception and not at.error
@@ -87,7 +87,7 @@ def test_a_changed_form_after_success_makes_a_new_site(service_env, alpha_client
     type_point(at, *DEMO_POINTS["single_territory"])
     submit(at, peak_mw=60.0)
     count = len(tenant_site_ids(alpha_client))
-    at.switch_page("pages/screen_site.py").run()
+    at.switch_page("app_pages/screen_site.py").run()
     type_point(at, *DEMO_POINTS["single_territory"])
     submit(at, peak_mw=61.0)
     assert not at.error

@@ -14,7 +14,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 APP_FILES = sorted(
-    [REPO / "app.py", *(REPO / "pages").glob("*.py"), *(REPO / "components").rglob("*.py")]
+    [REPO / "app.py", *(REPO / "app_pages").glob("*.py"), *(REPO / "components").rglob("*.py")]
 )
 DATA_PATH = ("components/data/", "components/connection.py")
 
@@ -116,3 +116,10 @@ def test_the_release_is_fetched_in_one_place():
         relative(path) for path in APP_FILES if ".release()" in path.read_text(encoding="utf-8")
     ]
     assert callers == ["components/data/service.py"]
+
+
+def test_no_pages_folder_beside_the_entry_script():
+    # Streamlit runs the scripts of a `pages/` folder as old-style pages: a deep link on a
+    # fresh process then ran the page without app.py (no navigation, no sidebar).
+    assert not (REPO / "pages").exists(), "page scripts belong in app_pages/, not pages/"
+    assert {p.stem for p in (REPO / "app_pages").glob("*.py")} >= {"screen_site", "assessment"}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "transmission.py")
+PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "transmission.py")
 
 
 def test_county_filter_shows_that_countys_projects_with_evidence(service_env, alpha_client):

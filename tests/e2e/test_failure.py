@@ -45,6 +45,10 @@ def test_deep_link_on_a_fresh_server(page, reference_service, tmp_path_factory):
             dialog.wait_for(timeout=5_000)
         screenshot(page, "failure-00-deep-link-fresh-server", whole_page=False)
         assert dialog.count() == 0, "a 'Page not found' dialog covers the page"
+        # the page ran inside the app, not alone: its navigation and data-source sidebar show
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        expect(sidebar.get_by_role("link", name="Screen a site")).to_be_visible()
+        expect(sidebar).to_contain_text("Data source")
     finally:
         page.close()  # before the server goes, or the page logs its reconnection attempts
         app.stop()

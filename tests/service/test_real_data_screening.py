@@ -206,7 +206,7 @@ def test_the_embedded_app_runs_on_a_harvested_store_with_its_own_local_token(sto
     assert [e.value for e in app.error] == []
     assert "Tenant: local" in [c.value for c in app.sidebar.caption]
     for page in ("queue", "market_facts", "service_territory", "data_quality"):
-        app.switch_page(f"pages/{page}.py").run()
+        app.switch_page(f"app_pages/{page}.py").run()
         assert not app.exception, page
         assert [e.value for e in app.error] == [], page
     conn = connect(store, readonly=True)

@@ -35,7 +35,7 @@ def create_and_screen(definition: SiteDefinition, capabilities: Capabilities) ->
         return
     with st.spinner("Screening the site…"):
         assessment = data.screen_site(conn, site.id, f"assess-{idempotency_key}")
-    st.switch_page("pages/assessment.py", query_params={"assessment": assessment.id})
+    st.switch_page("app_pages/assessment.py", query_params={"assessment": assessment.id})
 
 
 def submit(
@@ -69,7 +69,7 @@ def open_by_id() -> None:
         assessment_id = st.text_input("Assessment id", placeholder="asm_…")
         if st.form_submit_button("Open assessment") and assessment_id.strip():
             st.switch_page(
-                "pages/assessment.py", query_params={"assessment": assessment_id.strip()}
+                "app_pages/assessment.py", query_params={"assessment": assessment_id.strip()}
             )
 
 
@@ -100,5 +100,5 @@ if capabilities is not None:
         elif chosen := sites_view.draw_sites(
             data.sites_with_latest_assessment(connection.connection_key())
         ):
-            st.switch_page("pages/assessment.py", query_params={"assessment": chosen})
+            st.switch_page("app_pages/assessment.py", query_params={"assessment": chosen})
 open_by_id()
