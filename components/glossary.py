@@ -121,6 +121,12 @@ PREDICATES = {
     "firm_peak_load_mw": "Firm peak load",
     "total_capacity_mw": "Total capacity",
 }
+# How firm a queued project is, from the ERCOT GIS report's agreement and security columns
+FIRMNESS = {
+    "security_ntp": "Security posted and notice to proceed",
+    "ia_signed": "Interconnection agreement signed",
+    "neither": "Neither signed nor secured",
+}
 SCENARIOS = {
     "base": "Base case",
     "high": "High case",
@@ -138,6 +144,7 @@ KINDS: dict[str, Mapping[str, str]] = {
     "market": MARKETS,
     "predicate": PREDICATES,
     "scenario": SCENARIOS,
+    "firmness": FIRMNESS,
 }
 # Columns whose cells hold codes of a kind (by wire name or by the label a view gave them)
 CODE_COLUMNS = {

@@ -86,26 +86,29 @@ def changed_since_assessment(site: Site) -> bool:
     return bool((site.newer_data_since_assessment or {}).get("changed"))
 
 
+# The columns a screening decision reads come first, so they fit beside the sidebar at 1280 px;
+# the ids and bookkeeping follow.
 PORTFOLIO_COLUMNS = {
     "Site": site_name,
-    "Site id": "id",
-    "Peak load (MW)": "requested_peak_load_mw",
     "Readiness": lambda s: readiness_words(_latest(s)),
-    "Possible serving utilities": lambda s: (
-        len(s.latest_assessment.service_territory_candidates or []) if _latest(s) else None
-    ),
+    "Peak load (MW)": "requested_peak_load_mw",
     "Queued MW in the county": lambda s: _history(_latest(s)).get("activeMw"),
     "Share of queued MW that is firm": lambda s: firm_share(_latest(s)),
     "Tightest reserve margin (MW)": lambda s: _margin(_latest(s)).get("marginMw"),
     "Tightest margin year": lambda s: _margin(_latest(s)).get("period"),
-    "Nearest power plant": lambda s: _plant(_latest(s)).get("plantName"),
     "Nearest plant (km)": lambda s: _plant(_latest(s)).get("distanceKm"),
     "Changed since assessment": lambda s: changed_since_assessment(s) if _latest(s) else None,
-    "Last screened": lambda s: as_text(attribute("latest_assessment.created_at")(s)) or None,
-    "Archived": lambda s: s.archived_at is not None,
     "Open": lambda s: f"assessment?assessment={s.latest_assessment.id}" if _latest(s) else None,
+    "Possible serving utilities": lambda s: (
+        len(s.latest_assessment.service_territory_candidates or []) if _latest(s) else None
+    ),
+    "Nearest power plant": lambda s: _plant(_latest(s)).get("plantName"),
+    "Last screened": lambda s: as_text(attribute("latest_assessment.created_at")(s)) or None,
+    "Site id": "id",
+    "Archived": lambda s: s.archived_at is not None,
 }
 PORTFOLIO_COLUMN_CONFIG = {
+    "Site": st.column_config.TextColumn(width="medium", pinned=True),
     "Peak load (MW)": st.column_config.NumberColumn(format="%.0f MW"),
     "Queued MW in the county": st.column_config.NumberColumn(
         format="%.0f MW",

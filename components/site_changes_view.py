@@ -6,15 +6,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from components import glossary
 from components.tables import records_frame, show_table
 from components.text import escape_markdown
 from gridclient import SiteChanges
 
-FIRMNESS_WORDS = {
-    "security_ntp": "Security posted and notice to proceed",
-    "ia_signed": "Interconnection agreement signed",
-    "neither": "Neither signed nor secured",
-}
 FIELD_WORDS = {
     "capacityMw": "MW",
     "projectedCod": "Expected in-service date",
@@ -26,7 +22,7 @@ PROJECT_COLUMNS = {
     "County": "county",
     "Fuel": "fuel",
     "MW": "capacity_mw",
-    "How firm": lambda p: FIRMNESS_WORDS.get(p.firmness, p.firmness),
+    "How firm": lambda p: glossary.label("firmness", p.firmness),
     "Source cell": "source.source_locator",
 }
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 from e2e_browser import (
+    APP_TIMEOUT_MS,
     CHROMIUM,
     CHROMIUM_ARGS,
     INSTALL_HINT,
@@ -22,6 +23,15 @@ from e2e_browser import (
 )
 
 ALPHA_TOKEN, BETA_TOKEN = "gds_demo_alpha", "gds_demo_beta"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def patient_expectations():
+    """Give `expect(...)` the app's patience, not Playwright's 5 s: an element a rerun draws can
+    take longer on a busy CI machine. Waiting, never a timing assertion."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=APP_TIMEOUT_MS)
 
 
 def pytest_collection_modifyitems(config, items):
