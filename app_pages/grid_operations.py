@@ -69,8 +69,18 @@ with problem_boundary():
     with right:
         end = filters.date_input("To (UTC, inclusive)", "end", scope=SCOPE, **DATE_BOUNDS)
     if start is None and end is None:
-        start, end = operations_view.latest_week(last_day)
-        st.caption(f"The latest week of data, {start} to {end} (UTC); pick dates for another.")
+        # Open where demand is: sources cover different years, and a week of fuel mix alone
+        # says nothing of the load an analyst came to read.
+        demand_day = data.latest_demand_day(conn, ba_code, last_day)
+        start, end = operations_view.latest_week(demand_day or last_day)
+        if demand_day is None or demand_day == last_day:
+            st.caption(f"The latest week of data, {start} to {end} (UTC); pick dates for another.")
+        else:
+            st.caption(
+                f"The latest week with hourly demand, {start} to {end} (UTC). Later hours, to "
+                f"{last_day}, carry no demand (for instance the fuel mix alone): pick dates "
+                "to see them."
+            )
     start = start or end - dt.timedelta(days=6)
     end = end or start + dt.timedelta(days=6)
     window_start, window_end = operations_view.window_bounds(start, end)

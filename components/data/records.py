@@ -119,12 +119,64 @@ def balancing_authority_operations(
 
 
 @cached(max_entries=2000)
-def has_operations_from(conn: ConnectionKey, ba_code: str, start: str | None) -> bool:
-    """Return whether the authority has any hourly operation at or after `start` (one record)."""
+def first_operation_from(
+    conn: ConnectionKey, ba_code: str, start: str | None
+) -> BalancingAuthorityOperation | None:
+    """Return the authority's first hourly operation at or after `start` (one record), or None."""
     pager = client(conn).balancing_authority_operations.list(
         **_sent({"ba_code": ba_code, "start": start}), limit=1, max_items=1
     )
-    return bool(pager.to_list())
+    found = pager.to_list()
+    return found[0] if found else None
+
+
+def has_operations_from(conn: ConnectionKey, ba_code: str, start: str | None) -> bool:
+    """Return whether the authority has any hourly operation at or after `start` (one record)."""
+    return first_operation_from(conn, ba_code, start) is not None
+
+
+@cached(spinner="Finding the latest week with demand…", max_entries=200)
+def latest_demand_day(conn: ConnectionKey, ba_code: str, last_day: dt.date) -> dt.date | None:
+    """Return the last UTC day, up to `last_day`, whose hours carry a demand figure, or None.
+
+    Sources cover different years (on the real data EIA-930 demand ends in 2024 and the fuel
+    mix runs from late 2025), so the newest week can hold no demand at all. Asks about the first
+    hour at or after a day, bisecting between the first day of data and `last_day`.
+    """
+
+    def first_from(day: dt.date | None) -> BalancingAuthorityOperation | None:
+        start = None if day is None else f"{day.isoformat()}T00:00:00Z"
+        return first_operation_from(conn, ba_code, start)
+
+    first = first_from(None)
+    if first is None or not first.utc_time:
+        return None
+    first_day = dt.date.fromisoformat(first.utc_time[:10])
+
+    def demand_from(day: dt.date) -> bool:
+        operation = first_from(day)
+        return operation is not None and operation.demand_mw is not None
+
+    return last_day_where(demand_from, first_day, last_day)
+
+
+def last_day_where(
+    holds: Callable[[dt.date], bool], first: dt.date, last: dt.date
+) -> dt.date | None:
+    """Return the last day in [first, last] where `holds` (true up to some day, then false), by
+    bisection; None when it does not hold on the first day."""
+    if not holds(first):
+        return None
+    if holds(last):
+        return last
+    low, high = first, last
+    while (high - low).days > 1:
+        middle = low + (high - low) // 2
+        if holds(middle):
+            low = middle
+        else:
+            high = middle
+    return low
 
 
 @cached(spinner="Finding the latest operations…", max_entries=200)

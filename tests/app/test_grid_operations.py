@@ -133,14 +133,13 @@ def _harvested_operations() -> list[dict]:
     return early + whole + west
 
 
-@pytest.fixture(scope="module")
-def harvested_env(tmp_path_factory):
+def _serve_store(db_path: Path, operations: list[dict]):
+    """Start a service on a store holding plants, two generators and `operations`."""
     from gridservice.server import start_in_thread
     from gridservice.settings import Settings
     from gridservice.store import writer
     from gridservice.store.db import connect, init_schema
 
-    db_path = tmp_path_factory.mktemp("harvested-ops") / "harvested.db"
     conn = connect(db_path)
     init_schema(conn)
     with conn:
@@ -152,9 +151,16 @@ def harvested_env(tmp_path_factory):
             source_id="eia860-test",
             is_current=True,
         )
-        writer.insert_ba_operations(conn, _harvested_operations())
+        writer.insert_ba_operations(conn, operations)
     conn.close()
-    server = start_in_thread(Settings(db_path=db_path, rate_limit_enabled=False))
+    return start_in_thread(Settings(db_path=db_path, rate_limit_enabled=False))
+
+
+@pytest.fixture(scope="module")
+def harvested_env(tmp_path_factory):
+    server = _serve_store(
+        tmp_path_factory.mktemp("harvested-ops") / "harvested.db", _harvested_operations()
+    )
     yield server.base_url
     server.stop()
 
@@ -164,6 +170,43 @@ def on_harvested_store(harvested_env, monkeypatch):
     monkeypatch.setenv("GRID_API_BASE_URL", harvested_env)
     monkeypatch.setenv("GRID_API_TOKEN", "tok_ops_test")
     monkeypatch.chdir(REPO_ROOT)
+
+
+# As on the real files: hourly demand ends with 2024, the fuel mix alone runs from late 2025.
+DEMAND_ENDS = dt.datetime(2024, 12, 31, 23, tzinfo=dt.UTC)
+FUEL_STARTS = dt.datetime(2025, 11, 12, tzinfo=dt.UTC)
+
+
+def _fuel_only(hour: dt.datetime) -> dict:
+    operation = _hourly("ERCO", None, hour, 0.0)
+    return operation | {"demandMw": None, "generationByFuelMw": {"solar": 9_000.0, "wind": 1.0}}
+
+
+@pytest.fixture
+def on_store_with_a_fuel_mix_after_demand(tmp_path, monkeypatch):
+    demand = [
+        _hourly("ERCO", None, DEMAND_ENDS - dt.timedelta(hours=h), 50_000.0 + h)
+        for h in range(24 * 30)
+    ]
+    fuel = [_fuel_only(FUEL_STARTS + dt.timedelta(hours=h)) for h in range(24 * 10)]
+    server = _serve_store(tmp_path / "fuel-after-demand.db", demand + fuel)
+    monkeypatch.setenv("GRID_API_BASE_URL", server.base_url)
+    monkeypatch.setenv("GRID_API_TOKEN", "tok_ops_test")
+    monkeypatch.chdir(REPO_ROOT)
+    yield
+    server.stop()
+
+
+def test_the_page_opens_on_the_latest_week_with_demand_and_says_where_later_hours_are(
+    on_store_with_a_fuel_mix_after_demand,
+):
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception and not at.error
+    captions = " ".join(c.value for c in at.caption)
+    assert "The latest week with hourly demand, 2024-12-25 to 2024-12-31 (UTC)" in captions
+    assert "to 2025-11-21, carry no demand" in captions
+    # the reader sees demand, not "n/a": the week's peak is its earliest hour here
+    assert at.metric[1].value == f"{50_000 + 24 * 7 - 1:,} MW"
 
 
 def test_authorities_come_from_data_that_names_them_when_plants_name_none(on_harvested_store):
@@ -226,6 +269,22 @@ def test_latest_day_is_found_with_few_questions_either_side_of_today(last):
     asked, has_data_from = _asked(last)
     assert latest_day(has_data_from, dt.date(2026, 11, 21)) == last
     assert len(asked) <= 30
+
+
+def test_the_last_day_of_a_run_is_found_by_bisection():
+    from components.data import last_day_where
+
+    first, last, end = dt.date(2015, 7, 1), dt.date(2026, 8, 22), dt.date(2024, 12, 31)
+    asked = []
+
+    def holds(day):
+        asked.append(day)
+        return day <= end
+
+    assert last_day_where(holds, first, last) == end
+    assert len(asked) <= 16  # about log2 of the 4,000 days, not a walk over them
+    assert last_day_where(lambda day: True, first, last) == last
+    assert last_day_where(lambda day: False, first, last) is None
 
 
 def test_latest_day_is_none_without_data():
