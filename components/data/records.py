@@ -169,14 +169,7 @@ def last_day_where(
         return None
     if holds(last):
         return last
-    low, high = first, last
-    while (high - low).days > 1:
-        middle = low + (high - low) // 2
-        if holds(middle):
-            low = middle
-        else:
-            high = middle
-    return low
+    return _bisect(holds, first, last)
 
 
 @cached(spinner="Finding the latest operations…", max_entries=200)
@@ -208,9 +201,14 @@ def latest_day(has_data_from: Callable[[dt.date], bool], today: dt.date) -> dt.d
         if step > SEARCH_REACH_DAYS:
             return None
         low = today - dt.timedelta(days=step)
+    return _bisect(has_data_from, low, high)
+
+
+def _bisect(holds: Callable[[dt.date], bool], low: dt.date, high: dt.date) -> dt.date:
+    """Return the last day where `holds`, given that it holds on `low` and not on `high`."""
     while (high - low).days > 1:
         middle = low + (high - low) // 2
-        if has_data_from(middle):
+        if holds(middle):
             low = middle
         else:
             high = middle
