@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from gridservice.auth import current_tenant, limiter_for
 from gridservice.errors import install_error_handlers
 from gridservice.middleware import PooledConnectionMiddleware, RequestContextMiddleware
+from gridservice.page_cache import PageCache, PageCacheMiddleware
 from gridservice.paging import CursorCodec
 from gridservice.release import release_identity
 from gridservice.routers import (
@@ -192,6 +193,11 @@ def create_app(settings: Settings) -> FastAPI:
         None if settings.database_url else settings.db_path, 2 * settings.max_body_bytes
     )
     install_error_handlers(app)
+    app.state.page_cache = PageCache(settings.page_cache_bytes)
+    if settings.page_cache_bytes > 0:
+        # Inside the request context: cached pages get the same request id, version header
+        # and early refusals as every other answer.
+        app.add_middleware(PageCacheMiddleware, cache=app.state.page_cache)
     app.add_middleware(
         RequestContextMiddleware,
         max_body_bytes=settings.max_body_bytes,

@@ -52,10 +52,18 @@ class CursorCodec:
     secret: bytes
     ttl_seconds: int
 
-    def encode(self, endpoint: str, filters: Mapping[str, Any], position: Sequence[Any]) -> str:
+    def encode(
+        self,
+        endpoint: str,
+        filters: Mapping[str, Any],
+        position: Sequence[Any],
+        *,
+        digest: str | None = None,
+    ) -> str:
+        """Sign a cursor; `digest`, when given, is `filters_digest(endpoint, filters)`."""
         payload = {
             "p": list(position),
-            "f": filters_digest(endpoint, filters),
+            "f": digest or filters_digest(endpoint, filters),
             "e": int(time.time()) + self.ttl_seconds,
         }
         raw = json.dumps(payload, separators=(",", ":")).encode("utf-8")
@@ -93,16 +101,26 @@ class CursorCodec:
         return list(position)
 
 
-def envelope_bytes(
-    bodies: Sequence[str], *, limit: int, has_more: bool, next_cursor: str | None, order: str
-) -> bytes:
-    """Return `{"data": [...], "meta": {...}}` with the records' stored JSON spliced in."""
+def page_data_bytes(bodies: Sequence[str]) -> bytes:
+    """Return `{"data":[...]` with the records' stored JSON spliced in (the envelope's head)."""
+    return b'{"data":[' + ",".join(bodies).encode("utf-8") + b"]"
+
+
+def meta_bytes(*, limit: int, has_more: bool, next_cursor: str | None, order: str) -> bytes:
+    """Return `,"meta":{...}}`, the envelope's tail after `page_data_bytes`."""
     meta = json.dumps(
         {"hasMore": has_more, "limit": limit, "nextCursor": next_cursor, "order": order},
         separators=(",", ":"),
     )
-    return b"".join(
-        (b'{"data":[', ",".join(bodies).encode("utf-8"), b'],"meta":', meta.encode(), b"}")
+    return b',"meta":' + meta.encode() + b"}"
+
+
+def envelope_bytes(
+    bodies: Sequence[str], *, limit: int, has_more: bool, next_cursor: str | None, order: str
+) -> bytes:
+    """Return `{"data": [...], "meta": {...}}` with the records' stored JSON spliced in."""
+    return page_data_bytes(bodies) + meta_bytes(
+        limit=limit, has_more=has_more, next_cursor=next_cursor, order=order
     )
 
 

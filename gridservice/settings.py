@@ -61,6 +61,8 @@ class Settings:
     `database_url`: a `postgresql://` URL; when set the store is that database, not the
     file at `db_path` (`store.backend`), with up to `pool_size` pooled connections; a request
     waits at most `pool_timeout_seconds` for one before it is answered 503.
+    `page_cache_bytes`: memory for encoded pages of public collections
+    (`gridservice.page_cache`), valid while the public data is unchanged; 0 turns it off.
     """
 
     db_path: Path
@@ -84,6 +86,7 @@ class Settings:
     database_url: str | None = None
     pool_size: int = 10
     pool_timeout_seconds: float = 5.0
+    page_cache_bytes: int = 64 * 2**20
 
     @classmethod
     def for_store(cls, location: str | Path, **fields) -> Settings:

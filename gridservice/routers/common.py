@@ -12,7 +12,13 @@ from fastapi import Depends, Query, Request
 from starlette.responses import Response
 
 from gridservice.errors import ApiError
-from gridservice.paging import ORDER_ID_ASC, CursorCodec, envelope_bytes, json_bytes_response
+from gridservice.paging import (
+    ORDER_ID_ASC,
+    CursorCodec,
+    json_bytes_response,
+    meta_bytes,
+    page_data_bytes,
+)
 from gridservice.store import collections
 
 MAX_ID = 2147483647
@@ -136,15 +142,15 @@ def page_response(
     rows = collections.page(conn_for(request), collection, filters, after, limit + 1)
     has_more = len(rows) > limit
     rows = rows[:limit]
-    next_cursor = cursors.encode(endpoint, filters, [rows[-1][0]]) if has_more else None
-    content = envelope_bytes(
-        bodies_of(rows) if bodies_of else [r[1] for r in rows],
-        limit=limit,
-        has_more=has_more,
-        next_cursor=next_cursor,
-        order=ORDER_ID_ASC,
-    )
-    return json_bytes_response(content)
+    last_id = rows[-1][0] if rows else None
+    next_cursor = cursors.encode(endpoint, filters, [last_id]) if has_more else None
+    data = page_data_bytes(bodies_of(rows) if bodies_of else [r[1] for r in rows])
+    if bodies_of is None:
+        # What the page cache keeps of this page (`gridservice.page_cache`), by its key.
+        key = (collection, tuple(sorted((k, v) for k, v in filters.items() if v is not None)))
+        request.state.page_parts = ((*key, after, limit), data, has_more, last_id)
+    tail = meta_bytes(limit=limit, has_more=has_more, next_cursor=next_cursor, order=ORDER_ID_ASC)
+    return json_bytes_response(data + tail)
 
 
 _DATETIME = re.compile(

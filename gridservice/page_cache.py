@@ -1,0 +1,355 @@
+"""Encoded pages of public reference collections, kept in memory and served on a lean path.
+
+A page of 500 generators is the same bytes for everyone until the public data changes, yet
+the full path (FastAPI routing, dependency solving, a thread-pool hop and a SQLite read
+that gives the interpreter lock back at every row) spends milliseconds on it
+(docs/benchmarks/floor.md). `PageCacheMiddleware` answers such a page from `PageCache`
+when it safely can, and hands every other request to the full path unchanged.
+
+What it may answer: a GET of a registered collection (`PUBLIC_PAGES`, public data only,
+never a tenant's records) whose query it parses exactly as the full path would (each
+value in the strict form both agree on; anything else goes to the full path, which
+validates and refuses as always). Before answering it runs the same checks as the full
+path, in this order: the bearer token is looked up in the store on every request (a
+revoked or unknown token, or none, goes to the full path, which refuses it), then the
+token's rate-limit bucket is drawn from (a 429 is raised as the full path raises it and
+rendered by the app's own handler). The request id and `Service-Version` headers, the
+406 and size checks come from the middleware around this one, as for every request.
+
+Validity: an entry is tagged with the store's data snapshot hash (`meta`, key
+`meta_reads.SNAPSHOT_KEY`) read before the full path built the page and checked again
+after it; every insert, update or delete of public data deletes that key in the same
+transaction (schema triggers, on SQLite and PostgreSQL), so an entry is served only
+while the hash it was built under is still the store's. A harvest or a new release, by
+this process or another instance on the same PostgreSQL database, makes every entry
+stale at once; until the hash is taken again (at the next service start) pages are built
+by the full path. The next-page cursor is signed afresh for every answer (its expiry
+moves with the clock), so a cached answer is the bytes the full path would send.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl
+
+import anyio.to_thread
+from starlette._exception_handler import _lookup_exception_handler
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from gridservice.auth import rate_limited
+from gridservice.errors import ApiError
+from gridservice.paging import ORDER_ID_ASC, filters_digest, meta_bytes
+from gridservice.store import meta_reads
+from gridservice.store.backend import PooledConnections
+from gridservice.store.tenancy import tenant_for_token
+
+DEFAULT_PAGE_CACHE_BYTES = 64 * 2**20
+MAX_ID = 2147483647  # as routers.common.MAX_ID
+
+# Where the full path leaves the parts of a page it built (`routers.common.page_response`).
+PAGE_PARTS = "page_parts"
+
+_NUMBER = re.compile(r"[0-9]{1,15}(\.[0-9]{1,15})?")
+_POSITIVE_INT = re.compile(r"[1-9][0-9]{0,9}")
+_PERIOD = re.compile(r"[0-9]{4}-(0[1-9]|1[0-2])")
+
+
+def _text(value: str) -> str | None:
+    return value if 0 < len(value) <= 200 else None
+
+
+def _capacity(value: str) -> float | None:
+    return float(value) if _NUMBER.fullmatch(value) else None
+
+
+def _plant_id(value: str) -> int | None:
+    return int(value) if _POSITIVE_INT.fullmatch(value) and int(value) <= MAX_ID else None
+
+
+def _period(value: str) -> str | None:
+    return value if _PERIOD.fullmatch(value) else None
+
+
+def _limit(value: str) -> int | None:
+    return int(value) if _POSITIVE_INT.fullmatch(value) and int(value) <= 500 else None
+
+
+def _cursor(value: str) -> str | None:
+    return value if 0 < len(value) <= 4096 else None
+
+
+@dataclass(frozen=True)
+class PublicPage:
+    """A listing of public data the lean path may answer: its collection and parameters,
+    each with the strict form of its value both paths read the same way (None: not sure,
+    the full path decides)."""
+
+    collection: str
+    filters: dict[str, Callable[[str], Any]]
+    default_limit: int = 100
+
+    def parse(
+        self, query_string: bytes
+    ) -> tuple[tuple[tuple[str, Any], ...], str | None, int] | None:
+        """Return (filters, cursor, limit), or None when the full path must decide."""
+        seen: set[str] = set()
+        filters: list[tuple[str, Any]] = []
+        cursor, limit = None, self.default_limit
+        # As Starlette reads a query string (`QueryParams`).
+        for name, raw in parse_qsl(query_string.decode("latin-1"), keep_blank_values=True):
+            if name in seen:
+                return None
+            seen.add(name)
+            if name == "limit":
+                value = _limit(raw)
+                limit = value
+            elif name == "cursor":
+                value = cursor = _cursor(raw)
+            elif name in self.filters:
+                value = self.filters[name](raw)
+                filters.append((name, value))
+            else:
+                return None
+            if value is None:
+                return None
+        return tuple(sorted(filters)), cursor, limit
+
+
+PUBLIC_PAGES: dict[str, PublicPage] = {
+    "/v1/generators": PublicPage(
+        "generators",
+        {
+            "state": _text,
+            "status": _text,
+            "ba_code": _text,
+            "source_id": _text,
+            "technology": _text,
+            "plant_id": _plant_id,
+            "min_capacity_mw": _capacity,
+            "max_capacity_mw": _capacity,
+        },
+    ),
+    "/v1/generation-plants": PublicPage(
+        "generation-plants", {"state": _text, "county": _text, "ba_code": _text}
+    ),
+    "/v1/generator-operations": PublicPage(
+        "generator-operations",
+        {
+            "plant_id": _plant_id,
+            "generator_id": _text,
+            "ba_code": _text,
+            "state": _text,
+            "period": _period,
+        },
+    ),
+}
+
+PageKey = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class CachedPage:
+    tag: str
+    data: bytes  # `{"data":[...]` up to and including the closing bracket
+    has_more: bool
+    last_id: str | None
+    digest: str = ""  # the cursor's binding to endpoint and filters (`paging.filters_digest`)
+
+
+class PageCache:
+    """Encoded pages, least recently used out first once past `max_bytes`; thread-safe."""
+
+    def __init__(self, max_bytes: int = DEFAULT_PAGE_CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[PageKey, CachedPage] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    @property
+    def size_bytes(self) -> int:
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: PageKey, tag: str) -> CachedPage | None:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None or entry.tag != tag:
+                self.misses += 1
+                return None
+            self._entries.move_to_end(key)
+            self.hits += 1
+            return entry
+
+    def put(self, key: PageKey, page: CachedPage) -> None:
+        size = len(page.data)
+        if size > self.max_bytes // 4:
+            return
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self._bytes -= len(old.data)
+            self._entries[key] = page
+            self._bytes += size
+            while self._bytes > self.max_bytes:
+                _, dropped = self._entries.popitem(last=False)
+                self._bytes -= len(dropped.data)
+
+
+def _authorization(scope: Scope) -> str | None:
+    """The first Authorization header, as Starlette's `request.headers.get` returns it."""
+    for name, value in scope["headers"]:
+        if name.lower() == b"authorization":
+            return value.decode("latin-1")
+    return None
+
+
+def _bearer_token(authorization: str | None) -> str | None:
+    """The token as `HTTPBearer` and `auth.current_tenant` read it, or None (full path)."""
+    if not authorization:
+        return None
+    scheme, _, credentials = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not credentials:
+        return None
+    return credentials
+
+
+class PageCacheMiddleware:
+    """Answer registered public pages from the cache; everything else goes on unchanged."""
+
+    def __init__(self, app: ASGIApp, cache: PageCache) -> None:
+        self.app = app
+        self.cache = cache
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        page = PUBLIC_PAGES.get(scope.get("path", "")) if scope["type"] == "http" else None
+        if page is None or scope["method"] != "GET":
+            await self.app(scope, receive, send)
+            return
+        parsed = page.parse(scope.get("query_string", b""))
+        token = _bearer_token(_authorization(scope))
+        if parsed is None or token is None:
+            await self.app(scope, receive, send)
+            return
+        filters, cursor, limit = parsed
+        state = scope["app"].state
+        endpoint = scope["path"]
+        after = None
+        if cursor is not None:
+            try:
+                position = state.cursor_codec.decode(cursor, endpoint, dict(filters))
+            except ApiError:
+                position = None
+            if position is None or len(position) != 1 or not isinstance(position[0], str):
+                await self.app(scope, receive, send)
+                return
+            after = position[0]
+        key = (page.collection, filters, after, limit)
+        connections = state.connections
+
+        def tag_now() -> str | None:
+            return meta_reads.get_meta(connections.get(), meta_reads.SNAPSHOT_KEY)
+
+        def tenant_now() -> tuple[str | None, str | None]:
+            conn = connections.get()
+            return (
+                meta_reads.get_meta(conn, meta_reads.SNAPSHOT_KEY),
+                tenant_for_token(conn, token),
+            )
+
+        in_pool = isinstance(connections, PooledConnections)
+        try:
+            tag, tenant = await _blocking(tenant_now, in_pool)
+        except Exception:
+            # The store failed before anything was counted: the full path meets the same
+            # failure and answers it as it always does (503 when the store is down).
+            await self.app(scope, receive, send)
+            return
+        entry = self.cache.get(key, tag) if tag is not None else None
+        if entry is None or tenant is None:
+            await self._fill(scope, receive, send, key, tag, tag_now, in_pool)
+            return
+        try:
+            limiter = state.rate_limiter
+            if limiter is not None:
+                wait = await _blocking(
+                    lambda: limiter.retry_after(hashlib.sha256(token.encode()).hexdigest()),
+                    in_pool,
+                )
+                if wait:
+                    raise rate_limited(wait)
+        except Exception as exc:
+            # Rendered by the handler the full path would reach (429, 503 of the store);
+            # anything else goes up to the server error middleware, as it would there.
+            handlers = scope["app"].exception_handlers
+            handler = _lookup_exception_handler(handlers, exc)
+            if handler is None or handler is handlers.get(Exception):
+                raise
+            response = await handler(Request(scope, receive), exc)
+            await response(scope, receive, send)
+            return
+        scope.setdefault("state", {})["tenant_id"] = tenant
+        next_cursor = (
+            state.cursor_codec.encode(endpoint, {}, [entry.last_id], digest=entry.digest)
+            if entry.has_more
+            else None
+        )
+        body = entry.data + meta_bytes(
+            limit=limit, has_more=entry.has_more, next_cursor=next_cursor, order=ORDER_ID_ASC
+        )
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-length", str(len(body)).encode("latin-1")),
+                    (b"content-type", b"application/json"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    async def _fill(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        key: PageKey,
+        tag: str | None,
+        tag_now: Callable[[], str | None],
+        in_pool: bool,
+    ) -> None:
+        """Let the full path answer; keep the page it built if the data did not change."""
+        status: list[int] = []
+
+        async def watch(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status.append(message["status"])
+            await send(message)
+
+        await self.app(scope, receive, watch)
+        parts = scope.get("state", {}).get(PAGE_PARTS)
+        if tag is None or status != [200] or parts is None or parts[0] != key:
+            return
+        if await _blocking(tag_now, in_pool) != tag:
+            return
+        _, data, has_more, last_id = parts
+        digest = filters_digest(scope["path"], dict(key[1]))
+        self.cache.put(key, CachedPage(tag, data, has_more, last_id, digest))
+
+
+async def _blocking(fn: Callable[[], Any], in_pool: bool) -> Any:
+    """Run store work: inline on SQLite (a few microseconds on this thread's own
+    connection), in a worker thread on PostgreSQL (a network round trip)."""
+    if in_pool:
+        return await anyio.to_thread.run_sync(fn)
+    return fn()
