@@ -36,6 +36,9 @@ from bench.peers.load import run_wrk, wrk_path
 from gridservice.store.db import connect, init_schema
 
 PARTS = ("load", "client", "app")
+# The 500-row pages, each also loaded on the HTTP floor (uvicorn sending its bytes) and on
+# our service with its page cache off (every page by the full path).
+PAGE_SCENARIOS = ("generators_first", "generators_last", "generators_filtered")
 
 
 def build_database(path: Path, scale: int) -> dict:
@@ -77,7 +80,11 @@ def load_scenarios(procs: dict, todo: list[scenarios.Scenario], args: argparse.N
         s.name: {"ours": procs["ours"].base_url + s.ours, "datasette": procs["datasette"].base_url + s.datasette}
         for s in todo
     }  # fmt: skip
-    urls["generators_first"]["static_floor"] = procs["static"].base_url + "/"
+    pages = [name for name in PAGE_SCENARIOS if name in urls]  # as `start_static` was given
+    for index, name in enumerate(pages):
+        path = urls[name]["ours"][len(procs["ours"].base_url) :]
+        urls[name]["static_floor"] = procs["static"].base_url + f"/{index}"
+        urls[name]["ours_full_path"] = procs["ours_full_path"].base_url + path
     raw: dict[str, dict[str, list[dict]]] = {name: {} for name in urls}
     warm = dict(connections=args.connections, duration=1, headers=scenarios.AUTH)
     for sides in urls.values():
@@ -120,8 +127,16 @@ def run_scale(scale: int, args: argparse.Namespace, result: dict) -> dict:
             todo, result["checks"] = scenarios.discover(
                 db.stem, procs["ours"].base_url, procs["datasette"].base_url
             )
-            first = httpx.get(procs["ours"].base_url + todo[0].ours, headers=scenarios.AUTH)
-            procs["static"] = servers.start_static(first.raise_for_status().content)
+            by_name = {s.name: s for s in todo}
+            bodies = [
+                httpx.get(procs["ours"].base_url + by_name[name].ours, headers=scenarios.AUTH)
+                .raise_for_status()
+                .content
+                for name in PAGE_SCENARIOS
+                if name in by_name
+            ]
+            procs["static"] = servers.start_static(bodies)
+            procs["ours_full_path"] = servers.start_service(db, page_cache_mb=0)
             result["titles"] = {s.name: s.title for s in todo}
             result["load"] = load_scenarios(procs, todo, args)
             result["load_average_after"] = os.getloadavg()
@@ -129,7 +144,8 @@ def run_scale(scale: int, args: argparse.Namespace, result: dict) -> dict:
                 "ours": procs["ours"].memory_mb(),
                 "datasette": procs["datasette"].memory_mb(),
             }
-            for name in ("datasette", "static"):
+            result["memory_mb"]["ours_full_path"] = procs["ours_full_path"].memory_mb()
+            for name in ("datasette", "static", "ours_full_path"):
                 procs.pop(name).stop()
         if "client" in args.parts:
             print("  client traversal ...", flush=True)

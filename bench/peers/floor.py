@@ -1,4 +1,5 @@
-"""The floor under each layer: the service's own SQL in raw sqlite3, and JSON encoding alone.
+"""The floor under each layer: the service's own SQL in raw sqlite3, JSON encoding alone, and
+one page through the whole ASGI app in this process (full path, and a page cache hit).
 
 Timed in this process on one thread, with the statements the service's store runs
 (`gridservice.store.collections`), on a connection opened as the service opens its own.
@@ -92,4 +93,67 @@ def measure(db: Path) -> dict:
         "parse_stored_json": time_call(lambda: [json.loads(b) for b in bodies]),
     }
     conn.close()
+    out["asgi"] = measure_asgi(db)
+    return out
+
+
+def _asgi_timing(app, path: str, query: str, *, budget: float = 1.0, at_least: int = 5) -> dict:
+    """Median and best ms of one GET through the ASGI app in this process (no socket), one
+    request at a time, all inside one running event loop as under uvicorn (the thread pool's
+    workers, and their store connections, live as long as the loop's main task)."""
+    import asyncio
+
+    scope = {
+        "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
+        "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
+        "query_string": query.encode(), "server": ("127.0.0.1", 80),
+        "client": ("127.0.0.1", 50000),
+        "headers": [(b"host", b"127.0.0.1"), (b"authorization", b"Bearer gds_demo_alpha")],
+    }  # fmt: skip
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def one() -> None:
+        sent: list[dict] = []
+
+        async def send(message):
+            sent.append(message)
+
+        await app(dict(scope, state={}), receive, send)
+        if sent[0]["status"] != 200:
+            raise RuntimeError(f"{path}?{query}: {sent[0]['status']}")
+
+    async def timed() -> list[float]:
+        await one()  # warm: the page cache is filled, the worker thread's connection opened
+        samples: list[float] = []
+        stop = time.perf_counter() + budget
+        while len(samples) < at_least or time.perf_counter() < stop:
+            start = time.perf_counter()
+            await one()
+            samples.append((time.perf_counter() - start) * 1000)
+        return samples
+
+    samples = asyncio.run(timed())
+    return {
+        "median_ms": round(statistics.median(samples), 3),
+        "best_ms": round(min(samples), 3),
+        "runs": len(samples),
+    }
+
+
+def measure_asgi(db: Path) -> dict:
+    """One 500-row page through the whole ASGI app in this process, one request at a time:
+    by the full path (page cache off) and as a page cache hit. What is left above these
+    under load is uvicorn, the socket and waiting for a core."""
+    from gridservice.app import create_app
+    from gridservice.settings import Settings
+
+    out = {}
+    for name, cache_bytes in (("full_path", 0), ("page_cache_hit", 64 * 2**20)):
+        settings = Settings(
+            db_path=db, rate_limit_per_second=1e9, rate_limit_burst=10**9,
+            page_cache_bytes=cache_bytes,
+        )  # fmt: skip
+        out[name] = _asgi_timing(create_app(settings), "/v1/generators", f"limit={PAGE}")
     return out

@@ -4,7 +4,8 @@
 
 The service's default token bucket (50 requests/s per token) would turn a load test into a
 measurement of the limiter, so this launcher raises it out of reach; everything else is the
-service as `gridservice serve` runs it (one process, FastAPI's thread pool, WAL store).
+service as `gridservice serve` runs it (one process, FastAPI's thread pool, WAL store, its
+page cache; `--page-cache-mb 0` serves every page by the full path).
 """
 
 from __future__ import annotations
@@ -24,9 +25,13 @@ def main() -> None:
     parser.add_argument("--db", required=True)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument(
+        "--page-cache-mb", type=int, default=None, help="0: every page by the full path"
+    )
     args = parser.parse_args()
+    cache = {} if args.page_cache_mb is None else {"page_cache_bytes": args.page_cache_mb * 2**20}
     settings = Settings(
-        db_path=Path(args.db), rate_limit_per_second=1e9, rate_limit_burst=1_000_000_000
+        db_path=Path(args.db), rate_limit_per_second=1e9, rate_limit_burst=1_000_000_000, **cache
     )
     app = create_app(settings)
     sock = bound_socket(args.host, args.port)

@@ -79,7 +79,7 @@ def _spawn(name: str, args: list[str], port: int, probe: str) -> Process:
     return _wait_ready(Process(name, f"http://127.0.0.1:{port}", popen), probe)
 
 
-def start_service(db: Path) -> Process:
+def start_service(db: Path, page_cache_mb: int | None = None) -> Process:
     """Our service in its own process (rate limit lifted), then the WAL folded into the file.
 
     The service writes its secret and deployment id into `meta` on first start; folding the
@@ -87,6 +87,8 @@ def start_service(db: Path) -> Process:
     """
     port = free_port()
     args = [sys.executable, "-m", "bench.peers.serve_service", "--db", str(db), "--port", str(port)]
+    if page_cache_mb is not None:
+        args += ["--page-cache-mb", str(page_cache_mb)]
     proc = _spawn("service", args, port, "/v1/release")
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -134,11 +136,13 @@ def start_datasette(db: Path, page_size: int = 500) -> Process:
     return _spawn("datasette", args, port, f"/{db.stem}.json")
 
 
-def start_static(body: bytes) -> Process:
-    """uvicorn answering every request with `body` (the HTTP floor)."""
+def start_static(bodies: list[bytes]) -> Process:
+    """uvicorn answering `/<i>` with `bodies[i]` and `/` with the first (the HTTP floor)."""
     port = free_port()
-    fd, path = tempfile.mkstemp(suffix=".json", prefix="floor-page-")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(body)
-    args = [sys.executable, "-m", "bench.peers.serve_static", "--body", path, "--port", str(port)]
+    args = [sys.executable, "-m", "bench.peers.serve_static", "--port", str(port)]
+    for body in bodies:
+        fd, path = tempfile.mkstemp(suffix=".json", prefix="floor-page-")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(body)
+        args += ["--body", path]
     return _spawn("static", args, port, "/")
