@@ -33,8 +33,8 @@ def _serve(args: argparse.Namespace) -> int:
     if args.max_store_mb is not None and args.max_store_mb < 1:
         print("gridservice serve: --max-store-mb must be at least 1", file=sys.stderr)
         return 2
-    if args.mmap_mb < 0:
-        print("gridservice serve: --mmap-mb must be 0 or more", file=sys.stderr)
+    if args.mmap_mb < 0 or args.page_cache_mb < 0:
+        print("gridservice serve: --mmap-mb and --page-cache-mb must be 0 or more", file=sys.stderr)
         return 2
     location = backend.location_from(args.database_url, args.db)
     settings = Settings(
@@ -49,6 +49,7 @@ def _serve(args: argparse.Namespace) -> int:
         mmap_bytes=args.mmap_mb * 2**20,
         read_timeout_seconds=args.read_timeout,
         max_store_bytes=args.max_store_mb * 2**20 if args.max_store_mb else None,
+        page_cache_bytes=args.page_cache_mb * 2**20,
     )
     if args.workers == 1:
         sock = bound_socket(args.host, args.port)
@@ -191,6 +192,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="MB",
         help="SQLite memory-mapped window per connection (default 0: off). Faster large "
         "pages; resident memory then counts the mapped store pages once per connection",
+    )
+    serve.add_argument(
+        "--page-cache-mb",
+        type=int,
+        default=64,
+        metavar="MB",
+        help="memory for encoded pages of public collections, kept while the public data is "
+        "unchanged (default 64; 0: off)",
     )
     add_database_url_option(serve)
     serve.add_argument(

@@ -67,9 +67,16 @@ def floor_table(results: dict) -> list[str]:
     lines = [head, "|---|" + "---:|" * len(scales)]
     rows = [("sql", name) for name in results["scales"][scales[0]]["floor"]["sql"]]
     rows += [("encode", name) for name in results["scales"][scales[0]]["floor"]["encode"]]
+    rows += [("asgi", "full_path"), ("asgi", "page_cache_hit")]
+    labels = {"sql": "SQL", "encode": "JSON, 500 records", "asgi": "one 500-row page, ASGI app"}
     for group, name in rows:
-        label = f"SQL: {name}" if group == "sql" else f"JSON, 500 records: {name}"
-        cells = [_ms(results["scales"][s]["floor"][group][name]["median_ms"]) for s in scales]
+        label = f"{labels[group]}: {name}"
+        cells = [
+            _ms(results["scales"][s]["floor"][group][name]["median_ms"])
+            if name in results["scales"][s]["floor"].get(group, {})
+            else "not run"
+            for s in scales
+        ]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return lines
 
@@ -252,7 +259,7 @@ def write(results: dict, out: Path) -> None:
     svg_to_png(svg, out / "peers-growth.png", f"{CHART_WIDTH},{CHART_HEIGHT}")
 
 
-CHART_WIDTH, CHART_HEIGHT = 1460, 470
+CHART_WIDTH, CHART_HEIGHT = 1480, 470
 
 
 def svg_to_png(svg: Path, png: Path, size: str = f"{CHART_WIDTH},{CHART_HEIGHT}") -> bool:
@@ -315,8 +322,9 @@ def _panel(x0, y0, w, h, title, series, scales, ylabel, log_y=True, y_range=None
             )
             tick *= 10
     else:
-        for i in range(5):
-            tick = lo + (hi - lo) * i / 4
+        step = 0.25 if hi <= 1.5 else 0.5
+        for i in range(int(round((hi - lo) / step)) + 1):
+            tick = lo + step * i
             out.append(f'<text x="{x0 + 45}" y="{y(tick) + 4}" text-anchor="end">{tick:.0%}</text>')
             out.append(
                 f'<line x1="{x0 + 50}" y1="{y(tick)}" x2="{x0 + w - 20}" y2="{y(tick)}" stroke="#ddd"/>'
@@ -365,7 +373,7 @@ def growth_svg(results: dict) -> str:
             values = [floor_shares(results["scales"][s], side).get(name) for s in scales]
             shares.append({"values": values, "dashed": dashed, "colour": _COLOURS[i % 6]})
     shares.append({"values": [TARGET_FLOOR_SHARE] * len(scales), "dashed": True, "colour": "#888"})
-    top = max([1.0] + [v for s in shares for v in s["values"] if v])
+    top = math.ceil(4 * max([1.0] + [v for s in shares for v in s["values"] if v])) / 4
     body += _panel(
         980, 0, 480, 360, "500-row pages: share of the HTTP floor", shares, scales,
         "ours / uvicorn sending the same bytes", log_y=False, y_range=(0.0, top),

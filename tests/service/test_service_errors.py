@@ -140,8 +140,17 @@ def test_an_unexpected_failure_is_a_500_problem_without_a_trace(client, monkeypa
     def explode(*args, **kwargs):
         raise ZeroDivisionError("secret internals")
 
+    # A page not kept in the page cache: built by the full path, which fails.
     monkeypatch.setattr(collections, "page", explode)
-    response = client.get("/v1/generators", headers=ALPHA)
+    response = client.get("/v1/queue-records", headers=ALPHA)
+    body = assert_problem(response, 500, "internal_error")
+    assert "secret internals" not in response.text and "Traceback" not in response.text
+    assert body["instance"] == "/v1/queue-records"
+    # A page answered from the page cache, failing on its lean path.
+    monkeypatch.undo()
+    assert client.get("/v1/generators?limit=3", headers=ALPHA).status_code == 200
+    monkeypatch.setattr(client.app.state.rate_limiter, "retry_after", explode)
+    response = client.get("/v1/generators?limit=3", headers=ALPHA)
     body = assert_problem(response, 500, "internal_error")
     assert "secret internals" not in response.text and "Traceback" not in response.text
     assert body["instance"] == "/v1/generators"
