@@ -104,7 +104,7 @@ class PublicPage:
         cursor, limit = None, self.default_limit
         # As Starlette reads a query string (`QueryParams`).
         for name, raw in parse_qsl(query_string.decode("latin-1"), keep_blank_values=True):
-            if name in seen:
+            if name in seen or "\ufffd" in raw:  # repeated, or bytes that are not UTF-8
                 return None
             seen.add(name)
             if name == "limit":

@@ -135,6 +135,8 @@ ODD = [
     "/v1/generators?cursor=not-a-cursor",
     "/v1/generators?state=" + "X" * 201,
     "/v1/generator-operations?period=2024-13",
+    "/v1/generators?state=%FF&limit=2",  # not UTF-8
+    "/v1/generators?state=%EF%BF%BD&limit=2",  # U+FFFD itself
 ]
 
 
