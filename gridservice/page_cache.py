@@ -12,8 +12,7 @@ value in the strict form both agree on; anything else goes to the full path, whi
 validates and refuses as always). Before answering it runs the same checks as the full
 path, in this order: the bearer token is looked up in the store on every request (a
 revoked or unknown token, or none, goes to the full path, which refuses it), then the
-token's rate-limit bucket is drawn from (a 429 is raised as the full path raises it and
-rendered by the app's own handler). The request id and `Service-Version` headers, the
+token's rate-limit bucket is drawn from (when it is empty the full path answers the 429). The request id and `Service-Version` headers, the
 406 and size checks come from the middleware around this one, as for every request.
 
 Validity: an entry is tagged with the store's data snapshot hash (`meta`, key
@@ -39,11 +38,8 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import anyio.to_thread
-from starlette._exception_handler import _lookup_exception_handler
-from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from gridservice.auth import rate_limited
 from gridservice.errors import ApiError
 from gridservice.paging import ORDER_ID_ASC, filters_digest, meta_bytes
 from gridservice.store import meta_reads
@@ -278,25 +274,19 @@ class PageCacheMiddleware:
         if entry is None or tenant is None:
             await self._fill(scope, receive, send, key, tag, tag_now, in_pool)
             return
-        try:
-            limiter = state.rate_limiter
-            if limiter is not None:
-                wait = await _blocking(
-                    lambda: limiter.retry_after(hashlib.sha256(token.encode()).hexdigest()),
-                    in_pool,
-                )
-                if wait:
-                    raise rate_limited(wait)
-        except Exception as exc:
-            # Rendered by the handler the full path would reach (429, 503 of the store);
-            # anything else goes up to the server error middleware, as it would there.
-            handlers = scope["app"].exception_handlers
-            handler = _lookup_exception_handler(handlers, exc)
-            if handler is None or handler is handlers.get(Exception):
-                raise
-            response = await handler(Request(scope, receive), exc)
-            await response(scope, receive, send)
-            return
+        limiter = state.rate_limiter
+        if limiter is not None:
+            # The token's bucket, keyed as `auth.current_tenant` keys it. A refusal takes
+            # nothing from the bucket, so on a 429 (or a store failure) the full path draws
+            # again and answers as it always does: the request is counted once.
+            bucket = hashlib.sha256(token.encode()).hexdigest()
+            try:
+                wait = await _blocking(lambda: limiter.retry_after(bucket), in_pool)
+            except Exception:
+                wait = None
+            if wait != 0:
+                await self.app(scope, receive, send)
+                return
         scope.setdefault("state", {})["tenant_id"] = tenant
         next_cursor = (
             state.cursor_codec.encode(endpoint, {}, [entry.last_id], digest=entry.digest)
