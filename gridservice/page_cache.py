@@ -12,8 +12,9 @@ value in the strict form both agree on; anything else goes to the full path, whi
 validates and refuses as always). Before answering it runs the same checks as the full
 path, in this order: the bearer token is looked up in the store on every request (a
 revoked or unknown token, or none, goes to the full path, which refuses it), then the
-token's rate-limit bucket is drawn from (when it is empty the full path answers the 429). The request id and `Service-Version` headers, the
-406 and size checks come from the middleware around this one, as for every request.
+token's rate-limit bucket is drawn from (when it is empty the full path answers the 429).
+The request id and `Service-Version` headers, the 406 and size checks come from the
+middleware around this one, as for every request.
 
 Validity: an entry is tagged with the store's data snapshot hash (`meta`, key
 `meta_reads.SNAPSHOT_KEY`) read before the full path built the page and checked again
@@ -330,7 +331,11 @@ class PageCacheMiddleware:
         parts = scope.get("state", {}).get(PAGE_PARTS)
         if tag is None or status != [200] or parts is None or parts[0] != key:
             return
-        if await _blocking(tag_now, in_pool) != tag:
+        try:
+            unchanged = await _blocking(tag_now, in_pool) == tag
+        except Exception:  # the answer is sent; a page not kept is only a later miss
+            return
+        if not unchanged:
             return
         _, data, has_more, last_id = parts
         digest = filters_digest(scope["path"], dict(key[1]))
