@@ -119,20 +119,24 @@ def balancing_authority_operations(
 
 
 @cached(max_entries=2000)
-def first_operation_from(
-    conn: ConnectionKey, ba_code: str, start: str | None
-) -> BalancingAuthorityOperation | None:
-    """Return the authority's first hourly operation at or after `start` (one record), or None."""
+def operations_from(
+    conn: ConnectionKey, ba_code: str, start: str | None, count: int = 1
+) -> list[BalancingAuthorityOperation]:
+    """Return the authority's first `count` hourly operations at or after `start` (one page)."""
     pager = client(conn).balancing_authority_operations.list(
-        **_sent({"ba_code": ba_code, "start": start}), limit=1, max_items=1
+        **_sent({"ba_code": ba_code, "start": start}), limit=count, max_items=count
     )
-    found = pager.to_list()
-    return found[0] if found else None
+    return pager.to_list()
 
 
 def has_operations_from(conn: ConnectionKey, ba_code: str, start: str | None) -> bool:
     """Return whether the authority has any hourly operation at or after `start` (one record)."""
-    return first_operation_from(conn, ba_code, start) is not None
+    return bool(operations_from(conn, ba_code, start))
+
+
+# Records read to tell whether demand goes on from a day: a source's odd missing hour (the
+# real demand file starts with one) must not hide the rest; weather-zone rows share an hour.
+DEMAND_PROBE = 48
 
 
 @cached(spinner="Finding the latest week with demand…", max_entries=200)
@@ -141,21 +145,17 @@ def latest_demand_day(conn: ConnectionKey, ba_code: str, last_day: dt.date) -> d
 
     Sources cover different years (on the real data EIA-930 demand ends in 2024 and the fuel
     mix runs from late 2025), so the newest week can hold no demand at all. Asks about the first
-    hour at or after a day, bisecting between the first day of data and `last_day`.
+    records at or after a day, bisecting between the first day of data and `last_day`.
     """
-
-    def first_from(day: dt.date | None) -> BalancingAuthorityOperation | None:
-        start = None if day is None else f"{day.isoformat()}T00:00:00Z"
-        return first_operation_from(conn, ba_code, start)
-
-    first = first_from(None)
-    if first is None or not first.utc_time:
+    first = operations_from(conn, ba_code, None)
+    if not first or not first[0].utc_time:
         return None
-    first_day = dt.date.fromisoformat(first.utc_time[:10])
+    first_day = dt.date.fromisoformat(first[0].utc_time[:10])
 
     def demand_from(day: dt.date) -> bool:
-        operation = first_from(day)
-        return operation is not None and operation.demand_mw is not None
+        start = f"{day.isoformat()}T00:00:00Z"
+        found = operations_from(conn, ba_code, start, DEMAND_PROBE)
+        return any(operation.demand_mw is not None for operation in found)
 
     return last_day_where(demand_from, first_day, last_day)
 

@@ -188,6 +188,7 @@ def on_store_with_a_fuel_mix_after_demand(tmp_path, monkeypatch):
         _hourly("ERCO", None, DEMAND_ENDS - dt.timedelta(hours=h), 50_000.0 + h)
         for h in range(24 * 30)
     ]
+    demand[-1]["demandMw"] = None  # the real demand file starts with a missing hour too
     fuel = [_fuel_only(FUEL_STARTS + dt.timedelta(hours=h)) for h in range(24 * 10)]
     server = _serve_store(tmp_path / "fuel-after-demand.db", demand + fuel)
     monkeypatch.setenv("GRID_API_BASE_URL", server.base_url)
