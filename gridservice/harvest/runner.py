@@ -27,7 +27,7 @@ from gridservice.harvest import (
     lbnl,
 )
 from gridservice.harvest._base import Asset, Harvest, HarvestError
-from gridservice.store import harvest_store, history_store, writer
+from gridservice.store import evidence_impacts, harvest_store, history_store, writer
 
 
 @dataclass(frozen=True)
@@ -170,10 +170,13 @@ def run_harvest(
     *,
     harvested_at: str | None = None,
     on_step: Callable[[str], None] | None = None,
+    refresh_search_index: bool = True,
 ) -> HarvestResult:
     """Harvest one file of `source` into the store and return the recorded run.
 
     `on_step` is told each stage as it starts ('hash', 'parse', 'store'), for progress.
+    When the harvest changed the evidence, the search's impact index is rebuilt
+    (`store.evidence_impacts`) unless `refresh_search_index` is False.
     """
     step = on_step or (lambda _stage: None)
     spec = _source(source)
@@ -207,6 +210,8 @@ def run_harvest(
         writer.insert_harvest_run(conn, run)
         writer.set_meta(conn, "data_kind", "harvest")
         writer.set_meta(conn, "built_at", asset.harvested_at)
+    if refresh_search_index:
+        evidence_impacts.refresh(conn)
     return HarvestResult(source, asset.path, run)
 
 
@@ -244,11 +249,14 @@ def build_from_dir(
     for number, (_, _, name, path) in enumerate(plan, 1):
         progress.start(number, len(plan), path)
         try:
-            result = run_harvest(conn, name, path, on_step=progress.step)
+            result = run_harvest(
+                conn, name, path, on_step=progress.step, refresh_search_index=False
+            )
         except HarvestError as exc:
             result = _rejected_run(conn, SOURCES[name], path, str(exc))
         progress.done(result)
         results.append(result)
+    evidence_impacts.refresh(conn)
     return results
 
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridservice.store import evidence_pg, meta_reads
+from gridservice.store import evidence_impacts, evidence_pg, meta_reads
 from gridservice.store.pg import is_postgres
 
 Fragment = tuple[str, tuple[Any, ...]]
@@ -196,14 +196,6 @@ def exact_phrase_query(text: str) -> str | None:
     return phrase + "*" if len(terms[-1]) >= MIN_PREFIX_CHARS else phrase
 
 
-_EVIDENCE_FILTERS = {
-    "source_id": "k.source_id = ?",
-    "authority": "k.authority = ?",
-    "redistribution_policy": "k.redistribution_policy = ?",
-    "kind": "k.kind = ?",
-    "page": "k.page = ?",
-}
-
 # bm25 is negated so that larger is better; the user's words as an exact phrase (unstemmed,
 # adjacent, in order) add a bonus so it outranks the same words scattered through a chunk.
 _PHRASE_BONUS = 10.0
@@ -262,7 +254,8 @@ def _ranked_keys(
     after: tuple[float, str] | None,
     limit: int,
 ) -> list[RankedKey]:
-    """Rank every match on the narrow key table; return the first `limit` after `after`."""
+    """Return the first `limit` matches after `after`: by way of the impact index when it
+    can answer (`evidence_impacts`), else ranking every match on the narrow key table."""
     if is_postgres(conn):
         return evidence_pg.ranked_keys(
             conn,
@@ -273,20 +266,22 @@ def _ranked_keys(
             phrase_bonus=_PHRASE_BONUS,
             min_prefix_chars=MIN_PREFIX_CHARS,
         )
-    clauses, params = ["evidence_fts MATCH ?"], [match]
-    for key, value in filters.items():
-        if value is None or key == "known_at":
-            continue
-        clauses.append(_EVIDENCE_FILTERS[key])
-        params.append(value)
-    # Without known_at, what is known now (as for facts): chunks a newer harvest of their
-    # source closed are left out.
-    known_at = filters.get("known_at")
-    if known_at is None:
-        clauses.append("k.known_to IS NULL")
-    else:
-        clauses.append("k.known_from <= ? AND (k.known_to IS NULL OR k.known_to > ?)")
-        params += [known_at, known_at]
+    clauses, params = evidence_pg.filter_clauses(filters, "k", "?")
+    words = _TERM.findall(q)
+    fast = evidence_impacts.ranked_keys(
+        conn,
+        words,
+        len(words[-1]) >= MIN_PREFIX_CHARS,
+        exact,
+        (clauses, params),
+        after,
+        limit,
+        phrase_bonus=_PHRASE_BONUS,
+    )
+    if fast is not None:
+        return fast
+    evidence_impacts.USES["exact"] += 1
+    clauses, params = ["evidence_fts MATCH ?", *clauses], [match, *params]
     inner = (
         "SELECT k.rowid AS rid, k.chunk_id AS id, ROUND(-bm25(evidence_fts) + CASE WHEN "
         "evidence_fts.rowid IN (SELECT rowid FROM evidence_exact WHERE evidence_exact MATCH ?) "

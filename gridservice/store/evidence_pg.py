@@ -17,13 +17,35 @@ from typing import Any
 
 _TERM = re.compile(r"[^\W_]+", re.UNICODE)  # FTS5 unicode61: letters and digits only
 
-_FILTERS = {
-    "source_id": "c.source_id = %s",
-    "authority": "c.authority = %s",
-    "redistribution_policy": "c.redistribution_policy = %s",
-    "kind": "c.kind = %s",
-    "page": "c.page = %s",
-}
+FILTER_COLUMNS = ("source_id", "authority", "redistribution_policy", "kind", "page")
+
+
+def filter_clauses(
+    filters: Mapping[str, Any], alias: str, mark: str
+) -> tuple[list[str], list[Any]]:
+    """The conditions a search's filters make on the chunk columns under `alias`, with
+    `mark` for a parameter: what is known now unless `known_at` asks for another instant
+    (chunks a newer harvest of their source closed are left out, as for facts)."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for key, value in filters.items():
+        if value is None or key == "known_at":
+            continue
+        if key not in FILTER_COLUMNS:
+            raise KeyError(key)
+        clauses.append(f"{alias}.{key} = {mark}")
+        params.append(value)
+    known_at = filters.get("known_at")
+    if known_at is None:
+        clauses.append(f"{alias}.known_to IS NULL")
+    else:
+        clauses.append(
+            f"{alias}.known_from <= {mark} AND ({alias}.known_to IS NULL "
+            f"OR {alias}.known_to > {mark})"
+        )
+        params += [known_at, known_at]
+    return clauses, params
+
 
 _RANKED = """
 WITH terms AS (
@@ -83,18 +105,7 @@ def ranked_keys(
     star = ":*" if prefix[-1] else ""
     match = " & ".join(f"'{t}'" for t in terms) + star
     phrase = " <-> ".join(f"'{t}'" for t in terms) + star
-    clauses, params = [], []
-    for key, value in filters.items():
-        if value is None or key == "known_at":
-            continue
-        clauses.append(_FILTERS[key])
-        params.append(value)
-    known_at = filters.get("known_at")
-    if known_at is None:
-        clauses.append("c.known_to IS NULL")
-    else:
-        clauses.append("c.known_from <= %s AND (c.known_to IS NULL OR c.known_to > %s)")
-        params += [known_at, known_at]
+    clauses, params = filter_clauses(filters, "c", "%s")
     after_sql, after_params = "", []
     if after is not None:
         after_sql = "WHERE rank < %s OR (rank = %s AND id > %s)"

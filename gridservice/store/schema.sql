@@ -196,6 +196,22 @@ CREATE VIRTUAL TABLE IF NOT EXISTS evidence_exact USING fts5(
     content, content='evidence_chunks', content_rowid='rowid', tokenize='unicode61',
     columnsize=0
 );
+-- The impact index of evidence search (store/evidence_impacts.py): every term of
+-- evidence_fts with the number of chunks it is in, and for terms in many chunks their
+-- postings in blocks of chunks in chunk-id order, with each block's largest bm25 term
+-- part. Rebuilt when the demo store is built, after a harvest and when the service opens
+-- a store; used only while meta.evidence_impacts_generation is the evidence generation.
+CREATE TABLE IF NOT EXISTS evidence_term_stats (
+    term TEXT PRIMARY KEY,
+    df   INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS evidence_term_blocks (
+    term       TEXT NOT NULL,
+    block      INTEGER NOT NULL,
+    max_impact REAL NOT NULL,
+    postings   BLOB NOT NULL,
+    PRIMARY KEY (term, block)
+) WITHOUT ROWID;
 -- Every change to evidence bumps meta.evidence_generation, which keys the service's cache
 -- of ranked search results.
 CREATE TRIGGER IF NOT EXISTS evidence_chunks_ai AFTER INSERT ON evidence_chunks BEGIN

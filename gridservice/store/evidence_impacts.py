@@ -1,0 +1,425 @@
+"""An impact index for evidence search: the first page of a broad term without ranking
+every match, with the same ranks, order and cursors as the exact path.
+
+The exact path (`collections._ranked_keys`) scores every chunk that matches with FTS5's
+`bm25` and sorts them all: 39 to 63 ms for a term found in most of 50,000 chunks. This
+index lets a search stop early and still prove its page is exact.
+
+What is stored, for every stemmed term found in at least `MIN_DF` chunks (`build`):
+chunks are numbered in chunk-id order (`seq`, the order ties are broken in) and cut into
+blocks of `BLOCK_SIZE`; per (term, block) one row holds the block's postings (rowid, seq,
+term frequency, chunk length, whether the chunk is current) and the largest bm25 term
+part in it (`max_impact`). `evidence_term_stats` holds every term of the index with the
+number of chunks it is in. `meta.evidence_impacts_generation` names the evidence
+generation the index was built at; at any other generation the search takes the exact
+path, so the index can be late but never wrong.
+
+A search (`ranked_keys`) bounds each block's best possible rank by the sum of the terms'
+`max_impact` times their IDF, plus the exact-phrase bonus; visits blocks best bound first,
+scoring their chunks as FTS5's bm25 does (same formula, same order of floating-point
+operations, the rank rounded by SQLite's own ROUND); and skips a block once it cannot
+hold a chunk ranked before the page's last one: its bound rounds below that rank, or to
+that rank while every chunk in it comes later in chunk-id order. Whenever the fast path
+cannot tell a query's terms as FTS5 does (a word that is not one token, a prefix that
+expands to more than one term, a term without postings), it returns None and the caller
+ranks exactly as before.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import sqlite3
+import struct
+import threading
+from collections import Counter
+from functools import lru_cache
+from typing import Any
+
+from gridservice.store.pg import is_postgres
+
+# FTS5's bm25 constants (fts5_aux.c).
+K1 = 1.2
+B = 0.75
+
+BLOCK_SIZE = 128
+MIN_DF = 64  # a term in fewer chunks is ranked in well under a millisecond the exact way
+ENABLED = True  # tests turn the fast path off to compare it with the exact one
+USES: Counter[str] = Counter()  # "fast" and "exact": how searches were answered
+
+_POSTING = struct.Struct("<qIHIB")  # rowid, seq, term frequency, chunk length, current
+
+
+def _varints(blob: bytes) -> list[int]:
+    """Decode SQLite varints (as FTS5 stores its sizes and counts)."""
+    out, value, i = [], 0, 0
+    n = 0
+    while i < len(blob):
+        byte = blob[i]
+        i += 1
+        n += 1
+        if n == 9:
+            out.append((value << 8) | byte)
+            value, n = 0, 0
+        elif byte & 0x80:
+            value = (value << 7) | (byte & 0x7F)
+        else:
+            out.append((value << 7) | byte)
+            value, n = 0, 0
+    return out
+
+
+def index_totals(conn: sqlite3.Connection) -> tuple[int, int] | None:
+    """(rows, tokens) of evidence_fts as bm25 reads them (the FTS5 averages record)."""
+    row = conn.execute("SELECT block FROM evidence_fts_data WHERE id = 1").fetchone()
+    if row is None:
+        return None
+    values = _varints(bytes(row[0]))
+    return (values[0], sum(values[1:])) if len(values) >= 2 else None
+
+
+def term_part(tf: float, length: float, avgdl: float) -> float:
+    """bm25's part for one phrase before the IDF, as fts5Bm25Function computes it."""
+    return (tf * (K1 + 1.0)) / (tf + K1 * (1 - B + B * length / avgdl))
+
+
+def idf(rows: int, hits: int) -> float:
+    """bm25's IDF for a phrase found in `hits` of `rows` chunks (at least 1e-6)."""
+    value = math.log((rows - hits + 0.5) / (hits + 0.5))
+    return 1e-6 if value <= 0.0 else value
+
+
+# ------------------------------------------------------------------------------ building
+
+
+def _has_index(conn: sqlite3.Connection) -> bool:
+    return (
+        conn.execute(
+            "SELECT count(*) FROM sqlite_master WHERE name IN "
+            "('evidence_term_stats', 'evidence_term_blocks')"
+        ).fetchone()[0]
+        == 2
+    )
+
+
+def build(conn: sqlite3.Connection, *, min_df: int = MIN_DF) -> bool:
+    """Rebuild the impact index for the evidence as it is now (one transaction).
+
+    Returns False, leaving the index empty, when chunk ids are not unique (ties could not
+    be broken by a numbering then).
+    """
+    if not _has_index(conn):
+        return False
+    with conn:
+        conn.execute("DELETE FROM evidence_term_blocks")
+        conn.execute("DELETE FROM evidence_term_stats")
+        conn.execute("DELETE FROM meta WHERE key LIKE 'evidence_impacts_%'")
+        totals = index_totals(conn)
+        order = conn.execute(
+            "SELECT rowid, chunk_id, known_to IS NULL FROM evidence_keys ORDER BY chunk_id"
+        ).fetchall()
+        ids = [r[1] for r in order]
+        if totals is None or len(set(ids)) != len(ids):
+            return False
+        rows, tokens = totals
+        avgdl = tokens / rows if rows else 1.0
+        seq = {r[0]: (i, 1 if r[2] else 0) for i, r in enumerate(order)}
+        length = {
+            r[0]: _varints(bytes(r[1]))[0] if r[1] else 0
+            for r in conn.execute("SELECT id, sz FROM evidence_fts_docsize")
+        }
+        conn.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.gds_vocab_row "
+            "USING fts5vocab(main, evidence_fts, row)"
+        )
+        conn.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.gds_vocab_instance "
+            "USING fts5vocab(main, evidence_fts, instance)"
+        )
+        vocab = conn.execute("SELECT term, doc FROM temp.gds_vocab_row").fetchall()
+        conn.executemany("INSERT INTO evidence_term_stats VALUES (?, ?)", vocab)
+        for term, df in vocab:
+            if df < min_df:
+                continue
+            tfs = Counter(
+                r[0]
+                for r in conn.execute(
+                    "SELECT doc FROM temp.gds_vocab_instance WHERE term = ?", (term,)
+                )
+            )
+            blocks: dict[int, list[tuple[int, int, int, int, int]]] = {}
+            for rowid, tf in tfs.items():
+                if rowid not in seq:
+                    continue
+                s, current = seq[rowid]
+                blocks.setdefault(s // BLOCK_SIZE, []).append(
+                    (rowid, s, tf, length.get(rowid, 0), current)
+                )
+            conn.executemany(
+                "INSERT INTO evidence_term_blocks VALUES (?, ?, ?, ?)",
+                [
+                    (
+                        term,
+                        block,
+                        max(term_part(p[2], p[3], avgdl) for p in postings),
+                        b"".join(_POSTING.pack(*p) for p in sorted(postings, key=lambda p: p[1])),
+                    )
+                    for block, postings in blocks.items()
+                ],
+            )
+        generation = conn.execute(
+            "SELECT value FROM meta WHERE key = 'evidence_generation'"
+        ).fetchone()
+        conn.executemany(
+            "INSERT INTO meta(key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [
+                ("evidence_impacts_generation", generation[0] if generation else "0"),
+                ("evidence_impacts_totals", f"{rows} {tokens}"),
+            ],
+        )
+    return True
+
+
+def is_current(conn: sqlite3.Connection) -> bool:
+    """Whether the impact index was built at the evidence generation the store is at."""
+    if not _has_index(conn):
+        return False
+    meta = dict(
+        conn.execute(
+            "SELECT key, value FROM meta WHERE key IN "
+            "('evidence_generation', 'evidence_impacts_generation', 'evidence_impacts_totals')"
+        ).fetchall()
+    )
+    totals = index_totals(conn)
+    return (
+        meta.get("evidence_impacts_generation") == meta.get("evidence_generation", "0")
+        and totals is not None
+        and meta.get("evidence_impacts_totals") == f"{totals[0]} {totals[1]}"
+    )
+
+
+def refresh(conn: sqlite3.Connection) -> bool:
+    """Build the index when it is missing or behind the evidence; True when rebuilt.
+
+    Nothing to do on PostgreSQL, which ranks in its own SQL (`store.evidence_pg`)."""
+    if is_postgres(conn) or is_current(conn):
+        return False
+    return build(conn)
+
+
+# ------------------------------------------------------------------------------ searching
+
+_local = threading.local()
+
+
+@lru_cache(maxsize=4096)
+def stems(word: str) -> tuple[str, ...]:
+    """The tokens FTS5's `porter unicode61` tokeniser makes of `word`, asked of FTS5."""
+    conn = getattr(_local, "conn", None)
+    if conn is None:
+        conn = sqlite3.connect(":memory:")
+        conn.execute("CREATE VIRTUAL TABLE t USING fts5(content, tokenize='porter unicode61')")
+        conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+        _local.conn = conn
+    with conn:
+        conn.execute("INSERT INTO t(rowid, content) VALUES (1, ?)", (word,))
+        out = tuple(r[0] for r in conn.execute("SELECT term FROM v ORDER BY offset"))
+        conn.execute("DELETE FROM t")
+    return out
+
+
+def _index_term(conn: sqlite3.Connection, word: str, prefix: bool) -> tuple[str, int] | None:
+    """The one index term (with its chunk count) a query word matches, or None."""
+    tokens = stems(word)
+    if len(tokens) != 1:
+        return None
+    token = tokens[0]
+    if not prefix:
+        row = conn.execute("SELECT term, df FROM evidence_term_stats WHERE term = ?", (token,))
+        found = row.fetchone()
+        return (found[0], found[1]) if found else None
+    rows = conn.execute(
+        "SELECT term, df FROM evidence_term_stats WHERE term >= ? ORDER BY term LIMIT 2",
+        (token,),
+    ).fetchall()
+    matching = [r for r in rows if r[0].startswith(token)]
+    return (matching[0][0], matching[0][1]) if len(matching) == 1 else None
+
+
+def _rounded(conn: sqlite3.Connection, values: list[float]) -> list[float]:
+    """SQLite's ROUND(value, 6) of each value, as the exact path's SQL rounds ranks."""
+    out: list[float] = []
+    for start in range(0, len(values), 500):
+        part = values[start : start + 500]
+        sql = "SELECT " + ", ".join(["ROUND(?, 6)"] * len(part))
+        out.extend(float(v) for v in conn.execute(sql, part).fetchone())
+    return out
+
+
+def ranked_keys(
+    conn: sqlite3.Connection,
+    words: list[str],
+    prefix_last: bool,
+    exact: str,
+    key_clauses: tuple[list[str], list[Any]],
+    after: tuple[float, str] | None,
+    limit: int,
+    *,
+    phrase_bonus: float,
+) -> list[tuple[float, str, int]] | None:
+    """The exact path's answer by way of the impact index, or None when it cannot say.
+
+    `key_clauses` are the exact path's conditions on `evidence_keys k` (filters and what
+    is known when); when they are only "current knowledge", the postings' flag answers.
+    """
+    if not ENABLED or not words or limit < 1 or not is_current(conn):
+        return None
+    terms = []
+    for i, word in enumerate(words):
+        found = _index_term(conn, word, prefix_last and i == len(words) - 1)
+        if found is None:
+            return None
+        terms.append(found)
+    rows, tokens = index_totals(conn) or (0, 0)
+    if rows == 0:
+        return None
+    avgdl = tokens / rows
+    weights = [idf(rows, df) for _term, df in terms]
+    blocks: list[dict[int, float]] = []
+    for term, _df in dict.fromkeys(terms):
+        blocks.append(
+            dict(
+                conn.execute(
+                    "SELECT block, max_impact FROM evidence_term_blocks WHERE term = ?", (term,)
+                ).fetchall()
+            )
+        )
+        if not blocks[-1]:
+            return None  # a term below MIN_DF: few matches, the exact path is quick
+    by_term = dict(zip(dict.fromkeys(terms), blocks, strict=True))
+    shared = set.intersection(*(set(b) for b in blocks))
+    bounds = []
+    for block in shared:
+        bm25 = 0.0
+        for (term, _df), weight in zip(terms, weights, strict=True):
+            bm25 += weight * by_term[(term, _df)][block]
+        bound = (bm25 + phrase_bonus) * (1 + 1e-9) + 1e-9
+        bounds.append((-round(bound, 6), block, bound))
+    bounds.sort()
+    heap: list[tuple[float, int, int]] = []  # (rank, -seq, rowid): the worst kept first
+    visited = 0
+    for _key, block, bound in bounds:
+        if len(heap) == limit:
+            worst_rank, worst_seq = heap[0][0], -heap[0][1]
+            if bound < worst_rank - 0.5e-6:
+                continue  # every chunk in it ranks after the page's last
+            if bound < worst_rank + 0.5e-6 and block * BLOCK_SIZE > worst_seq:
+                continue  # at best a tie with the last, later in chunk-id order
+        visited += 1
+        floor = heap[0][0] - 0.5e-6 - 1e-9 if len(heap) == limit else -math.inf
+        scored = _score_block(
+            conn, terms, weights, avgdl, block, exact, key_clauses, phrase_bonus, floor
+        )
+        if after is not None:
+            scored = _after(conn, scored, after)
+        for entry in scored:
+            if len(heap) < limit:
+                heapq.heappush(heap, entry)
+            elif entry > heap[0]:
+                heapq.heapreplace(heap, entry)
+    USES["fast"] += 1
+    USES["fast_blocks"] += visited
+    ranked = sorted(heap, key=lambda e: (-e[0], -e[1]))
+    if not ranked:
+        return []
+    marks = ",".join("?" * len(ranked))
+    ids = dict(
+        conn.execute(
+            f"SELECT rowid, chunk_id FROM evidence_keys WHERE rowid IN ({marks})",
+            [e[2] for e in ranked],
+        ).fetchall()
+    )
+    return [(rank, ids[rowid], rowid) for rank, _seq, rowid in ranked]
+
+
+def _score_block(
+    conn, terms, weights, avgdl, block, exact, keys, phrase_bonus, floor
+) -> list[tuple[float, int, int]]:
+    """(rank, -seq, rowid) of the block's chunks that match every term and the filters and
+    whose score is at least `floor` (below it a chunk ranks after the page's last)."""
+    postings: list[dict[int, tuple[int, int, int, int]]] = []
+    for term, _df in terms:
+        blob = conn.execute(
+            "SELECT postings FROM evidence_term_blocks WHERE term = ? AND block = ?",
+            (term, block),
+        ).fetchone()[0]
+        postings.append({p[0]: p[1:] for p in _POSTING.iter_unpack(blob)})
+    rowids = set(postings[0]).intersection(*postings[1:])
+    clauses, params = keys
+    if clauses == ["k.known_to IS NULL"]:  # current knowledge: the postings' flag says
+        rowids = {r for r in rowids if postings[0][r][3]}
+    elif rowids:
+        marks = ",".join("?" * len(rowids))
+        rowids = {
+            r[0]
+            for r in conn.execute(
+                f"SELECT k.rowid FROM evidence_keys k WHERE k.rowid IN ({marks}) "
+                f"AND {' AND '.join(clauses)}",
+                [*rowids, *params],
+            )
+        }
+    bm25 = {}
+    for rowid in rowids:
+        length = float(postings[0][rowid][2])
+        score = 0.0  # summed phrase by phrase, as fts5Bm25Function sums
+        for weight, posting in zip(weights, postings, strict=True):
+            score += weight * term_part(float(posting[rowid][1]), length, avgdl)
+        bm25[rowid] = score
+    # A chunk below the floor even with the phrase bonus is not asked about the phrase.
+    live = sorted(r for r, score in bm25.items() if score + phrase_bonus >= floor)
+    if not live:
+        return []
+    phrase = _phrase_rowids(conn, exact, live)
+    scored = [(r, bm25[r] + phrase_bonus if r in phrase else bm25[r]) for r in live]
+    scored = [(r, score) for r, score in scored if score >= floor]
+    ranks = _rounded(conn, [score for _r, score in scored])
+    return [(rank, -postings[0][r][0], r) for rank, (r, _score) in zip(ranks, scored, strict=True)]
+
+
+def _phrase_rowids(conn: sqlite3.Connection, exact: str, order: list[int]) -> set[int]:
+    """Which of the chunks (sorted rowids) hold the exact phrase, asked of the unstemmed
+    index over the few rowid runs they fall in (not one lookup per chunk: FTS5 would
+    parse and seek the query again for each)."""
+    runs, start = [], order[0]
+    for previous, rowid in zip(order, order[1:], strict=False):
+        if rowid - previous > 64:
+            runs.append((start, previous))
+            start = rowid
+    runs.append((start, order[-1]))
+    sql = " UNION ALL ".join(
+        [
+            "SELECT rowid FROM evidence_exact WHERE evidence_exact MATCH ? "
+            "AND rowid >= ? AND rowid <= ?"
+        ]
+        * len(runs)
+    )
+    return {r[0] for r in conn.execute(sql, [v for lo, hi in runs for v in (exact, lo, hi)])}
+
+
+def _after(conn, scored, after):
+    """Keep the entries after the cursor (rank descending, then chunk id)."""
+    rank, chunk_id = after
+    kept = [e for e in scored if e[0] < rank]
+    tied = [e for e in scored if e[0] == rank]
+    if tied:
+        marks = ",".join("?" * len(tied))
+        later = {
+            r[0]
+            for r in conn.execute(
+                f"SELECT rowid FROM evidence_keys WHERE rowid IN ({marks}) AND chunk_id > ?",
+                [e[2] for e in tied] + [chunk_id],
+            )
+        }
+        kept += [e for e in tied if e[2] in later]
+    return kept
