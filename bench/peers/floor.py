@@ -36,6 +36,43 @@ def time_call(fn: Callable[[], object], *, budget: float = 1.0, at_least: int = 
     }
 
 
+def percentiles(fn: Callable[[], object], *, runs: int = 60) -> dict:
+    """Run `fn` `runs` times after one warm-up call; return p50 and p95 in ms."""
+    fn()
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        samples.append((time.perf_counter() - start) * 1000)
+    samples.sort()
+    return {
+        "p50_ms": round(statistics.median(samples), 3),
+        "p95_ms": round(samples[int(0.95 * (len(samples) - 1))], 3),
+        "runs": runs,
+    }
+
+
+def first_asking(conn) -> dict:
+    """Each search asked as if for the first time (nothing kept from an earlier asking):
+    its first page alone, and as the service ranks it (the leading positions it keeps for
+    the next pages, into a fresh ranking cache)."""
+    out = {}
+    for name, text in SEARCHES.items():
+        out[name] = {
+            "page": percentiles(
+                lambda text=text: collections.evidence_search(
+                    conn, text, {}, None, SEARCH_LIMIT + 1
+                )
+            ),
+            "service": percentiles(
+                lambda text=text: collections.evidence_search(
+                    conn, text, {}, None, SEARCH_LIMIT + 1, collections.RankedSearchCache()
+                )
+            ),
+        }
+    return out
+
+
 def _last_page_after(conn, filters: dict) -> str | None:
     """The id after which the last page starts (the position a last-page cursor holds)."""
     ids = [r[0] for r in collections.page(conn, "generators", filters, None, 10**9)]
@@ -65,6 +102,7 @@ def measure(db: Path) -> dict:
             conn, text, {}, None, SEARCH_LIMIT + 1
         )
     out = {"sql": {name: time_call(fn) for name, fn in sql.items()}}
+    out["first_asking"] = first_asking(conn)
     out["search_matches"] = {
         name: conn.execute(
             "SELECT count(*) FROM evidence_fts WHERE evidence_fts MATCH ?",

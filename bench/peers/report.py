@@ -81,6 +81,25 @@ def floor_table(results: dict) -> list[str]:
     return lines
 
 
+def first_asking_table(results: dict) -> list[str]:
+    """Search asked for the first time, one thread: p50 / p95 ms per scale."""
+    scales = [s for s in sorted(results["scales"], key=int)
+              if "first_asking" in results["scales"][s].get("floor", {})]  # fmt: skip
+    if not scales:
+        return ["(not measured)"]
+    head = "| search, first asking (one thread, p50 / p95 ms) | "
+    lines = [head + " | ".join(f"scale {s}" for s in scales) + " |"]
+    lines.append("|---|" + "---:|" * len(scales))
+    for name in results["scales"][scales[0]]["floor"]["first_asking"]:
+        for part, label in (("page", "first page"), ("service", "as the service ranks it")):
+            cells = []
+            for s in scales:
+                m = results["scales"][s]["floor"]["first_asking"][name][part]
+                cells.append(f"{_ms(m['p50_ms'])} / **{_ms(m['p95_ms'])}**")
+            lines.append(f"| {name}: {label} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def growth_table(results: dict) -> list[str]:
     scales = sorted(results["scales"], key=int)
     first = results["scales"][scales[0]]
@@ -250,6 +269,7 @@ def write(results: dict, out: Path) -> None:
     for scale in sorted(results["scales"], key=int):
         lines += load_table(scale, results["scales"][scale])
     lines += ["### Floor", ""] + floor_table(results) + [""]
+    lines += ["### Search, first asking", ""] + first_asking_table(results) + [""]
     lines += ["### Growth", ""] + growth_table(results) + [""]
     lines += ["### 500-row pages against the HTTP floor", ""] + floor_share_table(results) + [""]
     lines += ["### App: time to content in headless Chromium", ""] + app_table(results) + [""]

@@ -42,12 +42,13 @@ from gridservice.store.pg import is_postgres
 K1 = 1.2
 B = 0.75
 
-BLOCK_SIZE = 128
+BLOCK_SIZE = 64
 MIN_DF = 64  # a term in fewer chunks is ranked in well under a millisecond the exact way
 ENABLED = True  # tests turn the fast path off to compare it with the exact one
 USES: Counter[str] = Counter()  # "fast" and "exact": how searches were answered
 
 _POSTING = struct.Struct("<qIHIB")  # rowid, seq, term frequency, chunk length, current
+_BOUND = struct.Struct("<id")  # block, largest bm25 term part in it
 
 
 def _varints(blob: bytes) -> list[int]:
@@ -96,9 +97,9 @@ def _has_index(conn: sqlite3.Connection) -> bool:
     return (
         conn.execute(
             "SELECT count(*) FROM sqlite_master WHERE name IN "
-            "('evidence_term_stats', 'evidence_term_blocks')"
+            "('evidence_term_stats', 'evidence_term_blocks', 'evidence_exact_terms')"
         ).fetchone()[0]
-        == 2
+        == 3
     )
 
 
@@ -113,6 +114,7 @@ def build(conn: sqlite3.Connection, *, min_df: int = MIN_DF) -> bool:
     with conn:
         conn.execute("DELETE FROM evidence_term_blocks")
         conn.execute("DELETE FROM evidence_term_stats")
+        conn.execute("DELETE FROM evidence_exact_terms")
         conn.execute("DELETE FROM meta WHERE key LIKE 'evidence_impacts_%'")
         totals = index_totals(conn)
         order = conn.execute(
@@ -136,8 +138,15 @@ def build(conn: sqlite3.Connection, *, min_df: int = MIN_DF) -> bool:
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.gds_vocab_instance "
             "USING fts5vocab(main, evidence_fts, instance)"
         )
+        conn.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.gds_exact_vocab_row "
+            "USING fts5vocab(main, evidence_exact, row)"
+        )
+        conn.execute(
+            "INSERT INTO evidence_exact_terms SELECT term FROM temp.gds_exact_vocab_row"
+        )
         vocab = conn.execute("SELECT term, doc FROM temp.gds_vocab_row").fetchall()
-        conn.executemany("INSERT INTO evidence_term_stats VALUES (?, ?)", vocab)
+        conn.executemany("INSERT INTO evidence_term_stats VALUES (?, ?, NULL)", vocab)
         for term, df in vocab:
             if df < min_df:
                 continue
@@ -156,16 +165,22 @@ def build(conn: sqlite3.Connection, *, min_df: int = MIN_DF) -> bool:
                     (rowid, s, tf, length.get(rowid, 0), current)
                 )
             conn.executemany(
-                "INSERT INTO evidence_term_blocks VALUES (?, ?, ?, ?)",
+                "INSERT INTO evidence_term_blocks VALUES (?, ?, ?)",
                 [
                     (
                         term,
                         block,
-                        max(term_part(p[2], p[3], avgdl) for p in postings),
                         b"".join(_POSTING.pack(*p) for p in sorted(postings, key=lambda p: p[1])),
                     )
                     for block, postings in blocks.items()
                 ],
+            )
+            bounds = b"".join(
+                _BOUND.pack(block, max(term_part(p[2], p[3], avgdl) for p in postings))
+                for block, postings in sorted(blocks.items())
+            )
+            conn.execute(
+                "UPDATE evidence_term_stats SET bounds = ? WHERE term = ?", (bounds, term)
             )
         generation = conn.execute(
             "SELECT value FROM meta WHERE key = 'evidence_generation'"
@@ -176,27 +191,37 @@ def build(conn: sqlite3.Connection, *, min_df: int = MIN_DF) -> bool:
             [
                 ("evidence_impacts_generation", generation[0] if generation else "0"),
                 ("evidence_impacts_totals", f"{rows} {tokens}"),
+                ("evidence_impacts_block_size", str(BLOCK_SIZE)),
             ],
         )
     return True
 
 
-def is_current(conn: sqlite3.Connection) -> bool:
-    """Whether the impact index was built at the evidence generation the store is at."""
+def current_block_size(conn: sqlite3.Connection) -> int | None:
+    """The block size the impact index was built with, when it was built at the evidence
+    generation the store is at (and FTS5's totals agree); else None."""
     if not _has_index(conn):
-        return False
+        return None
     meta = dict(
         conn.execute(
-            "SELECT key, value FROM meta WHERE key IN "
-            "('evidence_generation', 'evidence_impacts_generation', 'evidence_impacts_totals')"
+            "SELECT key, value FROM meta WHERE key IN ('evidence_generation', "
+            "'evidence_impacts_generation', 'evidence_impacts_totals', "
+            "'evidence_impacts_block_size')"
         ).fetchall()
     )
     totals = index_totals(conn)
-    return (
+    current = (
         meta.get("evidence_impacts_generation") == meta.get("evidence_generation", "0")
         and totals is not None
         and meta.get("evidence_impacts_totals") == f"{totals[0]} {totals[1]}"
     )
+    size = meta.get("evidence_impacts_block_size")
+    return int(size) if current and size else None
+
+
+def is_current(conn: sqlite3.Connection) -> bool:
+    """Whether the impact index was built at the evidence generation the store is at."""
+    return current_block_size(conn) is not None
 
 
 def refresh(conn: sqlite3.Connection) -> bool:
@@ -214,37 +239,67 @@ _local = threading.local()
 
 
 @lru_cache(maxsize=4096)
-def stems(word: str) -> tuple[str, ...]:
-    """The tokens FTS5's `porter unicode61` tokeniser makes of `word`, asked of FTS5."""
+def stems(word: str, tokenizer: str = "porter unicode61") -> tuple[str, ...]:
+    """The tokens FTS5's tokeniser (the stemmed index's by default) makes of `word`,
+    asked of FTS5 itself in a scratch in-memory table."""
     conn = getattr(_local, "conn", None)
     if conn is None:
         conn = sqlite3.connect(":memory:")
-        conn.execute("CREATE VIRTUAL TABLE t USING fts5(content, tokenize='porter unicode61')")
-        conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, instance)")
+        for name, spec in (("stemmed", "porter unicode61"), ("exact", "unicode61")):
+            conn.execute(f"CREATE VIRTUAL TABLE {name} USING fts5(content, tokenize='{spec}')")
+            conn.execute(f"CREATE VIRTUAL TABLE {name}_v USING fts5vocab({name}, instance)")
         _local.conn = conn
+    table = "stemmed" if tokenizer == "porter unicode61" else "exact"
     with conn:
-        conn.execute("INSERT INTO t(rowid, content) VALUES (1, ?)", (word,))
-        out = tuple(r[0] for r in conn.execute("SELECT term FROM v ORDER BY offset"))
-        conn.execute("DELETE FROM t")
+        conn.execute(f"INSERT INTO {table}(rowid, content) VALUES (1, ?)", (word,))
+        out = tuple(r[0] for r in conn.execute(f"SELECT term FROM {table}_v ORDER BY offset"))
+        conn.execute(f"DELETE FROM {table}")
     return out
 
 
-def _index_term(conn: sqlite3.Connection, word: str, prefix: bool) -> tuple[str, int] | None:
-    """The one index term (with its chunk count) a query word matches, or None."""
+MAX_PHRASE_EXPANSIONS = 16
+MAX_BATCH = 8  # blocks scored together once the page is under way
+
+
+def phrase_without_prefix(conn: sqlite3.Connection, words: list[str], exact: str) -> str:
+    """The exact-phrase query with its last word's prefix spelt out as the terms of the
+    unstemmed index it stands for (`"a b" OR "a bs"` for `"a b"*`): the same chunks
+    match, and FTS5 no longer merges every expansion's whole doclist on each call."""
+    if not exact.endswith("*"):
+        return exact
+    tokens = stems(words[-1], "unicode61")
+    if len(tokens) != 1:
+        return exact
+    rows = conn.execute(
+        "SELECT term FROM evidence_exact_terms WHERE term >= ? ORDER BY term LIMIT ?",
+        (tokens[0], MAX_PHRASE_EXPANSIONS + 1),
+    ).fetchall()
+    expansions = [r[0] for r in rows if r[0].startswith(tokens[0])]
+    if not expansions or len(expansions) > MAX_PHRASE_EXPANSIONS:
+        return exact
+    return " OR ".join('"' + " ".join([*words[:-1], term]) + '"' for term in expansions)
+
+
+def _index_term(
+    conn: sqlite3.Connection, word: str, prefix: bool
+) -> tuple[str, int, bytes | None] | None:
+    """The one index term a query word matches (with its chunk count and block bounds),
+    or None."""
     tokens = stems(word)
     if len(tokens) != 1:
         return None
     token = tokens[0]
     if not prefix:
-        row = conn.execute("SELECT term, df FROM evidence_term_stats WHERE term = ?", (token,))
-        found = row.fetchone()
-        return (found[0], found[1]) if found else None
+        found = conn.execute(
+            "SELECT term, df, bounds FROM evidence_term_stats WHERE term = ?", (token,)
+        ).fetchone()
+        return (found[0], found[1], found[2]) if found else None
     rows = conn.execute(
-        "SELECT term, df FROM evidence_term_stats WHERE term >= ? ORDER BY term LIMIT 2",
+        "SELECT term, df, bounds FROM evidence_term_stats WHERE term >= ? ORDER BY term LIMIT 2",
         (token,),
     ).fetchall()
     matching = [r for r in rows if r[0].startswith(token)]
-    return (matching[0][0], matching[0][1]) if len(matching) == 1 else None
+    return (matching[0][0], matching[0][1], matching[0][2]) if len(matching) == 1 else None
 
 
 def _rounded(conn: sqlite3.Connection, values: list[float]) -> list[float]:
@@ -273,53 +328,38 @@ def ranked_keys(
     `key_clauses` are the exact path's conditions on `evidence_keys k` (filters and what
     is known when); when they are only "current knowledge", the postings' flag answers.
     """
-    if not ENABLED or not words or limit < 1 or not is_current(conn):
+    block_size = current_block_size(conn) if ENABLED and words and limit >= 1 else None
+    if block_size is None:
         return None
-    terms = []
+    terms, blocks = [], []
     for i, word in enumerate(words):
         found = _index_term(conn, word, prefix_last and i == len(words) - 1)
-        if found is None:
-            return None
-        terms.append(found)
+        if found is None or found[2] is None:
+            return None  # no such term, or a rare one (few matches: the exact path is quick)
+        terms.append(found[:2])
+        blocks.append(dict(_BOUND.iter_unpack(found[2])))
     rows, tokens = index_totals(conn) or (0, 0)
     if rows == 0:
         return None
+    exact = phrase_without_prefix(conn, words, exact)
     avgdl = tokens / rows
     weights = [idf(rows, df) for _term, df in terms]
-    blocks: list[dict[int, float]] = []
-    for term, _df in dict.fromkeys(terms):
-        blocks.append(
-            dict(
-                conn.execute(
-                    "SELECT block, max_impact FROM evidence_term_blocks WHERE term = ?", (term,)
-                ).fetchall()
-            )
-        )
-        if not blocks[-1]:
-            return None  # a term below MIN_DF: few matches, the exact path is quick
-    by_term = dict(zip(dict.fromkeys(terms), blocks, strict=True))
-    shared = set.intersection(*(set(b) for b in blocks))
+    shared = set(blocks[0]).intersection(*blocks[1:])
     bounds = []
     for block in shared:
         bm25 = 0.0
-        for (term, _df), weight in zip(terms, weights, strict=True):
-            bm25 += weight * by_term[(term, _df)][block]
+        for weight, term_bounds in zip(weights, blocks, strict=True):
+            bm25 += weight * term_bounds[block]
         bound = (bm25 + phrase_bonus) * (1 + 1e-9) + 1e-9
         bounds.append((-round(bound, 6), block, bound))
     bounds.sort()
     heap: list[tuple[float, int, int]] = []  # (rank, -seq, rowid): the worst kept first
-    visited = 0
-    for _key, block, bound in bounds:
-        if len(heap) == limit:
-            worst_rank, worst_seq = heap[0][0], -heap[0][1]
-            if bound < worst_rank - 0.5e-6:
-                continue  # every chunk in it ranks after the page's last
-            if bound < worst_rank + 0.5e-6 and block * BLOCK_SIZE > worst_seq:
-                continue  # at best a tie with the last, later in chunk-id order
-        visited += 1
+    visited, batch, pending = 0, 1, []
+
+    def score(blocks: list[int]) -> None:
         floor = heap[0][0] - 0.5e-6 - 1e-9 if len(heap) == limit else -math.inf
-        scored = _score_block(
-            conn, terms, weights, avgdl, block, exact, key_clauses, phrase_bonus, floor
+        scored = _score_blocks(
+            conn, terms, weights, avgdl, blocks, exact, key_clauses, phrase_bonus, floor
         )
         if after is not None:
             scored = _after(conn, scored, after)
@@ -328,6 +368,24 @@ def ranked_keys(
                 heapq.heappush(heap, entry)
             elif entry > heap[0]:
                 heapq.heapreplace(heap, entry)
+
+    for _key, block, bound in bounds:
+        if len(heap) == limit:
+            worst_rank, worst_seq = heap[0][0], -heap[0][1]
+            if bound < worst_rank - 0.5e-6:
+                continue  # every chunk in it ranks after the page's last
+            if bound < worst_rank + 0.5e-6 and block * block_size > worst_seq:
+                continue  # at best a tie with the last, later in chunk-id order
+        pending.append(block)
+        # Blocks are scored a few at a time (fewer statements); a block scored that the
+        # page turns out not to need costs time, never exactness.
+        if len(pending) >= batch:
+            score(pending)
+            visited += len(pending)
+            pending, batch = [], min(batch * 2, MAX_BATCH)
+    if pending:
+        score(pending)
+        visited += len(pending)
     USES["fast"] += 1
     USES["fast_blocks"] += visited
     ranked = sorted(heap, key=lambda e: (-e[0], -e[1]))
@@ -343,18 +401,25 @@ def ranked_keys(
     return [(rank, ids[rowid], rowid) for rank, _seq, rowid in ranked]
 
 
-def _score_block(
-    conn, terms, weights, avgdl, block, exact, keys, phrase_bonus, floor
+def _score_blocks(
+    conn, terms, weights, avgdl, blocks, exact, keys, phrase_bonus, floor
 ) -> list[tuple[float, int, int]]:
-    """(rank, -seq, rowid) of the block's chunks that match every term and the filters and
+    """(rank, -seq, rowid) of the blocks' chunks that match every term and the filters and
     whose score is at least `floor` (below it a chunk ranks after the page's last)."""
     postings: list[dict[int, tuple[int, int, int, int]]] = []
+    marks = ",".join("?" * len(blocks))
     for term, _df in terms:
-        blob = conn.execute(
-            "SELECT postings FROM evidence_term_blocks WHERE term = ? AND block = ?",
-            (term, block),
-        ).fetchone()[0]
-        postings.append({p[0]: p[1:] for p in _POSTING.iter_unpack(blob)})
+        postings.append(
+            {
+                p[0]: p[1:]
+                for row in conn.execute(
+                    "SELECT postings FROM evidence_term_blocks "
+                    f"WHERE term = ? AND block IN ({marks})",
+                    (term, *blocks),
+                )
+                for p in _POSTING.iter_unpack(row[0])
+            }
+        )
     rowids = set(postings[0]).intersection(*postings[1:])
     clauses, params = keys
     if clauses == ["k.known_to IS NULL"]:  # current knowledge: the postings' flag says

@@ -202,13 +202,16 @@ CREATE VIRTUAL TABLE IF NOT EXISTS evidence_exact USING fts5(
 -- part. Rebuilt when the demo store is built, after a harvest and when the service opens
 -- a store; used only while meta.evidence_impacts_generation is the evidence generation.
 CREATE TABLE IF NOT EXISTS evidence_term_stats (
-    term TEXT PRIMARY KEY,
-    df   INTEGER NOT NULL
+    term   TEXT PRIMARY KEY,
+    df     INTEGER NOT NULL,
+    bounds BLOB  -- (block, largest bm25 part) per block the term is in; NULL: a rare term
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS evidence_exact_terms (
+    term TEXT PRIMARY KEY  -- every term of the unstemmed index evidence_exact
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS evidence_term_blocks (
     term       TEXT NOT NULL,
     block      INTEGER NOT NULL,
-    max_impact REAL NOT NULL,
     postings   BLOB NOT NULL,
     PRIMARY KEY (term, block)
 ) WITHOUT ROWID;
