@@ -268,15 +268,21 @@ def _ranked_keys(
         )
     clauses, params = evidence_pg.filter_clauses(filters, "k", "?")
     words = _TERM.findall(q)
-    fast = evidence_impacts.ranked_keys(
-        conn,
-        words,
-        len(words[-1]) >= MIN_PREFIX_CHARS,
-        exact,
-        (clauses, params),
-        after,
-        limit,
-        phrase_bonus=_PHRASE_BONUS,
+    # What was known at another instant is asked rarely, and by each chunk's dates, which
+    # the impact index does not hold: ranked the exact way.
+    fast = (
+        None
+        if filters.get("known_at")
+        else evidence_impacts.ranked_keys(
+            conn,
+            words,
+            len(words[-1]) >= MIN_PREFIX_CHARS,
+            exact,
+            (clauses, params),
+            after,
+            limit,
+            phrase_bonus=_PHRASE_BONUS,
+        )
     )
     if fast is not None:
         return fast
