@@ -5,24 +5,25 @@ The exact path (`collections._ranked_keys`) scores every chunk that matches with
 `bm25` and sorts them all: 39 to 63 ms for a term found in most of 50,000 chunks. This
 index lets a search stop early and still prove its page is exact.
 
-What is stored, for every stemmed term found in at least `MIN_DF` chunks (`build`):
-chunks are numbered in chunk-id order (`seq`, the order ties are broken in) and cut into
-blocks of `BLOCK_SIZE`; per (term, block) one row holds the block's postings (rowid, seq,
-term frequency, chunk length, whether the chunk is current) and the largest bm25 term
-part in it (`max_impact`). `evidence_term_stats` holds every term of the index with the
-number of chunks it is in. `meta.evidence_impacts_generation` names the evidence
-generation the index was built at; at any other generation the search takes the exact
-path, so the index can be late but never wrong.
+What is stored (`build`): chunks are numbered in chunk-id order (`seq`, the order ties are
+broken in) and cut into blocks of `BLOCK_SIZE`. For every stemmed term found in at least
+`MIN_DF` chunks (and 1/32 of them), `evidence_term_blocks` holds per (term, block) the
+block's postings (rowid, seq, term frequency, chunk length, whether the chunk is current)
+and `evidence_term_stats.bounds` the largest bm25 term part in each block.
+`evidence_term_stats` holds every term of the stemmed index with the number of chunks it
+is in; `evidence_exact_terms` every term of the unstemmed one. `meta` names the evidence
+generation, FTS5's totals and the block size the index was built with; at any other
+generation the search takes the exact path, so the index can be late but never wrong.
 
 A search (`ranked_keys`) bounds each block's best possible rank by the sum of the terms'
-`max_impact` times their IDF, plus the exact-phrase bonus; visits blocks best bound first,
-scoring their chunks as FTS5's bm25 does (same formula, same order of floating-point
-operations, the rank rounded by SQLite's own ROUND); and skips a block once it cannot
-hold a chunk ranked before the page's last one: its bound rounds below that rank, or to
-that rank while every chunk in it comes later in chunk-id order. Whenever the fast path
-cannot tell a query's terms as FTS5 does (a word that is not one token, a prefix that
-expands to more than one term, a term without postings), it returns None and the caller
-ranks exactly as before.
+largest parts times their IDF, plus the exact-phrase bonus; visits blocks best bound
+first, scoring their chunks as FTS5's bm25 does (same formula, same order of
+floating-point operations, the rank rounded by SQLite's own ROUND); and skips a block once
+it cannot hold a chunk ranked before the page's last one: its bound rounds below that
+rank, or to that rank while every chunk in it comes later in chunk-id order. Whenever the
+fast path cannot tell a query's terms as FTS5 does (a word that is not one token, a
+prefix that expands to more than one term, a term without postings), or the bounds prune
+too little (a budget of blocks), it returns None and the caller ranks exactly as before.
 """
 
 from __future__ import annotations
@@ -352,7 +353,9 @@ def ranked_keys(
     bounds.sort()
     heap: list[tuple[float, int, int]] = []  # (rank, -seq, rowid): the worst kept first
     visited, batch, pending = 0, 1, []
-    budget = max(8 * MAX_BATCH, len(bounds) // 8)
+    # Filters are checked chunk by chunk against evidence_keys: a shorter budget.
+    filtered = key_clauses[0] != ["k.known_to IS NULL"]
+    budget = 3 * MAX_BATCH if filtered else max(8 * MAX_BATCH, len(bounds) // 8)
 
     def score(blocks: list[int]) -> None:
         floor = heap[0][0] - 0.5e-6 - 1e-9 if len(heap) == limit else -math.inf
