@@ -46,6 +46,9 @@ B = 0.75
 BLOCK_SIZE = 64
 # A term in fewer chunks than this (or than 1/32 of them) is ranked quickly the exact way.
 MIN_DF = 64
+# Below this many chunks for its rarest term a search is ranked the exact way: scoring a
+# few thousand matches costs about as much as the index's own work.
+FAST_MIN_MATCHES = 2048
 ENABLED = True  # tests turn the fast path off to compare it with the exact one
 USES: Counter[str] = Counter()  # "fast" and "exact": how searches were answered
 
@@ -334,6 +337,8 @@ def ranked_keys(
         found = _index_term(conn, word, prefix_last and i == len(words) - 1)
         if found is None or found[2] is None:
             return None  # no such term, or a rare one (few matches: the exact path is quick)
+        if found[1] < FAST_MIN_MATCHES:
+            return None
         terms.append(found[:2])
         blocks.append(dict(_BOUND.iter_unpack(found[2])))
     rows, tokens = index_totals(conn) or (0, 0)

@@ -41,6 +41,12 @@ FILTERS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def small_store_uses_the_index(monkeypatch):
+    """The demo store here is small: let the index answer for terms in few chunks too."""
+    monkeypatch.setattr(evidence_impacts, "FAST_MIN_MATCHES", 0)
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
     path = tmp_path_factory.mktemp("impacts") / "demo.db"
