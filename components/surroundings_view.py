@@ -31,6 +31,7 @@ FIRMNESS = {
 }
 PLANT_COLOUR = [30, 136, 229, 200]
 RECORD = st.column_config.LinkColumn("Record", display_text=r"record=(.*)$")
+MONTH_KEYS = ("surroundings.from", "surroundings.to")
 
 
 def draw_surroundings(conn: ConnectionKey, site_id: str | None) -> None:
@@ -54,10 +55,17 @@ def draw_surroundings(conn: ConnectionKey, site_id: str | None) -> None:
         key="surroundings.radius",
         help="Counties whose Census boundary lies within this distance of the site.",
     )
+    # The report months of the change table: its own selectboxes, drawn with the table below,
+    # keep the reader's choice; until then the service's defaults apply.
+    months = [st.session_state.get(key) for key in MONTH_KEYS]
     try:
-        near = data.site_surroundings(conn, site_id, float(radius))
+        near = data.site_surroundings(conn, site_id, float(radius), *months)
     except APIStatusError as exc:
         show_problem(exc)
+        if any(months) and st.button("Back to the default report months"):
+            for key in MONTH_KEYS:
+                st.session_state.pop(key, None)
+            st.rerun()
         return
     draw_map(near)
     record_ids = record_links(conn)
@@ -320,6 +328,7 @@ def draw_changes(near: SiteSurroundings, record_ids: dict[str, str]) -> None:
         return
     before = changes.from_report.report_month if changes.from_report else "?"
     after = changes.to.report_month if changes.to else "?"
+    draw_month_choice(near, before, after)
     st.markdown(
         f"**What changed between the {before} and {after} reports** "
         f"(location basis: {changes.location_basis or 'county'}): "
@@ -333,6 +342,31 @@ def draw_changes(near: SiteSurroundings, record_ids: dict[str, str]) -> None:
             st.caption(f"No project {label.lower()}.")
         else:
             show_table(frame, hide_index=True, width="stretch", column_config={"Record": RECORD})
+
+
+def report_months(near: SiteSurroundings) -> list[str]:
+    """Return the harvested report months, oldest first."""
+    return sorted({r.report_month for r in near.reports if r.report_month})
+
+
+def draw_month_choice(near: SiteSurroundings, before: str, after: str) -> None:
+    """Draw the two report months the change table compares; a change reruns the section."""
+    months = report_months(near)
+    if len(months) < 2 or before not in months or after not in months:
+        return
+    left, right = st.columns(2)
+    for column, key, label, shown in (
+        (left, MONTH_KEYS[0], "Changes from the report of", before),
+        (right, MONTH_KEYS[1], "to the report of", after),
+    ):
+        column.selectbox(
+            label,
+            months,
+            index=months.index(shown),
+            key=key,
+            help="Harvested monthly queue reports; the default compares the newest with the "
+            "one twelve months before it.",
+        )
 
 
 def dropout_frame(rows: list[Any], key: str) -> pd.DataFrame:

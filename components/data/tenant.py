@@ -42,14 +42,21 @@ def site(conn: ConnectionKey, site_id: str) -> Site | None:
 
 @cached(spinner="Loading the grid around the site…", max_entries=500)
 def site_surroundings(
-    conn: ConnectionKey, site_id: str, radius_km: float | None = None
+    conn: ConnectionKey,
+    site_id: str,
+    radius_km: float | None = None,
+    from_month: str | None = None,
+    to_month: str | None = None,
 ) -> SiteSurroundings:
-    """Return the site's surroundings within `radius_km` (None: the service's default).
+    """Return the site's surroundings within `radius_km`, its changes between two harvested
+    report months (None: the service's defaults, the newest and twelve months before it).
 
     An extension operation (`capabilities(conn).site_surroundings`); a radius out of range,
-    or a site outside every harvested county, raises the service's problem.
+    months not harvested, or a site outside every harvested county raise the service's problem.
     """
-    return client(conn).sites.surroundings(site_id, radius_km=radius_km)
+    return client(conn).sites.surroundings(
+        site_id, radius_km=radius_km, from_month=from_month, to_month=to_month
+    )
 
 
 @cached()

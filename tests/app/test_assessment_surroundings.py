@@ -108,3 +108,56 @@ def test_a_site_outside_the_harvested_counties_shows_the_services_problem(
 
 def unescape(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def test_the_reader_picks_the_report_months_the_change_table_compares(
+    service_env, demo_service, screened_site
+):
+    from gridclient import GridDataClient
+
+    assessment, near = screened_site
+    months = sorted({r.report_month for r in near.reports})
+    at = open_page(assessment.id)
+    since, until = at.selectbox(key="surroundings.from"), at.selectbox(key="surroundings.to")
+    # the defaults are the service's: the newest report and the one twelve months before it
+    assert (since.value, until.value) == (
+        near.changes.from_report.report_month,
+        near.changes.to.report_month,
+    )
+    assert since.options == months
+    earlier, later = months[0], months[len(months) // 2]
+    since.select(earlier)
+    until.select(later)
+    at.run()
+    assert not at.exception
+    with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:
+        chosen = client.sites.surroundings(
+            assessment.site_id, radius_km=40, from_month=earlier, to_month=later
+        )
+    text = " ".join(m.value for m in at.markdown)
+    assert f"What changed between the {earlier} and {later} reports" in text
+    assert (
+        f"{len(chosen.changes.entered)} entered, {len(chosen.changes.left)} left, "
+        f"{len(chosen.changes.changed)} changed." in text
+    )
+    left = frame_with(at, "How it left") if chosen.changes.left else None
+    if left is not None:
+        assert sorted(left["Project id"]) == sorted(p.project_id for p in chosen.changes.left)
+
+
+def test_months_in_the_wrong_order_show_the_services_problem_and_a_way_back(
+    service_env, screened_site
+):
+    assessment, near = screened_site
+    months = sorted({r.report_month for r in near.reports})
+    at = open_page(assessment.id)
+    at.selectbox(key="surroundings.from").select(months[-1])
+    at.selectbox(key="surroundings.to").select(months[0])
+    at.run()
+    assert not at.exception
+    shown = " ".join(e.value for e in at.error)
+    assert "must be before to" in unescape(shown), [e.value for e in at.error]
+    back = next(b for b in at.button if b.label == "Back to the default report months")
+    back.click().run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="surroundings.from").value == near.changes.from_report.report_month
