@@ -60,10 +60,16 @@ def queue_changes(
     from_report: Row,
     to_report: Row,
     fips: list[str],
+    rows: list[Row] | None = None,
 ) -> dict[str, Any]:
-    """Return the projects in `fips` that entered, left and changed between two reports."""
+    """Return the projects in `fips` that entered, left and changed between two reports.
+
+    `rows`: the two reports' rows in `fips` when the caller has read them already (in
+    `history_rows` order; rows of other reports are ignored).
+    """
     from_id, to_id = from_report["report_id"], to_report["report_id"]
-    rows = surroundings_reads.history_rows(conn, [from_id, to_id], fips)
+    if rows is None:
+        rows = surroundings_reads.history_rows(conn, [from_id, to_id], fips)
     before = active_by_project([r for r in rows if r["report_id"] == from_id])
     after = active_by_project([r for r in rows if r["report_id"] == to_id])
     earlier_other = others_by_project([r for r in rows if r["report_id"] == from_id])

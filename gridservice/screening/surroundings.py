@@ -94,6 +94,12 @@ def _market_reports(conn: sqlite3.Connection, reports: list[Row], fips: list[str
     return [r for r in reports if r["market"] == markets[0]]
 
 
+def _report_rows(conn: sqlite3.Connection, reports: list[Row | None], fips: list[str]) -> list[Row]:
+    """Return the rows in `fips` of some reports (None for none), read once for all of them."""
+    ids = sorted({r["report_id"] for r in reports if r is not None})
+    return surroundings_reads.history_rows(conn, ids, fips)
+
+
 def _county_entry(county: dict, distance: float, site_fips: str, report: Row) -> dict[str, Any]:
     return {
         "countyFips": county["county_fips"],
@@ -180,7 +186,8 @@ def site_surroundings(
     reports = _market_reports(conn, surroundings_reads.queue_reports(conn), fips)
     from_report, to_report = _report_pair(reports, from_month, to_month)
     newest = reports[-1]
-    now_rows = surroundings_reads.history_rows(conn, [newest["report_id"]], fips)
+    report_rows = _report_rows(conn, [newest, from_report, to_report], fips)
+    now_rows = [r for r in report_rows if r["report_id"] == newest["report_id"]]
     points = points_by_county(conn, fips)
     plants = plants_by_county(conn, index, fips, latitude, longitude)
     counties = []
@@ -209,7 +216,7 @@ def site_surroundings(
         "reports": [report_wire(r) for r in reports],
         "counties": counties,
         "changes": (
-            queue_changes(conn, reports, from_report, to_report, fips)
+            queue_changes(conn, reports, from_report, to_report, fips, report_rows)
             if from_report is not None
             else None
         ),
@@ -230,8 +237,9 @@ def county_queue_history(conn: sqlite3.Connection, county: dict | None) -> dict[
     fips = [county["fips"]]
     reports = _market_reports(conn, surroundings_reads.queue_reports(conn), fips)
     from_report, newest = _report_pair(reports, None, None)
-    figures = queue_figures(surroundings_reads.history_rows(conn, [newest["report_id"]], fips))
-    changes = queue_changes(conn, reports, from_report, newest, fips) if from_report else None
+    rows = _report_rows(conn, [newest, from_report], fips)
+    figures = queue_figures([r for r in rows if r["report_id"] == newest["report_id"]])
+    changes = queue_changes(conn, reports, from_report, newest, fips, rows) if from_report else None
     return {
         "locationBasis": "county",
         "countyFips": county["fips"],

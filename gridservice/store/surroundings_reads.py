@@ -166,15 +166,15 @@ def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> 
         "ORDER BY x.point_id, x.county_fips, x.report_id",
         list(county_fips),
     )
-    grouped: dict[tuple, list] = {}
+    newest: dict[tuple, tuple] = {}
+    projects: dict[tuple, set[str]] = {}
     for row in cursor:
         key = (row[0], row[12])
-        projects = grouped[key][-1] if key in grouped else set()
-        projects.add(str(row[17]))
-        grouped[key] = [*row[:17], projects]
+        newest[key] = row  # rows come oldest report first: the last one read is cited
+        projects.setdefault(key, set()).add(str(row[17]))
     return [
-        dict(zip(names, (*row[:17], ",".join(sorted(row[17]))), strict=True))
-        for row in grouped.values()
+        dict(zip(names, (*row[:17], ",".join(sorted(projects[key]))), strict=True))
+        for key, row in newest.items()
     ]
 
 
