@@ -149,19 +149,17 @@ def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> 
     from the row holding max(report_id))."""
     if not county_fips:
         return []
-    names = [
+    point_names = [
         "point_id", "kind", "kv", "bus_number", "bus_name", "from_bus_number", "from_bus_name",
-        "to_bus_number", "to_bus_name", "circuit", "raw", "quality_flags", "county_fips",
-        "report_id", "file_name", "worksheet", "row", "project_ids",
+        "to_bus_number", "to_bus_name", "circuit", "raw", "quality_flags",
     ]  # fmt: skip
     # Grouped here rather than with SQLite's bare columns beside max(), which PostgreSQL
     # refuses: per point and county, the newest naming row is cited, with every project.
+    # Only the naming rows' own columns are read per row; each point's once, after.
     cursor = _tuples(
         conn,
-        "SELECT p.point_id, p.kind, p.kv, p.bus_number, p.bus_name, p.from_bus_number, "
-        "p.from_bus_name, p.to_bus_number, p.to_bus_name, p.circuit, p.raw, p.quality_flags, "
-        "x.county_fips, x.report_id, x.file_name, x.worksheet, x.row, x.project_id "
-        "FROM interconnection_point_projects x JOIN interconnection_points p USING (point_id) "
+        "SELECT x.point_id, x.county_fips, x.report_id, x.file_name, x.worksheet, x.row, "
+        "x.project_id FROM interconnection_point_projects x "
         f"WHERE x.county_fips IN ({_marks(county_fips)}) "
         "ORDER BY x.point_id, x.county_fips, x.report_id",
         list(county_fips),
@@ -169,12 +167,32 @@ def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> 
     newest: dict[tuple, tuple] = {}
     projects: dict[tuple, set[str]] = {}
     for row in cursor:
-        key = (row[0], row[12])
+        key = (row[0], row[1])
         newest[key] = row  # rows come oldest report first: the last one read is cited
-        projects.setdefault(key, set()).add(str(row[17]))
+        projects.setdefault(key, set()).add(str(row[6]))
+    points = {}
+    ids = sorted({point_id for point_id, _ in newest})
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        cursor = _tuples(
+            conn,
+            f"SELECT {', '.join(point_names)} FROM interconnection_points "
+            f"WHERE point_id IN ({_marks(chunk)})",
+            chunk,
+        )
+        points.update((row[0], row) for row in cursor)
     return [
-        dict(zip(names, (*row[:17], ",".join(sorted(projects[key]))), strict=True))
+        {
+            **dict(zip(point_names, points[key[0]], strict=True)),
+            "county_fips": row[1],
+            "report_id": row[2],
+            "file_name": row[3],
+            "worksheet": row[4],
+            "row": row[5],
+            "project_ids": ",".join(sorted(projects[key])),
+        }
         for key, row in newest.items()
+        if key[0] in points
     ]
 
 
