@@ -68,7 +68,9 @@ def queue_changes(
     `history_rows` order; rows of other reports are ignored).
     """
     from_id, to_id = from_report["report_id"], to_report["report_id"]
-    if rows is None:
+    if from_id == to_id:
+        rows = []  # a report compared with itself: nothing entered, left or changed
+    elif rows is None:
         rows = surroundings_reads.history_rows(conn, [from_id, to_id], fips)
     before = active_by_project([r for r in rows if r["report_id"] == from_id])
     after = active_by_project([r for r in rows if r["report_id"] == to_id])

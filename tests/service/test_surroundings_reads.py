@@ -18,6 +18,7 @@ import pytest
 
 from gridservice.demo import DEMO_POINTS, build_demo_database
 from gridservice.screening.queue_change import OUTCOME_ORDER, _rate_entry, dropout_rates
+from gridservice.screening.site_changes import site_changes
 from gridservice.screening.surroundings import (
     _market_reports,
     county_queue_history,
@@ -66,6 +67,14 @@ ANSWERS_BEFORE = {
 }
 
 
+# The changes since an assessment made on the newest report (compared with itself).
+CHANGES_BEFORE = {
+    "dual_certified": "9479011f10d387fa3c94d50fd77f9aeecedcb1d6cdcfc0217496104a590ace1d",
+    "single_territory": "7d1ad4a79527a82e3b6d3306fccc086d47b181de9f32a124db2829754e86a73a",
+    "unserved": "df64f15450a325a0e709b7750cd9407de0afbe7ef3249aebd8baeb384b41fe9a",
+}
+
+
 def digest(answer) -> str:
     return hashlib.sha256(json.dumps(answer, separators=(",", ":")).encode()).hexdigest()
 
@@ -78,6 +87,10 @@ def test_surroundings_and_queue_history_are_byte_for_byte_the_earlier_answers(cl
     history = county_queue_history(clean_demo, county_at(clean_demo, latitude, longitude))
     assert surroundings["changes"]["counts"]["entered"] > 0  # an answer with something in it
     assert (digest(surroundings), digest(history)) == ANSWERS_BEFORE[point]
+    assessment = {"id": "asm_x", "createdAt": "2026-01-01T00:00:00Z", "queueHistory": history}
+    changes = site_changes(clean_demo, site, assessment, "asm_x")
+    assert changes["queue"]["counts"]["entered"] == 0  # the newest report against itself
+    assert digest(changes) == CHANGES_BEFORE[point]
 
 
 def _add_edge_cases(conn) -> None:
