@@ -84,8 +84,7 @@ def read_changes(
     site = json.loads(tenant_site(request, site_id, tenant))
     assessment = _since_assessment(request, tenant, site_id, since)
     conn = conn_for(request)
-    latest = tenancy.latest_assessments(conn, tenant, [site_id]).get(site_id)
-    latest_id = json.loads(latest)["id"] if latest else None
+    latest_id = tenancy.latest_assessment_id(conn, tenant, site_id)
     try:
         changes = site_changes(conn, site, assessment, latest_id)
     except SurroundingsInputError as error:

@@ -100,6 +100,19 @@ def latest_assessments(
     return dict(rows)
 
 
+def latest_assessment_id(conn: sqlite3.Connection, tenant_id: str, site_id: str) -> str | None:
+    """Return the id of a site's newest assessment (as `latest_assessments` picks it), or None.
+
+    Reads the id alone: an assessment's body runs to megabytes on a large store.
+    """
+    row = conn.execute(
+        "SELECT id FROM assessments WHERE tenant_id = ? AND site_id = ? "
+        "ORDER BY created_at DESC, rowid DESC LIMIT 1",
+        (tenant_id, site_id),
+    ).fetchone()
+    return None if row is None else row[0]
+
+
 def insert_assessment(
     conn: sqlite3.Connection,
     assessment_id: str,
