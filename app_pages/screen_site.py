@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components import connection, data, site_form, sites_view, state
-from components.maps import in_bounds, point_inputs, point_picker
+from components.picker import draw_picker_map, in_bounds, point_inputs
 from components.problems import describe_problem, problem_boundary
 from components.text import escape_markdown
 from gridclient import Capabilities, SiteDefinition, UnprocessableEntityError
@@ -14,9 +14,9 @@ PICKER = "screen"
 
 st.title("Screen a site")
 st.caption(
-    "Click the map to zoom in twice, then click a small cell to drop the pin there — or type "
-    "latitude and longitude. "
-    "The screening is a non-capacity friction screen: it never claims capacity."
+    "Click the map to place the pin (or type latitude and longitude), describe the load, and "
+    "press the button. The screening is a non-capacity friction screen: it never claims "
+    "capacity."
 )
 
 
@@ -73,16 +73,18 @@ def open_by_id() -> None:
             )
 
 
-capabilities = None
-with problem_boundary():
-    capabilities = data.capabilities(connection.connection_key())
+@st.fragment
+def pin_and_form(capabilities: Capabilities) -> None:
+    """The map and the form beside it: a map click reruns this part only, not the page."""
     map_column, form_column = st.columns([3, 2])
     with map_column:
-        point_picker(PICKER)
+        draw_picker_map(PICKER)
         point = point_inputs(PICKER)
     with form_column:
-        if in_bounds(point):
-            warn_outside_coverage(point)
+        # always drawn (empty when the point is covered), so the form below keeps its place
+        with st.container():
+            if in_bounds(point):
+                warn_outside_coverage(point)
         refused = state.site_form_problem()
         submitted = site_form.site_form(point, refused)
         if refused is not None:
@@ -90,6 +92,12 @@ with problem_boundary():
     if submitted is not None:
         with problem_boundary():
             submit(submitted, capabilities)
+
+
+capabilities = None
+with problem_boundary():
+    capabilities = data.capabilities(connection.connection_key())
+    pin_and_form(capabilities)
 
 if capabilities is not None:
     st.header("Your sites and their assessments")

@@ -6,22 +6,25 @@ import streamlit as st
 
 from components import connection, data, state, territory_view
 from components.geography import region_counties
-from components.maps import REGION_CELL_RES, county_layer, in_bounds, point_inputs, point_picker
+from components.maps import county_layer
+from components.picker import draw_picker_map, in_bounds, point_inputs, take_click
 from components.problems import problem_boundary
 
 PICKER = "territory"
 
 st.title("Service territory")
 st.caption(
-    "Click the map to zoom in twice, then click a small cell — or type a point — to see the "
-    "utilities whose "
-    f"service territories cover it. Confidence is a {territory_view.HEURISTIC_LABEL}."
+    "Click the map or type a point to see the utilities whose service territories cover it."
+    f" Confidence is a {territory_view.HEURISTIC_LABEL}."
 )
 
 
-with problem_boundary():
+@st.fragment
+def point_and_territories() -> None:
+    """The map, the point's county and its candidates: a map click reruns this part only."""
     conn = connection.connection_key()
-    point = state.picked_point(PICKER)  # typed values and map clicks are in state already
+    take_click(PICKER)  # a click since the last run moves the point before it is read
+    point = state.picked_point(PICKER)
     resolution = data.territory_resolution(conn, *point) if in_bounds(point) else None
     candidates = resolution.candidates if resolution else []
     county = territory_view.point_county(resolution.location if resolution else None)
@@ -40,14 +43,7 @@ with problem_boundary():
             pickable=False,
             layer_id="territory_counties",
         )
-        # a set point, typed or clicked, shows its surroundings (about 110 km) with the territories
-        point_picker(
-            PICKER,
-            extra_layers=[shading],
-            height=400,
-            follow_resolution=REGION_CELL_RES,
-            follow_picked=True,
-        )
+        draw_picker_map(PICKER, extra_layers=[shading], height=400)
         point_inputs(PICKER)
     with result_column:
         if point is None:
@@ -62,3 +58,7 @@ with problem_boundary():
     # below the map, at the page's full width, so every column of the table shows
     if point is not None:
         territory_view.draw_candidates(candidates)
+
+
+with problem_boundary():
+    point_and_territories()

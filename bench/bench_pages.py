@@ -1,21 +1,31 @@
-"""Open each page of the app in headless Chromium and time it until its content shows.
+"""Open each page of the app in headless Chromium, time it until its content shows, and time
+the map picker's clicks.
 
 Usage:
     uv run python bench/bench_pages.py [--rounds 5] [--url http://localhost:8501]
+    uv run python bench/bench_pages.py --scales 1 10 100 [--data-dir DIR] [--rounds 5]
 
-Without --url, starts the reference service on a fresh demo database (in a temporary
-folder), screens one site there as demo-alpha, and runs `streamlit run app.py` against it
-(GRID_API_BASE_URL / GRID_API_TOKEN), so the assessment page is timed with a real
-assessment; everything is stopped at the end.
+Without --url or --scales, starts the reference service on a fresh demo database (in a
+temporary folder), screens one site there as demo-alpha, and runs `streamlit run app.py`
+against it (GRID_API_BASE_URL / GRID_API_TOKEN), so the assessment page is timed with a real
+assessment; everything is stopped at the end. With --scales, does the same once per scale
+on `<data-dir>/scale<N>.db` (built with `gridservice demo-data --scale N` when missing, kept
+for later runs), the service in its own process.
 "Content shows" means the page's own title is drawn and no spinner or "Running" status is
-left; the first, cold load of the whole app is reported apart. Prints a Markdown table
-with p50 and max per page; the target is p50 under 2 s a page.
+left; the first, cold load of the whole app is reported apart. A map click is timed from the
+click until the latitude field shows the new point, the picker's run has finished and the
+map has drawn two frames: the first click on the region view (which also brings the view to
+the pin's surroundings), then clicks in the surroundings view. Prints Markdown tables with
+p50 and max, the machine and the load average before and after; targets: page p50 < 1 s,
+map click p50 < 400 ms (scale 10, quiet machine).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import platform
 import shutil
 import socket
 import statistics
@@ -133,12 +143,193 @@ def new_context(browser):
     return browser.new_context(viewport={"width": 1280, "height": 800})
 
 
+# Map clicks -----------------------------------------------------------------------------------
+
+DECK_TILE_SIZE = 512  # deck.gl's web-mercator world is 512 px wide at zoom 0
+CLICK_POINT = (29.8833, -97.9414)  # Hays County, TX: inside the demo data
+# offsets (degrees) of the clicks made in the surroundings view, each a different cell
+NEAR_OFFSETS = [(0.05, 0.1), (-0.08, 0.06), (0.1, -0.12), (-0.04, -0.09), (0.07, 0.02)]
+
+
+def deck_pixel(view: dict, box: dict, latitude: float, longitude: float) -> tuple[float, float]:
+    """Return the page pixel where (latitude, longitude) is drawn on a deck showing `view`."""
+    import math
+
+    def mercator_y(lat: float) -> float:
+        return math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+
+    world = DECK_TILE_SIZE * 2 ** view["zoom"]
+    x = box["width"] / 2 + (longitude - view["longitude"]) / 360 * world
+    y = (
+        box["height"] / 2
+        + (mercator_y(view["latitude"]) - mercator_y(latitude)) / (2 * math.pi) * world
+    )
+    return box["x"] + x, box["y"] + y
+
+
+LATITUDE_SHOWN = """(before) => {
+  const field = document.querySelector('input[aria-label="Latitude"]');
+  return field && field.value !== '' && field.value !== before
+    && !document.querySelector('[data-testid="stStatusWidget"]')
+    && document.querySelector('[data-testid="stDeckGlJsonChart"] canvas');
+}"""
+TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def time_click(page, x: float, y: float) -> float:
+    """Click the map at (x, y) and return the seconds until the new point is drawn."""
+    field = page.locator('input[aria-label="Latitude"]')
+    before = field.input_value()
+    page.mouse.move(x, y)  # rest on the spot first, as a user does (deck.gl picks on hover)
+    page.wait_for_timeout(300)
+    started = time.perf_counter()
+    page.mouse.click(x, y)
+    page.wait_for_function(LATITUDE_SHOWN, arg=before, timeout=60_000)
+    page.evaluate(TWO_FRAMES)
+    return time.perf_counter() - started
+
+
+def time_map_clicks(context, base_url: str) -> tuple[float, list[float]]:
+    """Open the screening page, click the region map, then click around the pin; return the
+    first click's seconds and each later click's."""
+    import h3
+
+    sys.path.insert(0, str(REPO))
+    from components.picker import NEAR_RES, NEAR_ZOOM, REGION_VIEW
+
+    page = context.new_page()
+    page.goto(f"{base_url}/")
+    wait_for_content(page, "Screen a site")
+    canvas = page.locator('[data-testid="stDeckGlJsonChart"] canvas').first
+    canvas.wait_for(state="visible")
+    page.wait_for_timeout(1500)  # the first frame is drawn before anything is picked
+    first = time_click(page, *deck_pixel(REGION_VIEW, canvas.bounding_box(), *CLICK_POINT))
+    pin = (
+        float(page.locator('input[aria-label="Latitude"]').input_value()),
+        float(page.locator('input[aria-label="Longitude"]').input_value()),
+    )
+    centre = h3.cell_to_latlng(h3.latlng_to_cell(*pin, NEAR_RES))
+    near_view = {"latitude": centre[0], "longitude": centre[1], "zoom": NEAR_ZOOM}
+    later = []
+    for d_lat, d_lng in NEAR_OFFSETS:
+        page.wait_for_timeout(800)
+        box = canvas.bounding_box()
+        later.append(time_click(page, *deck_pixel(near_view, box, pin[0] + d_lat, pin[1] + d_lng)))
+    page.close()
+    return first, later
+
+
+# Runs -----------------------------------------------------------------------------------------
+
+
+def measure_app(browser, base_url: str, assessment_id: str | None, args) -> dict:
+    """Time every page (rounds), then the map clicks (rounds), against a running app."""
+    query = {"assessment": f"?assessment={assessment_id}"} if assessment_id else {}
+    warm_context = new_context(browser)
+    cold = time_page(warm_context, f"{base_url}/", "Screen a site")
+    pages = [(p, t) for p, t in PAGES if not args.only or p in args.only]
+    timings: dict[str, list[float]] = {path: [] for path, _ in pages}
+    for _ in range(args.rounds):
+        for path, title in pages:
+            url = f"{base_url}/{path}{query.get(path, '')}"
+            # a fresh context has an empty HTTP cache: a first-time visitor
+            context = new_context(browser) if args.empty_cache else warm_context
+            timings[path].append(time_page(context, url, title))
+            if args.empty_cache:
+                context.close()
+    first_clicks, near_clicks = [], []
+    for _ in range(args.click_rounds):
+        first, later = time_map_clicks(warm_context, base_url)
+        first_clicks.append(first)
+        near_clicks.extend(later)
+    warm_context.close()
+    return {
+        "cold_s": cold,
+        "pages": timings,
+        "clicks": {"region view (places the pin)": first_clicks, "surroundings": near_clicks},
+    }
+
+
+def print_results(result: dict, empty_cache: bool) -> None:
+    print(
+        f"cold first load (service start, demo build if needed, caches): {result['cold_s']:.2f} s\n"
+    )
+    cache = "empty browser cache" if empty_cache else "browser cache warm"
+    print(f"each visit: a new tab and a new Streamlit session, {cache}\n")
+    print("| page | p50 (s) | max (s) | rounds |")
+    print("|---|---:|---:|---:|")
+    for path, values in result["pages"].items():
+        print(f"| /{path} | {statistics.median(values):.2f} | {max(values):.2f} | {len(values)} |")
+    print("\n| map click | p50 (ms) | max (ms) | clicks |")
+    print("|---|---:|---:|---:|")
+    for name, values in result["clicks"].items():
+        if values:
+            p50, top = statistics.median(values) * 1000, max(values) * 1000
+            print(f"| {name} | {p50:.0f} | {top:.0f} | {len(values)} |")
+
+
+def machine() -> str:
+    memory_gb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return (
+        f"{os.cpu_count()} cores, {memory_gb:.0f} GB, Python {platform.python_version()}, "
+        f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
+
+
+def scale_database(data_dir: Path, scale: int) -> Path:
+    """Return the scale's demo database, built with `gridservice demo-data` when missing."""
+    path = data_dir / f"scale{scale}.db"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        print(f"building {path} (scale {scale})…", flush=True)
+        subprocess.run(
+            [sys.executable, "-m", "gridservice", "demo-data", "--db", str(path),
+             "--scale", str(scale)],
+            check=True, cwd=REPO,
+        )  # fmt: skip
+    return path
+
+
+def run_scale(browser, scale: int, args) -> dict:
+    """Serve the scale's database in its own process, screen one site, start the app, time it."""
+    sys.path.insert(0, str(REPO))
+    from bench.peers.app_pages import _screen_one_site
+    from bench.peers.servers import start_service
+
+    db = scale_database(args.data_dir, scale)
+    service = start_service(db)
+    try:
+        return measure_with_app(browser, service.base_url, _screen_one_site(service.base_url), args)
+    finally:
+        service.stop()
+
+
+def measure_with_app(browser, service_url: str, assessment_id: str, args) -> dict:
+    """Start `streamlit run app.py` against the service, time it, stop it."""
+    port = free_port()
+    app = start_app(port, service_url)
+    try:
+        return measure_app(browser, f"http://127.0.0.1:{port}", assessment_id, args)
+    finally:
+        app.terminate()
+        app.wait(timeout=20)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--click-rounds", type=int, default=3, help="map-click runs (6 clicks each)"
+    )
     parser.add_argument("--url", help="an app already running (default: start one)")
     parser.add_argument("--only", nargs="*", help="url paths to time (default: every page)")
     parser.add_argument("--assessment", help="with --url: an assessment id to open")
+    parser.add_argument("--scales", type=int, nargs="*", help="demo scales to run, e.g. 1 10 100")
+    parser.add_argument(
+        "--data-dir", type=Path, default=Path(tempfile.gettempdir()) / "gds-app-bench",
+        help="where the scales' databases are kept (with --scales)",
+    )  # fmt: skip
+    parser.add_argument("--json", type=Path, help="also write the timings to this JSON file")
     parser.add_argument(
         "--empty-cache",
         action="store_true",
@@ -149,45 +340,41 @@ def main() -> None:
         sys.exit(f"{CHROMIUM} is missing: apt-get install -y chromium")
     from playwright.sync_api import sync_playwright
 
-    workdir = Path(tempfile.mkdtemp(prefix="bench-pages-"))
-    process = server = None
-    base_url, assessment_id = args.url, args.assessment
-    if base_url is None:
-        port = free_port()
-        server, assessment_id = start_service(workdir / "demo.db")
-        process = start_app(port, server.base_url)
-        base_url = f"http://127.0.0.1:{port}"
-    query = {"assessment": f"?assessment={assessment_id}"} if assessment_id else {}
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            warm_context = new_context(browser)
-            cold = time_page(warm_context, f"{base_url}/", "Screen a site")
-            pages = [(p, t) for p, t in PAGES if not args.only or p in args.only]
-            timings: dict[str, list[float]] = {path: [] for path, _ in pages}
-            for _ in range(args.rounds):
-                for path, title in pages:
-                    url = f"{base_url}/{path}{query.get(path, '')}"
-                    # a fresh context has an empty HTTP cache: a first-time visitor
-                    context = new_context(browser) if args.empty_cache else warm_context
-                    timings[path].append(time_page(context, url, title))
-                    if args.empty_cache:
-                        context.close()
+    results: dict[str, dict] = {}
+    print(f"machine: {machine()} (before)\n", flush=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            if args.scales:
+                for scale in args.scales:
+                    results[f"scale {scale}"] = run_scale(browser, scale, args)
+                    print(f"## scale {scale}\n", flush=True)
+                    print_results(results[f"scale {scale}"], args.empty_cache)
+                    print(f"\nmachine: {machine()}\n", flush=True)
+            elif args.url:
+                results["app"] = measure_app(browser, args.url, args.assessment, args)
+                print_results(results["app"], args.empty_cache)
+            else:
+                results["scale 1 (fresh)"] = run_fresh(browser, args)
+                print_results(results["scale 1 (fresh)"], args.empty_cache)
+        finally:
             browser.close()
+    print(f"\nmachine: {machine()} (after)")
+    if args.json:
+        args.json.write_text(json.dumps({"machine": machine(), "results": results}, indent=1))
+
+
+def run_fresh(browser, args) -> dict:
+    """Start the service on a fresh demo database in a temporary folder, and the app; time it."""
+    workdir = Path(tempfile.mkdtemp(prefix="bench-pages-"))
+    server = None
+    try:
+        server, assessment_id = start_service(workdir / "demo.db")
+        return measure_with_app(browser, server.base_url, assessment_id, args)
     finally:
-        if process is not None:
-            process.terminate()
-            process.wait(timeout=20)
         if server is not None:
             server.stop()
         shutil.rmtree(workdir, ignore_errors=True)
-    print(f"cold first load (service start, demo build if needed, caches): {cold:.2f} s\n")
-    cache = "empty browser cache" if args.empty_cache else "browser cache warm"
-    print(f"each visit: a new tab and a new Streamlit session, {cache}\n")
-    print("| page | p50 (s) | max (s) | rounds |")
-    print("|---|---:|---:|---:|")
-    for path, values in timings.items():
-        print(f"| /{path} | {statistics.median(values):.2f} | {max(values):.2f} | {len(values)} |")
 
 
 if __name__ == "__main__":

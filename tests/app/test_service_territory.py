@@ -9,7 +9,7 @@ import pytest
 from conftest import page_path
 from streamlit.testing.v1 import AppTest
 
-from components import maps
+from components import picker
 from gridservice.demo import DEMO_POINTS
 
 CONFIDENCE = "Confidence (source-authority heuristic, not accuracy)"
@@ -57,15 +57,29 @@ def test_the_map_moves_to_the_point_and_frames_its_surroundings(service_env):
     latitude, longitude = DEMO_POINTS["dual_certified"]
     at = resolve_on_page((latitude, longitude))
     spec = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
-    assert at.session_state["territory.cell"] == h3.latlng_to_cell(
-        latitude, longitude, maps.REGION_CELL_RES
-    )
-    # centred on the point at the coarse cell's zoom: the county and its neighbours show
-    assert spec["initialViewState"]["latitude"] == pytest.approx(latitude)
-    assert spec["initialViewState"]["longitude"] == pytest.approx(longitude)
-    assert spec["initialViewState"]["zoom"] == maps.ZOOM_BY_RES[maps.REGION_CELL_RES]
+    around = h3.cell_to_latlng(h3.latlng_to_cell(latitude, longitude, picker.NEAR_RES))
+    # centred on the point's cell at the surroundings zoom: its county and neighbours show
+    assert spec["initialViewState"]["latitude"] == pytest.approx(around[0])
+    assert spec["initialViewState"]["longitude"] == pytest.approx(around[1])
+    assert spec["initialViewState"]["zoom"] == picker.NEAR_ZOOM
     pin = next(layer for layer in spec["layers"] if layer["id"] == "pin")
     assert pin["data"][0]["latitude"] == latitude
+
+
+def test_a_map_click_resolves_the_clicked_point_at_once(service_env):
+    at = AppTest.from_file(page_path("service_territory"), default_timeout=90)
+    at.run()
+    cell = h3.latlng_to_cell(*DEMO_POINTS["dual_certified"], picker.REGION_RES)
+    key = "territory.map.region.none"  # the picker's chart before any point (picker.chart_key)
+    layer = picker.REGION_LAYER_ID
+    at.session_state[key] = {
+        "selection": {"indices": {layer: [0]}, "objects": {layer: [{"hex": cell}]}}
+    }
+    at.run()
+    centre = h3.cell_to_latlng(cell)
+    # the point shown and resolved is the clicked one, in the same run as the click
+    assert f"**Point:** {centre[0]:.5f}, {centre[1]:.5f}" in [m.value for m in at.markdown]
+    assert any(t.value.startswith("County: ") for t in at.text)
 
 
 def layer_fips(at: AppTest, layer_id: str) -> set[str]:

@@ -281,33 +281,43 @@ def click_map(page, map_index: int, view: Mapping[str, float], latitude: float, 
 
 
 def drop_pin(page, latitude: float, longitude: float) -> str:
-    """Drop the first map's pin by clicking down the map's cell levels; else type the point.
-
-    The picker starts on the region with coarse H3 cells; a click zooms into the clicked cell
-    (its finer cells drawn, the caption under the map moves to the next step), and a click
-    on a finest cell sets the point to that cell's centre. Each click aims at the centre of
-    the cell under the point (a point near a cell's edge would be a coin toss). Returns
-    "map" when the clicks set the point, "typed" when the journey fell back to the latitude
-    and longitude inputs after the map zoomed in (docs/E2E.md says when and why). The first
-    click must zoom the map.
+    """Place the first map's pin at a point the way a user does: one click on the region map
+    places the pin near it and brings the view to its surroundings, and a second click there
+    puts the pin on the fine cell under the point. Returns "map" when the clicks set the
+    point, "typed" when the second click did not take and the journey typed the point
+    (docs/E2E.md says when and why). The first click must place a pin.
     """
     latitude_input = page.get_by_role("spinbutton", name="Latitude", exact=True)
-    for level, (view, target) in enumerate(cell_clicks(latitude, longitude)):
-        click_map(page, 0, view, *target)
-        wait_for_run(page, settle_ms=1500)
-        if latitude_input.input_value():
-            return "map"
-        step = page.get_by_text(re.compile(rf"^Step {level + 2} of 3: "))
-        if level == 0:
-            expect_visible(step, "a click on the region map did not zoom into its cell")
-        elif step.count() == 0:
-            break
+    region, near = picker_clicks(latitude, longitude)
+    click_map(page, 0, region[0], *region[1])
+    expect_value(latitude_input, "a click on the region map did not place the pin")
+    first = latitude_input.input_value()
+    wait_for_run(page, settle_ms=1500)
+    click_map(page, 0, near[0], *near[1])
+    try:
+        expect_value(latitude_input, "", not_value=first)
+        wait_for_run(page)
+        return "map"
+    except AssertionError:
+        pass
     for label, value in (("Latitude", latitude), ("Longitude", longitude)):
         field = page.get_by_role("spinbutton", name=label, exact=True)
         field.fill(f"{value:.5f}")
         field.press("Enter")
         wait_for_run(page)
     return "typed"
+
+
+def expect_value(locator, message: str, *, not_value: str = "") -> None:
+    """Wait until an input holds a value other than `not_value`; fail with `message`."""
+    from playwright.sync_api import expect
+
+    try:
+        expect(locator).not_to_have_value(
+            re.compile(rf"^(|{re.escape(not_value)})$"), timeout=30_000
+        )
+    except AssertionError as error:
+        raise AssertionError(message) from error
 
 
 def expect_visible(locator, message: str) -> None:
@@ -319,28 +329,20 @@ def expect_visible(locator, message: str) -> None:
         raise AssertionError(message) from error
 
 
-def cell_clicks(
-    latitude: float, longitude: float
-) -> list[tuple[dict[str, float], tuple[float, float]]]:
-    """Return, per click, the map's view and the centre of the cell under the point to click."""
+def picker_clicks(latitude: float, longitude: float):
+    """Return the picker's two clicks towards a point, each as (view, (latitude, longitude)):
+    the centre of the region cell under the point on the region view, then the centre of the
+    fine cell under it on the view of the first pin's surroundings (`components.picker`)."""
     import h3
 
-    from components.maps import (
-        MIDDLE_CELL_RES,
-        POINT_CELL_RES,
-        REGION_CELL_RES,
-        REGION_VIEW,
-        cell_view,
-    )
+    from components.picker import NEAR_RES, NEAR_ZOOM, REGION_RES, REGION_VIEW
 
-    clicks = []
-    view = dict(REGION_VIEW)
-    for resolution in (REGION_CELL_RES, MIDDLE_CELL_RES, POINT_CELL_RES):
-        cell = h3.latlng_to_cell(latitude, longitude, resolution)
-        clicks.append((view, h3.cell_to_latlng(cell)))
-        zoomed = cell_view(cell)
-        view = {"latitude": zoomed.latitude, "longitude": zoomed.longitude, "zoom": zoomed.zoom}
-    return clicks
+    region_cell = h3.latlng_to_cell(latitude, longitude, REGION_RES)
+    first_pin = h3.cell_to_latlng(region_cell)
+    centre = h3.cell_to_latlng(h3.latlng_to_cell(*first_pin, NEAR_RES))
+    near_view = {"latitude": centre[0], "longitude": centre[1], "zoom": NEAR_ZOOM}
+    target = h3.cell_to_latlng(h3.latlng_to_cell(latitude, longitude, NEAR_RES))
+    return (dict(REGION_VIEW), first_pin), (near_view, target)
 
 
 def count_colour(png: bytes, colour: tuple[int, int, int], tolerance: int = 40) -> int:

@@ -1,0 +1,348 @@
+"""The point picker: one click on the map places the pin, and only the picker's part reruns.
+
+pydeck hands back the objects a click picked, never the clicked coordinate. So the map
+carries a transparent, pickable surface of H3 cells and a click's point is the centre of the
+cell under the pointer:
+- the region view (Texas and its neighbours) is covered by resolution-4 cells (about 45 km
+  across, a few pixels at that zoom): one click there places the pin at the clicked spot and
+  brings the view to the pin's surroundings;
+- the surroundings view (about 65 km across) is covered, around its centre, by
+  resolution-7 cells (about 2.5 km across): a click there moves the pin to the clicked cell
+  and leaves the view where it is, with the county outlines and names and a 20 km scale bar
+  drawn under it.
+The pick is read from the chart's session state *before* the map is drawn, so a click costs
+one run of the picker's fragment (`st.fragment`), not a rerun of the page. The deck's JSON is
+written compactly, with the big surface layers built once per process.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import h3
+import pydeck as pdk
+import streamlit as st
+
+from components import state
+from components.geography import County, county_at, region_counties, region_states
+from components.maps import (
+    OUTLINE_COLOUR,
+    PIN_COLOUR,
+    REGION_VIEW,
+    basemap_style,
+    county_layer,
+    pin_layer,
+    view,
+)
+
+REGION_LAYER_ID = "region_cells"
+NEAR_LAYER_ID = "near_cells"
+REGION_RES, NEAR_RES = 4, 7
+NEAR_RING = 16  # cells out from the centre: about 35 km, the view at NEAR_ZOOM and more
+NEAR_ZOOM = 9.0
+SCALE_KM = 20
+NEAR_HIGHLIGHT = [255, 140, 0, 40]  # the pin's county: a light wash, the cells stay readable
+
+
+@dataclass(frozen=True)
+class MapPick:
+    """A click on the picker: the cell under the pointer and the point it places (its centre)."""
+
+    cell: str
+    latitude: float
+    longitude: float
+
+    @property
+    def moves_view(self) -> bool:
+        """A click on the region view brings the view to the new pin's surroundings."""
+        return h3.get_resolution(self.cell) < NEAR_RES
+
+
+def layer_spec(layer: pdk.Layer) -> dict[str, Any]:
+    """Return a layer as the deck JSON pydeck would write for it."""
+    return json.loads(pdk.Deck(layers=[layer]).to_json())["layers"][0]
+
+
+def surface_spec(cells: Iterable[str], layer_id: str, colour: list[int]) -> dict[str, Any]:
+    """Return the pickable, nearly transparent cell surface (a click picks a cell)."""
+    return {
+        "@@type": "H3HexagonLayer",
+        "id": layer_id,
+        "data": [{"hex": cell} for cell in cells],
+        "getHexagon": "@@=hex",
+        "pickable": True,
+        "filled": True,
+        "stroked": layer_id == NEAR_LAYER_ID,
+        "extruded": False,
+        "getFillColor": colour,
+        "getLineColor": [30, 111, 217, 40],
+        "lineWidthMinPixels": 0.5,
+        "autoHighlight": True,
+        "highlightColor": [214, 39, 40, 140],
+    }
+
+
+@st.cache_resource(show_spinner=False)
+def region_surface() -> dict[str, Any]:
+    """Return the resolution-4 surface over every county of the region (built once)."""
+    cells: set[str] = set()
+    for county in region_counties().values():
+        shape = h3.geo_to_h3shape(county.geometry)
+        cells.update(h3.h3shape_to_cells_experimental(shape, REGION_RES, contain="overlap"))
+    # a selected cell is drawn at full opacity by Streamlit: nearly clear, it stays faint
+    return surface_spec(sorted(cells), REGION_LAYER_ID, [30, 111, 217, 1])
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def near_surface(centre: str) -> dict[str, Any]:
+    """Return the resolution-7 surface of NEAR_RING cells around a centre cell."""
+    cells = sorted(h3.grid_disk(centre, NEAR_RING))
+    # the selected cell turns solid pin red under the pin: the cell the point stands for
+    return surface_spec(cells, NEAR_LAYER_ID, [*PIN_COLOUR[:3], 8])
+
+
+@st.cache_resource(show_spinner=False)
+def state_outlines() -> dict[str, Any]:
+    """Return the region's state outlines (five light polygons, not pickable)."""
+    features = [s.feature(fill=[0, 0, 0, 0], label=s.name) for s in region_states().values()]
+    layer = pdk.Layer(
+        "GeoJsonLayer",
+        id="states",
+        data=features,
+        stroked=True,
+        filled=False,
+        get_line_color=OUTLINE_COLOUR,
+        line_width_min_pixels=1,
+    )
+    return layer_spec(layer)
+
+
+def counties_near(
+    counties: Mapping[str, County], latitude: float, longitude: float
+) -> list[County]:
+    """Return the counties whose outline box meets the surroundings view (about 1.5 degrees)."""
+    reach_lat, reach_lng = 0.8, 0.8 / max(math.cos(math.radians(latitude)), 0.2)
+    found = []
+    for county in counties.values():
+        minx, miny, maxx, maxy = county.shape.bounds
+        if (
+            minx <= longitude + reach_lng
+            and maxx >= longitude - reach_lng
+            and (miny <= latitude + reach_lat and maxy >= latitude - reach_lat)
+        ):
+            found.append(county)
+    return found
+
+
+def county_names_layer(counties: Iterable[County]) -> pdk.Layer:
+    """Return each county's name at a point inside it (the outline's representative point)."""
+    rows = []
+    for county in counties:
+        inside = county.shape.representative_point()
+        rows.append({"name": county.name, "position": [round(inside.x, 4), round(inside.y, 4)]})
+    return pdk.Layer(
+        "TextLayer",
+        id="county_names",
+        data=rows,
+        get_position="position",
+        get_text="name",
+        get_size=12,
+        get_color=[60, 66, 78, 220],
+        pickable=False,
+    )
+
+
+def scale_bar(latitude: float, longitude: float) -> list[dict[str, Any]]:
+    """Return a SCALE_KM bar with its label, south-west of the view's centre."""
+    start_lat, start_lng = latitude - 0.2, longitude - 0.28
+    span = SCALE_KM / (111.32 * math.cos(math.radians(start_lat)))
+    bar = pdk.Layer(
+        "PathLayer",
+        id="scale_bar",
+        data=[{"path": [[start_lng, start_lat], [start_lng + span, start_lat]]}],
+        get_path="path",
+        get_color=[40, 44, 52, 230],
+        width_min_pixels=3,
+    )
+    label = pdk.Layer(
+        "TextLayer",
+        id="scale_label",
+        data=[{"text": f"{SCALE_KM} km", "position": [start_lng + span / 2, start_lat + 0.025]}],
+        get_position="position",
+        get_text="text",
+        get_size=13,
+        get_color=[40, 44, 52, 255],
+    )
+    return [layer_spec(bar), layer_spec(label)]
+
+
+class SpecDeck(pdk.Deck):
+    """A deck whose JSON is written once, compactly, from layer specs (pydeck's own writer
+    indents every row of every layer, and takes ~0.1 s over the region's cells)."""
+
+    def __init__(self, spec: dict[str, Any]):
+        # no tooltip: the cell under the pointer lights up instead, and says where a click goes
+        super().__init__(layers=[], map_provider=spec.get("mapProvider"), tooltip=False)
+        self._spec_json = json.dumps(spec, separators=(",", ":"))
+
+    def to_json(self) -> str:
+        return self._spec_json
+
+
+def deck_spec(layers: list[dict[str, Any]], view_state: pdk.ViewState | None) -> SpecDeck:
+    """Return the deck over layer specs, offline unless a basemap style is configured."""
+    initial = view_state or view(**REGION_VIEW)
+    spec: dict[str, Any] = {
+        "initialViewState": {
+            "latitude": initial.latitude,
+            "longitude": initial.longitude,
+            "zoom": initial.zoom,
+            "pitch": 0,
+            "bearing": 0,
+        },
+        "layers": layers,
+        "views": [{"@@type": "MapView", "controller": True}],
+    }
+    style = basemap_style()
+    if style:
+        spec["mapProvider"], spec["mapStyle"] = "carto", style
+    return SpecDeck(spec)
+
+
+def read_pick(selection: Any) -> MapPick | None:
+    """Return the cell a chart's selection picked on a surface layer, if any."""
+    selection = _get(selection, "selection") or {}
+    objects = _get(selection, "objects") or {}
+    for layer_id in (NEAR_LAYER_ID, REGION_LAYER_ID):
+        for obj in objects.get(layer_id) or []:
+            cell = obj.get("hex") if isinstance(obj, Mapping) else None
+            if cell and h3.is_valid_cell(cell):
+                latitude, longitude = h3.cell_to_latlng(cell)
+                return MapPick(cell, round(latitude, 5), round(longitude, 5))
+    return None
+
+
+def _get(value: Any, key: str) -> Any:
+    if isinstance(value, Mapping):
+        return value.get(key)
+    return getattr(value, key, None)
+
+
+def in_bounds(point: tuple[float, float] | None) -> bool:
+    """Return whether a point is a place on Earth (latitude -90..90, longitude -180..180)."""
+    return point is not None and -90 <= point[0] <= 90 and -180 <= point[1] <= 180
+
+
+def chart_key(picker: str) -> str:
+    """Return the chart's key for the picker's view and point: each pick makes a new chart.
+
+    A new chart starts with no selection. Kept across a pick, Streamlit would keep the old
+    selection and redraw every layer through a per-object colour function (it fades what is
+    not selected): in headless Chromium that redraw took seconds, a new chart a fraction of one.
+    """
+    centre, point = state.picked_cell(picker), state.picked_point(picker)
+    where = f"{point[0]:.5f},{point[1]:.5f}" if point else "none"
+    return f"{picker}.map.{centre or 'region'}.{where}"
+
+
+def apply_pick(picker: str) -> None:
+    """Act on the click the picker's chart reported since the last run (once: a pick changes
+    the point, hence the chart's key, so the next run reads a new chart)."""
+    pick = read_pick(st.session_state.get(chart_key(picker)))
+    if pick is None:
+        return
+    state.set_picked_point(picker, pick.latitude, pick.longitude)
+    st.session_state[state.followed_point_key(picker)] = state.picked_point(picker)
+    if pick.moves_view:
+        state.set_picked_cell(picker, h3.latlng_to_cell(pick.latitude, pick.longitude, NEAR_RES))
+
+
+def follow_typed_point(picker: str) -> None:
+    """Bring the view to a typed point once (a point placed by a click is followed already)."""
+    point = state.picked_point(picker)
+    if not in_bounds(point) or point == st.session_state.get(state.followed_point_key(picker)):
+        return
+    st.session_state[state.followed_point_key(picker)] = point
+    state.set_picked_cell(picker, h3.latlng_to_cell(*point, NEAR_RES))
+
+
+def take_click(picker: str) -> None:
+    """Apply a click or a newly typed point to the picker's state (safe to call twice a run:
+    a page that reads the point before drawing the map calls this first)."""
+    apply_pick(picker)
+    follow_typed_point(picker)
+
+
+def picker_caption(centre: str | None) -> str:
+    """Return the line under the map: what a click does here, and the view's scale."""
+    if centre is None:
+        return "Click the map to place the pin; the map then shows its surroundings."
+    return (
+        "Click to move the pin (to the centre of the ~2.5 km cell under the pointer). Grey "
+        f'lines are county borders, the bar is {SCALE_KM} km; "Whole region" zooms back out.'
+    )
+
+
+def draw_picker_map(
+    picker: str, *, extra_layers: Iterable[pdk.Layer] = (), height: int = 460
+) -> tuple[float, float] | None:
+    """Draw the clickable map (a click since the last run applied first); return the point."""
+    take_click(picker)
+    point = state.picked_point(picker)
+    point = point if in_bounds(point) else None
+    centre = state.picked_cell(picker)
+    layers = [state_outlines(), region_surface()]
+    view_state = None
+    if centre is not None:
+        latitude, longitude = h3.cell_to_latlng(centre)
+        counties = region_counties()
+        near = counties_near(counties, latitude, longitude)
+        here = county_at(counties, *point) if point else None
+        outlines = county_layer(near, highlight=[here.fips] if here else [], pickable=False)
+        outlines_spec = layer_spec(outlines)
+        for feature in outlines_spec["data"]:
+            if feature["properties"]["fill"][3]:
+                feature["properties"]["fill"] = NEAR_HIGHLIGHT
+        layers = [state_outlines(), outlines_spec, region_surface(), near_surface(centre)]
+        names = layer_spec(county_names_layer(near))
+        names["fontFamily"] = "sans-serif"  # set here: pydeck would read a string as a field
+        layers += [names, *scale_bar(latitude, longitude)]
+        view_state = view(latitude, longitude, NEAR_ZOOM)
+    layers += [layer_spec(layer) for layer in extra_layers]
+    if point is not None:
+        layers.append(layer_spec(pin_layer(*point)))
+    st.pydeck_chart(
+        deck_spec(layers, view_state),
+        on_select="rerun",
+        selection_mode="single-object",
+        key=chart_key(picker),
+        height=height,
+    )
+    st.caption(picker_caption(centre))
+    return point
+
+
+def zoom_out(picker: str) -> None:
+    """Go back to the whole region (a callback: it runs before the picker redraws)."""
+    state.set_picked_cell(picker, None)
+
+
+def point_inputs(picker: str) -> tuple[float, float] | None:
+    """Draw latitude and longitude inputs bound to the picker; return the point if complete."""
+    left, right, back = st.columns([2, 2, 1], vertical_alignment="bottom")
+    for column, label, bound, key in (
+        (left, "Latitude", 90, state.latitude_key(picker)),
+        (right, "Longitude", 180, state.longitude_key(picker)),
+    ):
+        help_text = f"Between -{bound} and {bound}"
+        column.number_input(label, help=help_text, value=None, step=0.01, format="%.5f", key=key)
+    if state.picked_cell(picker):
+        back.button("Whole region", key=f"{picker}.zoom_out", on_click=zoom_out, args=(picker,))
+    point = state.picked_point(picker)
+    if point is not None and not in_bounds(point):
+        st.error("Latitude must be between -90 and 90, longitude between -180 and 180.")
+    return point

@@ -1,0 +1,65 @@
+"""The map picker: one click places the pin, and the form beside the map keeps what was typed."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+from e2e_browser import (
+    assert_no_exception_box,
+    click_map,
+    expect_value,
+    open_page,
+    picker_clicks,
+    screenshot,
+    wait_for_run,
+)
+from playwright.sync_api import expect
+
+from gridservice.demo import DEMO_POINTS
+
+
+def test_one_click_places_the_pin_and_the_form_keeps_its_values(page, app_url, alpha_client):
+    latitude, longitude = DEMO_POINTS["dual_certified"]
+    reference = f"e2e picker {uuid.uuid4().hex[:8]}"
+    open_page(page, app_url)
+    form = page.locator('[data-testid="stForm"]')
+    peak = form.get_by_role("spinbutton", name="Requested peak load (MW) *")
+    peak.fill("275")
+    form.get_by_role("textbox", name="Customer reference").fill(reference)
+
+    region, near = picker_clicks(latitude, longitude)
+    latitude_input = page.get_by_role("spinbutton", name="Latitude", exact=True)
+    click_map(page, 0, region[0], *region[1])
+    expect_value(latitude_input, "one click on the region map did not place the pin")
+    wait_for_run(page, settle_ms=1000)
+    first = latitude_input.input_value()
+    assert abs(float(first) - region[1][0]) < 1e-4
+    location = form.get_by_text(re.compile(r"^Location: "))
+    expect(location).to_have_text(re.compile(rf"^Location: {re.escape(first)}, -\d"))
+    expect(page.get_by_text(re.compile(r"^Click to move the pin"))).to_be_visible()
+    screenshot(page, "picker-01-first-click")
+
+    click_map(page, 0, near[0], *near[1])
+    expect_value(
+        latitude_input, "a click in the surroundings did not move the pin", not_value=first
+    )
+    wait_for_run(page, settle_ms=1000)
+    # what was typed into the form, never sent, is still there after two map clicks
+    expect(peak).to_have_value("275.00")
+    expect(form.get_by_role("textbox", name="Customer reference")).to_have_value(reference)
+    screenshot(page, "picker-02-second-click")
+
+    form.get_by_role("button", name="Create site and screen it").click()
+    page.wait_for_url(re.compile(r"/assessment\?assessment="), timeout=60_000)
+    wait_for_run(page)
+    assert_no_exception_box(page)
+    site = next(
+        s for s in alpha_client.sites.list() if s.to_wire().get("customerReference") == reference
+    )
+    assert site.requested_peak_load_mw == 275.0
+    # the site stands at the second click's cell centre, the point the form showed
+    assert (site.location.latitude, site.location.longitude) == (
+        round(near[1][0], 5),
+        round(near[1][1], 5),
+    )
