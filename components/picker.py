@@ -33,6 +33,7 @@ from components.maps import (
     OUTLINE_COLOUR,
     PIN_COLOUR,
     REGION_VIEW,
+    CompactDeck,
     basemap_style,
     county_layer,
     pin_layer,
@@ -64,7 +65,7 @@ class MapPick:
 
 def layer_spec(layer: pdk.Layer) -> dict[str, Any]:
     """Return a layer as the deck JSON pydeck would write for it."""
-    return json.loads(pdk.Deck(layers=[layer]).to_json())["layers"][0]
+    return json.loads(CompactDeck(layers=[layer]).to_json())["layers"][0]
 
 
 def surface_spec(cells: Iterable[str], layer_id: str, colour: list[int]) -> dict[str, Any]:

@@ -38,3 +38,15 @@ def test_the_map_is_offline_unless_a_basemap_is_configured(monkeypatch, counties
     monkeypatch.setenv("GRID_APP_BASEMAP_STYLE", "light")
     online = maps.deck([])
     assert "positron" in online.map_style and online.map_provider == "carto"
+
+
+def test_the_deck_json_is_pydecks_spec_written_compactly(counties):
+    import json
+
+    import pydeck as pdk
+
+    layers = [maps.county_layer(list(counties.values())[:20]), maps.pin_layer(29.88, -97.94)]
+    compact = maps.deck(layers, maps.view(29.88, -97.94, 8)).to_json()
+    indented = pdk.Deck.to_json(maps.deck(layers, maps.view(29.88, -97.94, 8)))
+    assert json.loads(compact) == json.loads(indented)
+    assert len(compact) < len(indented) / 2
