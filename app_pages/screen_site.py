@@ -76,6 +76,12 @@ def open_by_id() -> None:
 @st.fragment
 def pin_and_form(capabilities: Capabilities) -> None:
     """The map and the form beside it: a map click reruns this part only, not the page."""
+    # the boundary is inside: a fragment shows its own failures, an outer `with` never sees them
+    with problem_boundary():
+        draw_pin_and_form(capabilities)
+
+
+def draw_pin_and_form(capabilities: Capabilities) -> None:
     map_column, form_column = st.columns([3, 2])
     with map_column:
         draw_picker_map(PICKER)

@@ -22,6 +22,12 @@ st.caption(
 @st.fragment
 def point_and_territories() -> None:
     """The map, the point's county and its candidates: a map click reruns this part only."""
+    # the boundary is inside: a fragment shows its own failures, an outer `with` never sees them
+    with problem_boundary():
+        draw_point_and_territories()
+
+
+def draw_point_and_territories() -> None:
     conn = connection.connection_key()
     take_click(PICKER)  # a click since the last run moves the point before it is read
     point = state.picked_point(PICKER)
@@ -60,5 +66,4 @@ def point_and_territories() -> None:
         territory_view.draw_candidates(candidates)
 
 
-with problem_boundary():
-    point_and_territories()
+point_and_territories()

@@ -91,8 +91,15 @@ def status_now(record: QueueRecord) -> dict[str, Any]:
 STATUS_NOW_COLUMNS = ("status", "statusDate", "statusSource", "sourceStatus", "countsAsActive")
 
 
-def _status_now_getter(name: str):
-    return lambda record: status_now(record)[name]
+def _status_now_getter(name: str, known: dict[int, dict[str, Any]]):
+    """Return a getter of one member of a record's status now, worked out once per record."""
+
+    def get(record: QueueRecord) -> Any:
+        if id(record) not in known:
+            known[id(record)] = status_now(record)
+        return known[id(record)][name]
+
+    return get
 
 
 def active_now(frame: pd.DataFrame) -> tuple[int, float]:
@@ -109,7 +116,8 @@ def queue_frame(records: Iterable[QueueRecord]) -> pd.DataFrame:
     Technology and queue date are in each record's details, not in the list: empty here
     until `with_details` fills them.
     """
-    now = {name: _status_now_getter(name) for name in STATUS_NOW_COLUMNS}
+    known: dict[int, dict[str, Any]] = {}  # the records outlive this call: ids stay unique
+    now = {name: _status_now_getter(name, known) for name in STATUS_NOW_COLUMNS}
     columns: dict[str, Any] = (
         by_attribute(QUEUE_COLUMNS)
         | now

@@ -46,8 +46,11 @@ def records_frame(records: Iterable[Any], columns: Mapping[str, Getter | str]) -
     getters = {
         name: attribute(get) if isinstance(get, str) else get for name, get in columns.items()
     }
-    rows = [{name: get(record) for name, get in getters.items()} for record in records]
-    return pd.DataFrame(rows, columns=list(getters))
+    records = list(records)
+    # column by column: pandas builds a frame from lists far faster than from row dicts
+    # (the queue's 15,000 rows at scale 10 were the page's largest cost)
+    cells = {name: [get(record) for record in records] for name, get in getters.items()}
+    return pd.DataFrame(cells, columns=list(getters))
 
 
 def snake_case(name: str) -> str:
