@@ -11,6 +11,7 @@ from components.text import escape_markdown
 from gridclient import Capabilities, SiteDefinition, UnprocessableEntityError
 
 PICKER = "screen"
+SUBMITTED = "screen.submitted"  # a submission of the form, handed from its fragment to the page
 
 st.title("Screen a site")
 st.caption(
@@ -96,13 +97,18 @@ def draw_pin_and_form(capabilities: Capabilities) -> None:
         if refused is not None:
             site_form.draw_refusal(refused)
     if submitted is not None:
-        with problem_boundary():
-            submit(submitted, capabilities)
+        # sent from a run of the whole page, not of this fragment: creating, screening and
+        # switching page (and a second click on the button meanwhile) behave as on any page
+        st.session_state[SUBMITTED] = submitted
+        st.rerun()
 
 
 capabilities = None
 with problem_boundary():
     capabilities = data.capabilities(connection.connection_key())
+    if (pending := st.session_state.pop(SUBMITTED, None)) is not None:
+        with problem_boundary():  # a failure is shown above the form, which stays
+            submit(pending, capabilities)
     pin_and_form(capabilities)
 
 if capabilities is not None:

@@ -334,7 +334,7 @@ def zoom_out(picker: str) -> None:
 
 def point_inputs(picker: str) -> tuple[float, float] | None:
     """Draw latitude and longitude inputs bound to the picker; return the point if complete."""
-    left, right, back = st.columns([2, 2, 1], vertical_alignment="bottom")
+    left, right, back = st.columns([2, 2, 1.4], vertical_alignment="bottom")
     for column, label, bound, key in (
         (left, "Latitude", 90, state.latitude_key(picker)),
         (right, "Longitude", 180, state.longitude_key(picker)),

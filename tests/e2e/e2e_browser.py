@@ -282,20 +282,17 @@ def click_map(page, map_index: int, view: Mapping[str, float], latitude: float, 
 
 def drop_pin(page, latitude: float, longitude: float) -> str:
     """Place the first map's pin at a point the way a user does: one click on the region map
-    places the pin near it and brings the view to its surroundings, and a second click there
-    puts the pin on the fine cell under the point. Returns "map" when the clicks set the
-    point, "typed" when the second click did not take and the journey typed the point
+    places the pin near it and brings the view to its surroundings, and a click there puts
+    the pin on the fine cell under the point. Returns "map" when the clicks set the point,
+    "typed" when the surroundings did not take a click and the journey typed the point
     (docs/E2E.md says when and why). The first click must place a pin.
     """
     latitude_input = page.get_by_role("spinbutton", name="Latitude", exact=True)
     region, near = picker_clicks(latitude, longitude)
-    click_map(page, 0, region[0], *region[1])
-    expect_value(latitude_input, "a click on the region map did not place the pin")
-    first = latitude_input.input_value()
+    click_until_moved(page, region, latitude_input, "a click on the region map placed no pin")
     wait_for_run(page, settle_ms=1500)
-    click_map(page, 0, near[0], *near[1])
     try:
-        expect_value(latitude_input, "", not_value=first)
+        click_until_moved(page, near, latitude_input, "the surroundings took no click")
         wait_for_run(page)
         return "map"
     except AssertionError:
@@ -308,13 +305,29 @@ def drop_pin(page, latitude: float, longitude: float) -> str:
     return "typed"
 
 
-def expect_value(locator, message: str, *, not_value: str = "") -> None:
-    """Wait until an input holds a value other than `not_value`; fail with `message`."""
+def click_until_moved(page, click, latitude_input, message: str, attempts: int = 3) -> None:
+    """Click the first map at `click` (view, (latitude, longitude)) until the latitude field
+    changes, as a user clicks again when a click shows nothing: under heavy load a click
+    made before a freshly drawn map's first frame picks nothing. Fails with `message`."""
+    before = latitude_input.input_value()
+    for attempt in range(attempts):
+        click_map(page, 0, click[0], *click[1])
+        try:
+            expect_value(latitude_input, message, not_value=before, timeout_ms=15_000)
+            return
+        except AssertionError:
+            if attempt == attempts - 1:
+                raise
+
+
+def expect_value(locator, message: str, *, not_value: str = "", timeout_ms: int = 30_000) -> None:
+    """Wait until an input holds a value other than `not_value` (and not empty); fail with
+    `message`."""
     from playwright.sync_api import expect
 
     try:
         expect(locator).not_to_have_value(
-            re.compile(rf"^(|{re.escape(not_value)})$"), timeout=30_000
+            re.compile(rf"^(|{re.escape(not_value)})$"), timeout=timeout_ms
         )
     except AssertionError as error:
         raise AssertionError(message) from error
