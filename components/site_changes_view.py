@@ -20,7 +20,7 @@ FIELD_WORDS = {
 NAMED = {"Project": "project_id", "Name": "project_name"}
 PROJECT_COLUMNS = {
     "County": "county",
-    "Fuel": "fuel",
+    "Fuel": lambda p: glossary.label_with_code("fuel", p.fuel),
     "MW": "capacity_mw",
     "How firm": lambda p: glossary.label("firmness", p.firmness),
     "Source cell": "source.source_locator",

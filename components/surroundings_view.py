@@ -15,7 +15,7 @@ import pandas as pd
 import pydeck as pdk
 import streamlit as st
 
-from components import data, maps
+from components import data, glossary, maps
 from components.connection import ConnectionKey
 from components.geography import region_counties
 from components.problems import show_problem
@@ -102,7 +102,9 @@ def mw_by_firmness(totals: Any) -> dict[str, float]:
 
 def fuel_text(totals: Any) -> str:
     fuels = totals.by_fuel if totals else []
-    return ", ".join(f"{f.fuel} {f.mw or 0:,.0f} MW ({f.projects})" for f in fuels)
+    return ", ".join(
+        f"{glossary.label('fuel', f.fuel)} {f.mw or 0:,.0f} MW ({f.projects})" for f in fuels
+    )
 
 
 def counties_frame(near: SiteSurroundings) -> pd.DataFrame:
@@ -277,7 +279,7 @@ def project_row(project: QueueProject, record_ids: dict[str, str]) -> dict[str, 
         "Record": record_ids.get(project_id.upper()),
         "Project": project.project_name,
         "County": project.county,
-        "Fuel": project.fuel,
+        "Fuel": glossary.label_with_code("fuel", project.fuel),
         "MW": project.capacity_mw,
     }
 
@@ -373,7 +375,9 @@ def dropout_frame(rows: list[Any], key: str) -> pd.DataFrame:
     return records_frame(
         rows,
         {
-            key.title(): key,
+            key.title(): (
+                (lambda r: glossary.label_with_code("fuel", r.fuel)) if key == "fuel" else key
+            ),
             "Projects": "projects",
             "Went inactive": "went_inactive",
             "Cancelled": "cancelled",
