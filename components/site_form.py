@@ -328,7 +328,8 @@ def site_form(
             else "**Location:** not set yet"
         )
         draw_field_messages(problem, "location")
-        first, second, third = st.columns(3)
+        # Two columns: three left every field too narrow at 1280 px ("not giv", "yyyy / [").
+        first, second = st.columns(2)
         with first:
             peak = _field(
                 st.number_input,
@@ -349,7 +350,7 @@ def site_form(
                 step=10.0,
                 help="At least 0 and at most the peak load.",
             )
-        with third:
+        with first:
             curtailable = _field(
                 st.number_input,
                 problem,
@@ -359,7 +360,7 @@ def site_form(
                 step=10.0,
                 help="At least 0 and at most the peak load.",
             )
-        with first:
+        with second:
             voltage = _field(
                 st.number_input,
                 problem,
@@ -369,7 +370,7 @@ def site_form(
                 step=1.0,
                 help="More than 0 and at most 1000 kV.",
             )
-        with second:
+        with first:
             target = _field(
                 st.date_input,
                 problem,
@@ -379,7 +380,7 @@ def site_form(
                 min_value=EARLIEST_DATE,
                 max_value=LATEST_DATE,
             )
-        with third:
+        with second:
             reference = st.text_input("Customer reference", max_chars=MAX_TEXT)
             draw_field_messages(problem, "customerReference")
         with first:
@@ -402,7 +403,7 @@ def site_form(
                 index=None,
                 placeholder="not given",
             )
-        with third:
+        with first:
             country = st.text_input("Country code", max_chars=2, placeholder="US")
             draw_field_messages(problem, "address.countryCode")
         refused_inside = (
