@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,3 +39,15 @@ def client(small_db: Path | str) -> Iterator[TestClient]:
     app = create_app(settings)
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
+
+
+@pytest.fixture(scope="module")
+def demo_with_db(tmp_path_factory) -> Iterator[tuple[TestClient, sqlite3.Connection]]:
+    """The demo store (SQLite) served in-process, rate limits out of the way, and a direct
+    connection to it for checking answers against the stored rows."""
+    db_path = tmp_path_factory.mktemp("demo") / "demo.db"
+    app = create_app(Settings(db_path=db_path, demo=True, rate_limit_burst=10**6))
+    with TestClient(app, raise_server_exceptions=False) as test_client:
+        conn = sqlite3.connect(db_path)
+        yield test_client, conn
+        conn.close()

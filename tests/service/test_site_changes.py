@@ -5,27 +5,11 @@ stale and foreign `since`, tenant isolation."""
 from __future__ import annotations
 
 import json
-import sqlite3
 
-import pytest
-from fastapi.testclient import TestClient
-
-from gridservice.app import create_app
 from gridservice.demo.portfolio import SCREENED_ON_MONTH, SEEDED_SITE_ID
-from gridservice.settings import Settings
 
 ALPHA = {"Authorization": "Bearer gds_demo_alpha"}
 BETA = {"Authorization": "Bearer gds_demo_beta"}
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    db_path = tmp_path_factory.mktemp("changes") / "demo.db"
-    app = create_app(Settings(db_path=db_path, demo=True, rate_limit_burst=10**6))
-    with TestClient(app, raise_server_exceptions=False) as client:
-        conn = sqlite3.connect(db_path)
-        yield client, conn
-        conn.close()
 
 
 def changes(client, site_id, headers=ALPHA, **params):
@@ -58,19 +42,21 @@ def active_projects(conn, report_id: str, fips: list[str]) -> set[str]:
     return {r[0] for r in rows}
 
 
-def test_the_seeded_site_is_marked_changed_out_of_the_box(demo):
-    client, _ = demo
+def test_the_seeded_site_is_marked_changed_out_of_the_box(demo_with_db):
+    client, _ = demo_with_db
     seeded = listed(client)[SEEDED_SITE_ID]
     newest = seeded["newerDataSinceAssessment"]
     assert newest["changed"] is True
-    months = [r[0] for r in demo[1].execute("SELECT report_month FROM queue_reports ORDER BY 1")]
+    months = [
+        r[0] for r in demo_with_db[1].execute("SELECT report_month FROM queue_reports ORDER BY 1")
+    ]
     assert newest["newerQueueReport"] == months[-1] > SCREENED_ON_MONTH
     history = seeded["latestAssessment"]["queueHistory"]
     assert history["report"]["reportMonth"] == SCREENED_ON_MONTH
 
 
-def test_changes_count_what_sql_over_the_reports_says(demo):
-    client, conn = demo
+def test_changes_count_what_sql_over_the_reports_says(demo_with_db):
+    client, conn = demo_with_db
     response = changes(client, SEEDED_SITE_ID)
     assert response.status_code == 200, response.text
     body = response.json()["data"]
@@ -91,8 +77,8 @@ def test_changes_count_what_sql_over_the_reports_says(demo):
         )
 
 
-def test_screening_again_keeps_the_old_assessment_and_clears_the_mark(demo):
-    client, _ = demo
+def test_screening_again_keeps_the_old_assessment_and_clears_the_mark(demo_with_db):
+    client, _ = demo_with_db
     old = listed(client)[SEEDED_SITE_ID]["latestAssessment"]["id"]
     new = screen(client, SEEDED_SITE_ID, "rescreen-seeded-0001")
     assessments = client.get(f"/v1/sites/{SEEDED_SITE_ID}/assessments", headers=ALPHA).json()
@@ -109,8 +95,8 @@ def test_screening_again_keeps_the_old_assessment_and_clears_the_mark(demo):
     assert since_old["since"]["latestAssessmentId"] == new["id"]
 
 
-def test_a_fact_restated_after_the_assessment_is_listed(demo):
-    client, conn = demo
+def test_a_fact_restated_after_the_assessment_is_listed(demo_with_db):
+    client, conn = demo_with_db
     site = client.post(
         "/v1/sites",
         json={"requestedPeakLoadMw": 80.0, "location": {"latitude": 30.0, "longitude": -97.9}},
@@ -151,14 +137,14 @@ def problem_of(response, status: int, code: str) -> dict:
     return problem
 
 
-def test_an_unknown_since_is_a_problem_naming_the_parameter(demo):
-    client, _ = demo
+def test_an_unknown_since_is_a_problem_naming_the_parameter(demo_with_db):
+    client, _ = demo_with_db
     problem = problem_of(changes(client, SEEDED_SITE_ID, since="asm_nope"), 404, "since_not_found")
     assert problem["errors"][0]["field"] == "since"
 
 
-def test_a_since_whose_report_is_no_longer_held_says_why(demo):
-    client, conn = demo
+def test_a_since_whose_report_is_no_longer_held_says_why(demo_with_db):
+    client, conn = demo_with_db
     body = json.loads(
         conn.execute(
             "SELECT body FROM assessments WHERE site_id = ? ORDER BY created_at LIMIT 1",
@@ -178,8 +164,8 @@ def test_a_since_whose_report_is_no_longer_held_says_why(demo):
     assert "ercot-gis-1999-01" in problem["detail"] and "no longer holds" in problem["detail"]
 
 
-def test_another_tenants_site_and_assessment_leak_nothing(demo):
-    client, _ = demo
+def test_another_tenants_site_and_assessment_leak_nothing(demo_with_db):
+    client, _ = demo_with_db
     foreign = problem_of(changes(client, SEEDED_SITE_ID, headers=BETA), 404, "site_not_found")
     assert "for this tenant" in foreign["detail"]
     made_up = problem_of(changes(client, "site_nope", headers=BETA), 404, "site_not_found")

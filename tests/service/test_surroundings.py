@@ -9,32 +9,18 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
 from collections import defaultdict
 
 import pytest
 import shapely
-from fastapi.testclient import TestClient
 from shapely.geometry import Point, shape
 from shapely.ops import nearest_points
 
-from gridservice.app import create_app
 from gridservice.demo import DEMO_POINTS
-from gridservice.settings import Settings
 
 ALPHA = {"Authorization": "Bearer gds_demo_alpha"}
 BETA = {"Authorization": "Bearer gds_demo_beta"}
 HAYS = DEMO_POINTS["dual_certified"]  # San Marcos area, Hays County TX
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory):
-    db_path = tmp_path_factory.mktemp("surroundings") / "demo.db"
-    app = create_app(Settings(db_path=db_path, demo=True, rate_limit_burst=10**6))
-    with TestClient(app, raise_server_exceptions=False) as client:
-        conn = sqlite3.connect(db_path)
-        yield client, conn
-        conn.close()
 
 
 def make_site(client, headers, point, suffix):
@@ -56,8 +42,8 @@ def surroundings(client, site_id, headers=ALPHA, **params):
 
 
 @pytest.fixture(scope="module")
-def hays(demo):
-    client, _ = demo
+def hays(demo_with_db):
+    client, _ = demo_with_db
     site_id = make_site(client, ALPHA, HAYS, "hays")
     response = surroundings(client, site_id)
     assert response.status_code == 200, response.text
@@ -105,8 +91,8 @@ def grade(ia_signed, security_ntp):
     return "security_ntp" if security_ntp else "ia_signed" if ia_signed else "neither"
 
 
-def test_counties_within_the_radius_and_their_distances(demo, hays):
-    _, conn = demo
+def test_counties_within_the_radius_and_their_distances(demo_with_db, hays):
+    _, conn = demo_with_db
     _, data = hays
     expected = county_distances(conn, *HAYS)
     got = {c["countyFips"]: c["distanceKm"] for c in data["counties"]}
@@ -122,8 +108,8 @@ def test_counties_within_the_radius_and_their_distances(demo, hays):
     assert [c["distanceKm"] for c in data["counties"]] == sorted(got.values())
 
 
-def test_the_queue_now_per_county_by_fuel_and_firmness(demo, hays):
-    _, conn = demo
+def test_the_queue_now_per_county_by_fuel_and_firmness(demo_with_db, hays):
+    _, conn = demo_with_db
     _, data = hays
     newest = report_ids(conn)[-1]
     for county in data["counties"]:
@@ -154,8 +140,8 @@ def test_the_queue_now_per_county_by_fuel_and_firmness(demo, hays):
     assert data["queueNow"]["activeProjects"] == total > 0
 
 
-def test_changes_between_the_default_months(demo, hays):
-    _, conn = demo
+def test_changes_between_the_default_months(demo_with_db, hays):
+    _, conn = demo_with_db
     _, data = hays
     ids = report_ids(conn)
     changes = data["changes"]
@@ -186,8 +172,8 @@ def test_changes_between_the_default_months(demo, hays):
     assert changed
 
 
-def test_each_change_cites_both_cells_it_compares(demo, hays):
-    _, conn = demo
+def test_each_change_cites_both_cells_it_compares(demo_with_db, hays):
+    _, conn = demo_with_db
     _, data = hays
     columns = {"capacityMw": "capacity_mw", "projectedCod": "projected_cod",
                "studyPhase": "study_phase"}  # fmt: skip
@@ -209,8 +195,8 @@ def test_each_change_cites_both_cells_it_compares(demo, hays):
     assert checked
 
 
-def test_dropout_rates_by_fuel_with_their_counts(demo, hays):
-    _, conn = demo
+def test_dropout_rates_by_fuel_with_their_counts(demo_with_db, hays):
+    _, conn = demo_with_db
     _, data = hays
     fips = [c["countyFips"] for c in data["counties"]]
     marks = ",".join("?" * len(fips))
@@ -240,8 +226,8 @@ def test_dropout_rates_by_fuel_with_their_counts(demo, hays):
     assert sum(c["projects"] for c in data["dropout"]["byCounty"]) == len(fuel_of)
 
 
-def test_plants_are_placed_by_their_coordinates(demo, hays):
-    _, conn = demo
+def test_plants_are_placed_by_their_coordinates(demo_with_db, hays):
+    _, conn = demo_with_db
     _, data = hays
     for county in data["counties"]:
         assert county["plants"]["locationBasis"] == "coordinates"
@@ -267,8 +253,8 @@ def test_plants_are_placed_by_their_coordinates(demo, hays):
     assert any(c["plants"]["nearest"] for c in data["counties"])
 
 
-def test_interconnection_points_by_kv(demo, hays):
-    _, conn = demo
+def test_interconnection_points_by_kv(demo_with_db, hays):
+    _, conn = demo_with_db
     _, data = hays
     site_county = next(c for c in data["counties"] if c["isSiteCounty"])
     expected = conn.execute(
@@ -284,8 +270,8 @@ def test_interconnection_points_by_kv(demo, hays):
                                                        reverse=True)  # fmt: skip
 
 
-def test_another_tenants_site_is_not_found(demo, hays):
-    client, _ = demo
+def test_another_tenants_site_is_not_found(demo_with_db, hays):
+    client, _ = demo_with_db
     site_id, _ = hays
     response = surroundings(client, site_id, headers=BETA)
     assert response.status_code == 404
@@ -304,8 +290,8 @@ def test_another_tenants_site_is_not_found(demo, hays):
         ({"from": "2025-9"}, 400, "invalid_parameter", "YYYY-MM"),
     ],
 )
-def test_bad_input_says_which(demo, hays, params, status, code, says):
-    client, _ = demo
+def test_bad_input_says_which(demo_with_db, hays, params, status, code, says):
+    client, _ = demo_with_db
     site_id, _ = hays
     response = surroundings(client, site_id, **params)
     assert response.status_code == status
@@ -314,8 +300,8 @@ def test_bad_input_says_which(demo, hays, params, status, code, says):
     assert response.headers["content-type"].startswith("application/problem+json")
 
 
-def test_sites_outside_the_harvested_counties(demo):
-    client, _ = demo
+def test_sites_outside_the_harvested_counties(demo_with_db):
+    client, _ = demo_with_db
     at_sea = make_site(client, ALPHA, DEMO_POINTS["outside_coverage"], "sea")
     response = surroundings(client, at_sea)
     assert response.status_code == 404 and response.json()["code"] == "site_outside_counties"
@@ -326,8 +312,8 @@ def test_sites_outside_the_harvested_counties(demo):
     assert "Oklahoma County, OK" in response.json()["detail"]
 
 
-def test_an_explicit_window_and_a_zero_radius(demo, hays):
-    client, conn = demo
+def test_an_explicit_window_and_a_zero_radius(demo_with_db, hays):
+    client, conn = demo_with_db
     site_id, _ = hays
     data = surroundings(client, site_id, radius_km=0, **{"from": "2025-03", "to": "2025-06"})
     data = data.json()["data"]
@@ -341,8 +327,8 @@ def test_an_explicit_window_and_a_zero_radius(demo, hays):
     assert {p["projectId"].upper() for p in data["changes"]["left"]} == set(before) - set(after)
 
 
-def test_the_assessment_cites_firmness_and_change_and_carries_them(demo, hays):
-    client, conn = demo
+def test_the_assessment_cites_firmness_and_change_and_carries_them(demo_with_db, hays):
+    client, conn = demo_with_db
     site_id, data = hays
     response = client.post(
         f"/v1/sites/{site_id}/assessments",
