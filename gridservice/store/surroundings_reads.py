@@ -101,8 +101,8 @@ def project_outcome_rows(
     ]  # fmt: skip
     cursor = _tuples(
         conn,
-        "SELECT project_key, fuel, county_fips, first_active, last_inactive, last_cancelled, "
-        "last_commissioned FROM (SELECT upper(h.project_id) AS project_key, h.status, h.fuel, "
+        f"SELECT {', '.join(names)} "
+        "FROM (SELECT upper(h.project_id) AS project_key, h.status, h.fuel, "
         "h.county_fips, row_number() OVER (PARTITION BY upper(h.project_id) ORDER BY "
         "CASE WHEN h.status = 'active' THEN 0 ELSE 1 END, r.report_month DESC, "
         "CASE WHEN h.sheet = 'large_gen' THEN 0 ELSE 1 END) AS place, "
