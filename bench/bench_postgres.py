@@ -19,31 +19,21 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
-import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import httpx
 import psycopg
 
 from bench.peers import scenarios
 from bench.peers.load import run_wrk
+from bench.peers.servers import start_gridservice
 from gridservice.demo import build_demo_database
 from gridservice.store import meta_reads
 from gridservice.store.db import connect, init_schema
 
 PAGE_SCENARIOS = ("generators_first", "generators_filtered")
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def ensure_demo(location: str | Path, scale: int) -> None:
@@ -66,26 +56,6 @@ def postgres_database(admin_url: str, scale: int) -> str:
         if not exists:
             conn.execute(f'CREATE DATABASE "{name}"')
     return admin_url.rsplit("/", 1)[0] + "/" + name
-
-
-def start_server(store: list[str]) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    command = [sys.executable, "-m", "gridservice", "serve", "--port", str(port)]
-    process = subprocess.Popen(
-        [*command, "--no-rate-limit", *store],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(base + "/v1/health", timeout=2).status_code == 200:
-                return process, base
-        except httpx.TransportError:
-            time.sleep(0.3)
-    process.kill()
-    raise SystemExit(f"gridservice serve {' '.join(store)} did not start")
 
 
 def load(bases: list[str], path: str, connections: int, duration: float) -> dict:
@@ -121,17 +91,16 @@ def run_scale(scale: int, args: argparse.Namespace) -> dict:
     }
     out: dict = {}
     for setup, stores in setups.items():
-        servers = [start_server(store) for store in stores]
+        servers = [start_gridservice(store) for store in stores]
         try:
-            bases = [base for _process, base in servers]
+            bases = [server.base_url for server in servers]
             for scenario in scenarios.base_scenarios("unused"):
                 result = load(bases, scenario.ours, args.connections, args.duration)
                 out.setdefault(scenario.name, {})[setup] = result
                 print(f"  {setup:13} {scenario.name:22} {result['rps']:8.1f} req/s", flush=True)
         finally:
-            for process, _base in servers:
-                process.terminate()
-                process.wait(timeout=30)
+            for server in servers:
+                server.stop()
     for figures in out.values():
         sqlite, one, two = (figures[k]["rps"] for k in setups)
         figures["postgresql_vs_sqlite"] = round(one / sqlite, 2) if sqlite else None

@@ -19,7 +19,6 @@ import json
 import os
 import platform
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,8 @@ import time
 from pathlib import Path
 
 import httpx
+
+from bench.peers.servers import start_gridservice
 
 HEADERS = {"Authorization": "Bearer gds_demo_alpha"}
 COLLECTIONS = [
@@ -83,28 +84,6 @@ def ensure_store(db: Path, scale: int) -> None:
         [sys.executable, "-m", "gridservice", "demo-data", "--db", str(db), "--scale", str(scale)],
         check=True,
     )
-
-
-def start_service(db: Path, workers: int = 1) -> tuple[subprocess.Popen, str]:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    process = subprocess.Popen(
-        [sys.executable, "-m", "gridservice", "serve", "--db", str(db), "--port", str(port)]
-        + ["--no-rate-limit", "--workers", str(workers)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(base + "/v1/health", timeout=1).status_code == 200:
-                return process, base
-        except httpx.TransportError:
-            time.sleep(0.2)
-    process.kill()
-    raise SystemExit("the service did not start")
 
 
 class Recorder:
@@ -226,14 +205,14 @@ def main() -> None:
         parser.error("keep it bounded: 1-600 s and 1-256 clients")
     db = args.db or Path(tempfile.gettempdir()) / f"gridservice-bench-scale{args.scale}.db"
     ensure_store(db, args.scale)
-    process, base = start_service(db, args.workers)
+    service = start_gridservice(["--db", str(db), "--workers", str(args.workers)], timeout=120)
+    base = service.base_url
     try:
         recorder, elapsed = asyncio.run(
             run(base, args.clients, args.duration, args.pages, args.warmup)
         )
     finally:
-        process.terminate()
-        process.wait(timeout=30)
+        service.stop()
     result = {
         "machine": machine(),
         "settings": {

@@ -96,6 +96,20 @@ def start_service(db: Path, page_cache_mb: int | None = None) -> Process:
     return proc
 
 
+def start_gridservice(store_args: list[str], timeout: float = 300.0) -> Process:
+    """`gridservice serve` itself in its own process on a free port, rate limits off, with
+    `store_args` (`--db FILE`, `--database-url URL`, `--workers N`, ...); ready once its
+    health answers."""
+    port = free_port()
+    args = [sys.executable, "-m", "gridservice", "serve", "--port", str(port), "--no-rate-limit"]
+    popen = subprocess.Popen(
+        [*args, *store_args], cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    return _wait_ready(
+        Process("gridservice", f"http://127.0.0.1:{port}", popen), "/v1/health", timeout
+    )
+
+
 def datasette_metadata(db: Path, page_size: int) -> dict:
     """Metadata that points Datasette at the FTS table and adds the ranked search query.
 
