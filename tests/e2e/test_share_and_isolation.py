@@ -36,6 +36,7 @@ def test_assessment_url_opens_the_same_assessment_in_a_fresh_context(
     packet_button = re.compile(r"^Expert-review packet")
     for page in (first, second):
         expect(page.get_by_role("button", name=packet_button)).to_be_visible()
+        wait_for_run(page)  # the sections after the band may still be drawing on a busy machine
     assert main_text(first) == main_text(second)
     screenshot(second, "share-01-assessment-fresh-context")
     assert_no_exception_box(second)
