@@ -6,6 +6,7 @@ import streamlit as st
 
 from components import charts, connection, data, glossary, quality_view, tables
 from components.problems import problem_boundary
+from components.sources import source_name, source_tooltip
 from components.text import escape_markdown
 from gridclient.models import Methodology, QualitySummary
 
@@ -49,7 +50,10 @@ with problem_boundary():
         st.caption("No harvest run rejected a record.")
     for run_id, source_id, reasons, rejected in quality_view.rejection_groups(rejections):
         st.caption(
-            escape_markdown(f"{source_id} · run {run_id} · {len(rejected):,} rejected: {reasons}")
+            escape_markdown(
+                f"{source_name(source_id)} · run {run_id} · {len(rejected):,} rejected: {reasons}"
+            ),
+            help=source_tooltip(source_id),
         )
         tables.show_table(
             **glossary.table(rejected, config),

@@ -7,7 +7,8 @@ import streamlit as st
 from components import charts, connection, data, facts_view, filters, glossary, tables
 from components.evidence_view import draw_fact_evidence
 from components.problems import problem_boundary
-from components.tables import as_text
+from components.sources import source_tooltip
+from components.tables import as_text, attribute
 from components.text import escape_markdown
 
 SCOPE = "facts"
@@ -109,6 +110,9 @@ with problem_boundary():
         hide_index=True,
         column_order=["knownFrom", "knownTo", "value", "factVersion"],
     )
-    st.caption(escape_markdown(facts_view.provenance_text(fact)))
+    st.caption(
+        escape_markdown(facts_view.provenance_text(fact)),
+        help=source_tooltip(fact.source_id, attribute("evidence.source_locator")(fact)),
+    )
     st.markdown("**Evidence**")
     draw_fact_evidence(fact.evidence)

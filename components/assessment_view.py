@@ -18,6 +18,7 @@ import streamlit as st
 from components import glossary, maps
 from components.assessment_summary import ANCHORS
 from components.geography import counties_by_name, region_counties
+from components.sources import source_name
 from components.tables import attribute, flags_text, records_frame, show_table
 from components.territory_view import HEURISTIC_LABEL, candidates_frame, evidence_text
 from components.text import escape_markdown
@@ -133,7 +134,9 @@ def queue_records_frame(records: list[QueueRecord]) -> pd.DataFrame:
             "Proposed date": "proposed_date",
             "Point of interconnection": "point_of_interconnection",
             "Study phase": "expanded_details.study_phase_normalized",
-            "Source": lambda r: attribute("expanded_evidence.source_name")(r) or r.source_id,
+            "Source": lambda r: source_name(
+                r.source_id, r.source_locator, attribute("expanded_evidence.source_name")(r)
+            ),
             "Source link": lambda r: attribute("expanded_evidence.source_url")(r) or r.evidence_url,
             "File": "expanded_evidence.locator.file_name",
             "Worksheet": "expanded_evidence.locator.worksheet",

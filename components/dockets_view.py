@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
+from components.sources import source_name, source_tooltip
 from components.tables import (
     PROVENANCE_HELP,
     by_attribute,
@@ -45,7 +46,9 @@ FILING_COLUMNS = [
 # What fits beside the sidebar at 1280 px: what was filed in one table, where each record
 # comes from in a second (joined by item number), the whole text of the selected filing.
 FILING_TABLE = ["itemNumber", "filedAt", "documentUrl", "filingParty", "filing"]
-PROVENANCE_TABLE = ["itemNumber", "sourceId", "sourceLocator", "observedAt", "authority"]
+PROVENANCE_TABLE = [
+    "itemNumber", "source", "sourceLocator", "observedAt", "authority", "sourceId",
+]  # fmt: skip
 
 
 def mentioned_control_numbers(texts: Iterable[str]) -> list[str]:
@@ -158,8 +161,10 @@ def draw_filing_detail(row: pd.Series) -> None:
         st.markdown(escape_markdown(str(row["description"] or "No description given.")))
         st.caption(
             escape_markdown(
-                f"Record {row['id']} · source {row['sourceId']} · locator {row['sourceLocator']}"
+                f"Record {row['id']} · {source_name(row['sourceId'], row['sourceLocator'])}"
+                f" · locator {row['sourceLocator']}"
                 f" · observed at {row['observedAt']} · {glossary.words(row['authority'] or 'authority not stated')} · quality flags: "
                 f"{row['qualityFlags'] or 'none'}"
-            )
+            ),
+            help=source_tooltip(row["sourceId"], row["sourceLocator"]),
         )

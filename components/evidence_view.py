@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
+from components.sources import source_name, source_tooltip
 from components.tables import flags_frame, mapping_frame, records_frame, show_table
 from components.text import escape_markdown
 from gridclient import EvidenceChunk, Page, QualityFlag, QueueRecordEvidence
@@ -102,9 +103,10 @@ def draw_search_result(position: int, chunk: EvidenceChunk, terms: Sequence[str]
         )
         st.caption(
             escape_markdown(
-                f"rank {chunk.rank or 0:.3f} · {chunk.kind} · page {chunk.page} · "
-                f"source {chunk.source_id} · {chunk.source_locator}"
-            )
+                f"{source_name(chunk.source_id, chunk.source_locator)} · page {chunk.page} · "
+                f"{chunk.kind} · rank {chunk.rank or 0:.3f}"
+            ),
+            help=source_tooltip(chunk.source_id, chunk.source_locator),
         )
         st.markdown(highlighted_markdown(chunk.content or "", terms))
 
@@ -121,7 +123,7 @@ def locator_rows(evidence: QueueRecordEvidence) -> list[tuple[str, str]]:
     """Return where the record sits in its source: file, worksheet and row, as labelled pairs."""
     locator = evidence.locator or EvidenceLocator()
     return [
-        ("Source", evidence.source_name or evidence.source_id or ""),
+        ("Source", source_name(evidence.source_id, evidence.source_locator, evidence.source_name)),
         ("Source id", evidence.source_id or ""),
         ("File", locator.file_name or ""),
         ("Worksheet", locator.worksheet or ""),
@@ -135,7 +137,13 @@ def locator_rows(evidence: QueueRecordEvidence) -> list[tuple[str, str]]:
 
 def draw_queue_evidence(evidence: QueueRecordEvidence) -> None:
     """Draw where a queue record came from: source and link, locator, policy, the source row."""
-    st.markdown(f"**Source:** {escape_markdown(evidence.source_name or '')}")
+    st.markdown(
+        "**Source:** "
+        + escape_markdown(
+            source_name(evidence.source_id, evidence.source_locator, evidence.source_name)
+        ),
+        help=source_tooltip(evidence.source_id, evidence.source_locator),
+    )
     source_link("Open the source", evidence.source_url)
     show_table(
         **glossary.table(pd.DataFrame(locator_rows(evidence), columns=["", "value"])),

@@ -15,6 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
+from components.sources import source_name
 from components.tables import (
     PROVENANCE_HELP,
     as_text,
@@ -53,7 +54,7 @@ KINDS = {"Load forecasts": "load_forecasts", "Resource adequacy": "resource_adeq
 # What fits beside the sidebar at 1280 px: the numbers in one table, where and when each was
 # known in a second (joined by the row number), quote and parser confidence for the chosen fact.
 FACT_TABLE = ["row", "market", "measure", "period", "scenario", "value", "validFrom", "validTo"]
-PROVENANCE_TABLE = ["row", "factVersion", "knownFrom", "sourceId", "sourceLocator"]
+PROVENANCE_TABLE = ["row", "factVersion", "knownFrom", "source", "sourceLocator", "sourceId"]
 
 
 def facts_frame(facts: Iterable[Fact]) -> pd.DataFrame:
@@ -189,9 +190,10 @@ def picked_fact_id(selection: Any, frame: pd.DataFrame) -> str | None:
 def provenance_text(fact: Fact) -> str:
     """Return one fact's provenance as a line: source, locator, page, known from/to, flags."""
     flags = flags_text(fact.quality_flags) or "none"
+    locator = attribute("evidence.source_locator")(fact)
     return (
-        f"Record {fact.id} · source {fact.source_id} · locator "
-        f"{attribute('evidence.source_locator')(fact)} · page {attribute('evidence.page')(fact)}"
+        f"Record {fact.id} · {source_name(fact.source_id, locator)} · locator {locator}"
+        f" · page {attribute('evidence.page')(fact)}"
         f" · known from {glossary.when(fact.known_from) or 'an unstated time'}"
         f" to {glossary.when(fact.known_to) or 'now'}"
         f" · quality flags: {flags}"

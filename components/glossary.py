@@ -21,6 +21,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from components.sources import SOURCE_NAME_HELP, source_name
+
 FACTORS = {
     "service_territory": "Service territory",
     "queue_congestion": "Queue congestion",
@@ -204,6 +206,9 @@ COLUMN_LABELS = {
     "scenario": "Scenario",
     "row": "Row",
 }
+# Columns holding a source id (by wire name or view label): the locator column beside each,
+# and the column of publisher names `table` puts before it.
+SOURCE_COLUMNS = {"sourceId": ("sourceLocator", "source"), "Source id": ("Locator", "Source")}
 # Words written in capitals or a fixed case wherever they appear in a spelt-out name
 _WORD_CASE = {
     "mw": "MW", "mwh": "MWh", "kv": "kV", "id": "id", "ids": "ids", "utc": "UTC", "eia": "EIA",
@@ -337,9 +342,11 @@ def table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict[
     Code columns show `Label (CODE)`, instants are to the minute with their zone, and every
     header without a label of its own gets one, with its wire name in the tooltip.
     """
-    shown = frame.copy()
+    shown = with_source_names(frame)
     filled: dict[str, Any] = dict(config or {})
     for column in shown.columns:
+        if column in ("source", "Source") and column not in filled:
+            filled[column] = st.column_config.TextColumn("Source", help=SOURCE_NAME_HELP)
         if column in CODE_COLUMNS:
             kind = CODE_COLUMNS[column]
             shown[column] = shown[column].map(lambda code, k=kind: label_with_code(k, code))
@@ -353,6 +360,22 @@ def table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict[
         ):
             shown[column] = shown[column].map(_cell)
     return {"data": shown, "column_config": column_config(shown, filled)}
+
+
+def with_source_names(frame: pd.DataFrame) -> pd.DataFrame:
+    """Return a copy of the frame with each source id's publisher name in a column before it
+    ("ERCOT GIS report, November 2025"), unless the frame already names its sources."""
+    shown = frame.copy()
+    for id_column, (locator_column, name_column) in SOURCE_COLUMNS.items():
+        if id_column not in shown.columns or name_column in shown.columns:
+            continue
+        locators = shown[locator_column] if locator_column in shown.columns else [None] * len(shown)
+        names = [
+            source_name(None if pd.isna(sid) else str(sid), None if pd.isna(loc) else str(loc))
+            for sid, loc in zip(shown[id_column], locators, strict=True)
+        ]
+        shown.insert(shown.columns.get_loc(id_column), name_column, names)
+    return shown
 
 
 def column_config(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict:

@@ -24,14 +24,14 @@ RUN_COLUMNS = [
 # What fits beside the sidebar at 1280 px: the counts per source in one table, run ids and
 # asset hashes in a second, rejected locators under their run and reasons.
 RUN_TABLE = [
-    "sourceId",
+    "source",
     "observedAt",
     "inputRecords",
     "acceptedRecords",
     "rejectedRecords",
     "unchangedAsset",
 ]
-RUN_IDENTITY_TABLE = ["runId", "assetHash"]
+RUN_IDENTITY_TABLE = ["runId", "sourceId", "assetHash"]
 REJECTION_TABLE = ["sourceLocator"]
 RELEASE_FIELDS = [
     ("release_id", "Release id"),

@@ -11,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
+from components.sources import source_name, source_tooltip
 from components.tables import records_frame, show_table
 from gridclient import ServiceTerritoryCandidate
 
@@ -112,7 +113,8 @@ def candidate_provenance(candidate: ServiceTerritoryCandidate) -> str:
         str(part)
         for part in (
             glossary.words(evidence.get("authority") or "").lower(),
-            evidence.get("sourceId"),
+            evidence.get("sourceId")
+            and source_name(evidence["sourceId"], evidence.get("sourceLocator")),
             evidence.get("sourceLocator"),
             glossary.when(evidence.get("observedAt")),
         )
@@ -144,4 +146,8 @@ def draw_candidates(candidates: list[ServiceTerritoryCandidate]) -> None:
     st.caption(f"Confidence is a {HEURISTIC_LABEL}.")
     st.markdown("**How each candidate was found**")
     for candidate in candidates:
-        st.text(candidate_provenance(candidate))
+        evidence = candidate.evidence if isinstance(candidate.evidence, dict) else {}
+        st.text(
+            candidate_provenance(candidate),
+            help=source_tooltip(evidence.get("sourceId"), evidence.get("sourceLocator")),
+        )

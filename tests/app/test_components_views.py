@@ -52,7 +52,8 @@ def test_candidate_provenance_says_how_it_was_found_as_text():
         "Lone Star Metro Electric (demo) (investor owned utility, utility id u1)"
     )
     assert "found by county union polygon" in text
-    assert "Source: demo-puct-ccn" in text
+    # The source as its publisher names it (the page keeps the id in a tooltip)
+    assert "Source: PUCT CCN filings (demo)." in text
     assert "_" not in text.replace("demo-puct-ccn", "")
 
 

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from components.sources import source_name
+
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "data_quality.py")
 
 
@@ -21,8 +23,12 @@ def test_quality_report_and_release_are_shown(service_env, alpha_client):
     runs = at.dataframe[0].value
     assert "rejectedRecords" in at.dataframe[0].proto.column_order
     assert runs["rejectedRecords"].sum() == sum(run.rejected_records for run in report.data)
+    # Each run names its source as the publisher does; the source id sits with the run ids.
+    assert runs["source"].tolist() == [source_name(run.source_id) for run in report.data]
+    assert all("_" not in name for name in runs["source"])
     identities = at.dataframe[1]
-    assert list(identities.proto.column_order) == ["runId", "assetHash"]
+    assert list(identities.proto.column_order) == ["runId", "sourceId", "assetHash"]
+    assert identities.value["sourceId"].tolist() == [run.source_id for run in report.data]
     assert identities.value["assetHash"].tolist() == [run.asset_hash for run in report.data]
     # Every rejection's locator is listed under a caption naming its run and its reasons.
     captions = [re.sub(r"\\(.)", r"\1", c.value) for c in at.caption]
@@ -40,7 +46,7 @@ def test_quality_report_and_release_are_shown(service_env, alpha_client):
         rejection = (
             rejection if isinstance(rejection, dict) else rejection.model_dump(by_alias=True)
         )
-        heading = f"{run.source_id} · run {run.run_id} · "
+        heading = f"{source_name(run.source_id)} · run {run.run_id} · "
         reasons = "; ".join(rejection["reasons"])
         assert any(
             caption.startswith(heading)

@@ -8,6 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from components.dockets_view import filings_frame, shared_subject
+from components.sources import source_name
 from components.text import escape_markdown
 from gridclient import DocketFiling
 
@@ -46,7 +47,10 @@ def test_offered_dockets_show_their_filings(service_env, alpha_client):
     at.selectbox(key="dockets.filing").select(len(ordered) - 1).run()
     assert last.description in [unescape(m.value) for m in at.markdown]
     detail = unescape(at.caption[-1].value)
-    assert f"Record {last.id} · source {last.source_id} · locator {last.source_locator}" in detail
+    named = source_name(last.source_id, last.source_locator)
+    assert "(demo)" in named and "_" not in named
+    assert f"Record {last.id} · {named} · locator {last.source_locator}" in detail
+    assert f"Source id: {last.source_id}" in at.caption[-1].proto.help
 
 
 def unescape(markdown: str) -> str:

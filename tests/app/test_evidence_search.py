@@ -6,6 +6,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from components.sources import source_name
+
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "evidence_search.py")
 
 
@@ -36,9 +38,15 @@ def test_filters_reach_the_service(service_env, alpha_client):
     assert not at.exception and not at.error
     expected = alpha_client.evidence.search("forecast", kind="table", limit=10).pages()
     page = next(expected)
-    captions = [c.value for c in at.caption if c.value.startswith("rank ")]
+    captions = [c for c in at.caption if " · rank " in c.value]
     assert len(captions) == len(page.data) > 0
-    assert all(" · table · " in caption for caption in captions)
+    assert all(" · table · " in caption.value for caption in captions)
+    # Each result names its source as the publisher does, the source id in the tooltip.
+    for caption, chunk in zip(captions, page.data, strict=True):
+        assert caption.value.replace("\\", "").startswith(
+            source_name(chunk.source_id, chunk.source_locator)
+        )
+        assert f"Source id: {chunk.source_id}" in caption.proto.help
 
 
 def test_hostile_text_in_a_query_never_becomes_markup(service_env):

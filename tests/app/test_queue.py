@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from components.sources import source_name
+
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "queue.py")
 
 
@@ -105,7 +107,10 @@ def test_a_selected_record_shows_its_details_and_the_source_row(service_env, alp
     assert not at.exception and not at.error
     assert unescape(at.subheader[0].value) == record.project_name
     text = " ".join(unescape(m.value) for m in at.markdown)
-    assert evidence.source_name in text
+    # The source as its publisher names it, with its edition; not the source id
+    named = source_name(evidence.source_id, evidence.source_locator)
+    assert named.endswith("(demo)") and evidence.source_id not in named
+    assert f"Source: {named}" in text.replace("**", "")
     assert evidence.redistribution_policy in text
     locator = dict(at.dataframe[2].value.values.tolist())
     assert locator["File"] == evidence.locator.file_name

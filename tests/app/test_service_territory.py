@@ -42,7 +42,9 @@ def test_dual_certified_point_lists_both_utilities_with_heuristic_confidence(ser
     assert list(table[CONFIDENCE]) == [0.425, 0.425]
     provenance = [t.value for t in at.text if "found by" in t.value]
     assert len(provenance) == 2
-    assert all("Source: regulatory order, demo-puct-ccn" in text for text in provenance)
+    assert all("Source: regulatory order, PUCT CCN filings (demo)" in t for t in provenance)
+    tips = [t.proto.help for t in at.text if "found by" in t.value]
+    assert all("Source id: demo-puct-ccn" in tip for tip in tips)
     assert any(
         text.startswith("Lone Star Metro Electric (demo) (investor owned utility, utility id")
         and "found by county union polygon" in text

@@ -32,7 +32,7 @@ def test_search_highlights_ranks_and_loads_more(page, app_url, alpha_client):
     expect(page.get_by_text(re.compile(r"^10 results so far, best first$"))).to_be_visible()
     assert f"q={TERM}" in page.url
     shown_ranks = re.findall(
-        r"rank (-?[\d.]+) ·", page.locator('[data-testid="stMain"]').inner_text()
+        r"· rank (-?[\d.]+)", page.locator('[data-testid="stMain"]').inner_text()
     )
     served_ranks = [f"{chunk.to_wire()['rank']:.3f}" for chunk in served.data]
     assert shown_ranks == served_ranks, "results are not shown in the service's ranked order"
