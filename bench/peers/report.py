@@ -91,10 +91,15 @@ def first_asking_table(results: dict) -> list[str]:
     lines = [head + " | ".join(f"scale {s}" for s in scales) + " |"]
     lines.append("|---|" + "---:|" * len(scales))
     for name in results["scales"][scales[0]]["floor"]["first_asking"]:
-        for part, label in (("page", "first page"), ("service", "as the service ranks it")):
+        parts = (("page", "first page"), ("service", "as the service ranks it"),
+                 ("next", "its second page"))  # fmt: skip
+        for part, label in parts:
             cells = []
             for s in scales:
-                m = results["scales"][s]["floor"]["first_asking"][name][part]
+                m = results["scales"][s]["floor"]["first_asking"][name].get(part)
+                if m is None:
+                    cells.append("not measured")
+                    continue
                 cells.append(f"{_ms(m['p50_ms'])} / **{_ms(m['p95_ms'])}**")
             lines.append(f"| {name}: {label} | " + " | ".join(cells) + " |")
     return lines

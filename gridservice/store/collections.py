@@ -305,6 +305,37 @@ def _ranked_keys(
     return [(float(r[0]), r[1], r[2]) for r in rows]
 
 
+def _page_of_kept(
+    conn: sqlite3.Connection,
+    q: str,
+    queries: tuple[str, str],
+    filters: Mapping[str, Any],
+    after: tuple[float, str] | None,
+    limit: int,
+    kept: tuple[list[RankedKey], bool],
+) -> tuple[list[RankedKey], tuple[list[RankedKey], bool] | None] | None:
+    """Return the page after `after` from a query's kept positions, extending them to all
+    RANKED_POSITIONS_KEPT when the page reaches past them (with the longer kept positions
+    to store, or None when unchanged); None when the cursor lies past them."""
+    ranked, complete = kept
+    # First position strictly after the cursor in (rank desc, id asc) order.
+    start = 0
+    if after is not None:
+        start = bisect.bisect_right(ranked, (-after[0], after[1]), key=lambda r: (-r[0], r[1]))
+    if complete or start + limit <= len(ranked):
+        return ranked[start : start + limit], None
+    past_end = start == len(ranked) and (
+        not ranked or after is None or (ranked[-1][0], ranked[-1][1]) != after
+    )
+    if past_end or len(ranked) >= RANKED_POSITIONS_KEPT:
+        return None
+    # The rest of the kept positions at once, from the top: ranking from deeper in the order
+    # costs about as much as ranking down to there, so once beats a cursor per page.
+    longer = _ranked_keys(conn, q, *queries, filters, None, RANKED_POSITIONS_KEPT + 1)
+    complete = len(longer) <= RANKED_POSITIONS_KEPT
+    return longer[start : start + limit], (longer[:RANKED_POSITIONS_KEPT], complete)
+
+
 def evidence_search(
     conn: sqlite3.Connection,
     q: str,
@@ -316,7 +347,9 @@ def evidence_search(
     """Return up to `limit` (chunk id, body JSON, rank) by rank descending, then chunk id.
 
     With a cache, the leading positions of each query's ranking are kept and pages inside
-    them are answered without ranking again; a page past them is ranked from the cursor.
+    them are answered without ranking again. A first asking ranks only the page it needs
+    (a broad term's later positions cost the most); the first page past it ranks all
+    RANKED_POSITIONS_KEPT; a page past those is ranked from the cursor.
     """
     match, exact = fts_query(q), exact_phrase_query(q)
     if match is None or exact is None:
@@ -326,18 +359,17 @@ def evidence_search(
         key = (match, exact, tuple(sorted(filters.items())))
         generation = meta_reads.get_meta(conn, "evidence_generation") or "0"
         cached = cache.get(key, generation)
-        if cached is None:
-            ranked = _ranked_keys(conn, q, match, exact, filters, None, RANKED_POSITIONS_KEPT + 1)
-            complete = len(ranked) <= RANKED_POSITIONS_KEPT
-            cached = ranked[:RANKED_POSITIONS_KEPT], complete
+        if cached is None and after is None:
+            ranked = _ranked_keys(conn, q, match, exact, filters, None, limit + 1)
+            cached = ranked[:RANKED_POSITIONS_KEPT], len(ranked) <= limit
             cache.put(key, generation, *cached)
-        ranked, complete = cached
-        start = 0
-        if after is not None:
-            # First position strictly after the cursor in (rank desc, id asc) order.
-            start = bisect.bisect_right(ranked, (-after[0], after[1]), key=lambda r: (-r[0], r[1]))
-        if complete or start + limit <= len(ranked):
-            page = ranked[start : start + limit]
+        found = None
+        if cached is not None:
+            found = _page_of_kept(conn, q, (match, exact), filters, after, limit, cached)
+        if found is not None:
+            page, longer = found
+            if longer is not None:
+                cache.put(key, generation, *longer)
     if page is None:
         page = _ranked_keys(conn, q, match, exact, filters, after, limit)
     if not page:

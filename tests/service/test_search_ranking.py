@@ -159,3 +159,35 @@ def test_a_store_written_before_the_ranking_tables_is_filled_on_open(conn, tmp_p
         assert walk(reopened, "battery storage", 20) == expected
     finally:
         reopened.close()
+
+
+def test_a_first_asking_ranks_one_page_and_the_next_page_ranks_the_kept_positions(
+    conn, monkeypatch
+):
+    asked: list[int] = []
+    rank = collections._ranked_keys
+    monkeypatch.setattr(
+        collections, "_ranked_keys", lambda *args: asked.append(args[-1]) or rank(*args)
+    )
+    cache = collections.RankedSearchCache()
+
+    def first_pages(count: int, limit: int = 7) -> list:
+        out, after = [], None
+        for _ in range(count):
+            rows = collections.evidence_search(conn, "battery", {}, after, limit + 1, cache)
+            out += rows[:limit]
+            after = (rows[limit - 1][2], rows[limit - 1][0])
+        return out
+
+    first_pages(1)
+    # One page and the row that tells whether there is more, plus one: not 200 positions.
+    assert asked == [9]
+    asked.clear()
+    shown = first_pages(5)
+    # The first page past the one ranked ranks every kept position, once.
+    assert asked == [collections.RANKED_POSITIONS_KEPT + 1]
+    asked.clear()
+    assert first_pages(5) == shown
+    assert asked == [], "pages already seen are answered from the kept positions"
+    monkeypatch.setattr(collections, "_ranked_keys", rank)
+    assert shown == walk(conn, "battery", 7)[:35]
