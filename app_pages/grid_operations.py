@@ -16,28 +16,11 @@ SCOPE = "operations"
 DATE_BOUNDS = {"min_value": dt.date(2000, 1, 1), "max_value": dt.date(2100, 12, 31)}
 
 
-def authority_choices(conn: connection.ConnectionKey) -> tuple[list[str], list[str]]:
-    """Return (codes with hourly operations, codes named elsewhere without any).
-
-    Plants, generators and the first page of operations name the candidates (a harvested
-    plants file may carry no code at all); one single-record request per candidate keeps
-    only those with data, without walking hundreds of thousands of hours.
-    """
-    named = operations_view.authority_codes(
-        data.all_generation_plants(conn), data.all_generators(conn)
-    )
-    first_page = data.balancing_authority_operations(conn, max_items=500)
-    listed = operations_view.authority_codes(first_page)
-    candidates = sorted(set(named) | set(listed))
-    with_data = [c for c in candidates if c in listed or data.has_operations_from(conn, c, None)]
-    return with_data, [c for c in candidates if c not in with_data]
-
-
 st.title("Grid operations")
 
 with problem_boundary():
     conn = connection.connection_key()
-    codes, unserved = authority_choices(conn)
+    codes, unserved = operations_view.authority_choices(conn)
     left, middle, right = st.columns([2, 1, 1])
     with left:
         ba_code = filters.selectbox(

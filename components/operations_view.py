@@ -8,7 +8,8 @@ from typing import Any
 
 import pandas as pd
 
-from components import glossary
+from components import data, glossary
+from components.connection import ConnectionKey
 from components.tables import PROVENANCE_COLUMNS, by_attribute, records_frame
 from gridclient import BalancingAuthorityOperation
 
@@ -49,6 +50,21 @@ def authority_codes(*record_lists: Iterable[Any]) -> list[str]:
         if str(record.balancing_authority_code or "").strip()
     }
     return sorted(codes)
+
+
+def authority_choices(conn: ConnectionKey) -> tuple[list[str], list[str]]:
+    """Return (codes with hourly operations, codes named elsewhere without any).
+
+    Plants, generators and the first page of operations name the candidates (a harvested
+    plants file may carry no code at all); one single-record request per candidate keeps
+    only those with data, without walking hundreds of thousands of hours.
+    """
+    named = authority_codes(data.all_generation_plants(conn), data.all_generators(conn))
+    first_page = data.balancing_authority_operations(conn, max_items=500)
+    listed = authority_codes(first_page)
+    candidates = sorted(set(named) | set(listed))
+    with_data = [c for c in candidates if c in listed or data.has_operations_from(conn, c, None)]
+    return with_data, [c for c in candidates if c not in with_data]
 
 
 def latest_week(last_day: dt.date) -> tuple[dt.date, dt.date]:
