@@ -36,7 +36,7 @@ def draw_filters(frame) -> view.PortfolioFilter:
     return view.PortfolioFilter(text=text, readiness=tuple(readiness), min_peak_mw=peak)
 
 
-def draw_comparison(sites: list[Site]) -> None:
+def draw_comparison(conn: connection.ConnectionKey, sites: list[Site]) -> None:
     st.subheader("Compare sites side by side")
     by_id = {s.id: s for s in sites}
     chosen = filters.multiselect(
@@ -50,10 +50,12 @@ def draw_comparison(sites: list[Site]) -> None:
     if problem:
         (st.error if len(chosen) > view.MAX_COMPARED else st.info)(problem)
         return
-    frame = view.comparison_frame([by_id[i] for i in chosen])
+    compared = [by_id[i] for i in chosen]
+    assessments = data.latest_assessments(conn, compared)
+    frame = view.comparison_frame(compared, assessments)
     st.dataframe(frame, hide_index=True, width="stretch")
     st.dataframe(
-        view.evidence_frame([by_id[i] for i in chosen]),
+        view.evidence_frame(compared, assessments),
         hide_index=True,
         width="stretch",
         column_config=view.EVIDENCE_COLUMN_CONFIG,
@@ -80,13 +82,14 @@ def draw_changed(conn: connection.ConnectionKey, sites: list[Site]) -> None:
         st.caption("Nothing newer than each site's latest screening is held.")
     for site in marked:
         with st.expander(f"⚠ {escape_markdown(view.site_name(site))}: changed since assessment"):
-            draw_changes(data.site_changes(conn, site.id, site.latest_assessment.id))
+            since = site.latest_assessment_summary.assessment_id
+            draw_changes(data.site_changes(conn, site.id, since))
             if st.button("Screen this site again", key=f"rescreen.{site.id}"):
                 screened = data.screen_site(conn, site.id, f"rescreen-{uuid.uuid4()}")
                 st.success(
                     escape_markdown(
                         f"Screened again: assessment {screened.id}. The earlier assessment "
-                        f"{site.latest_assessment.id} is kept."
+                        f"{since} is kept."
                     )
                 )
 
@@ -128,7 +131,7 @@ with problem_boundary():
     if not shown.empty:
         st.altair_chart(view.comparison_chart(shown), width="stretch")
     kept = [s for s in sites if s.id in set(shown["Site id"])]
-    draw_comparison(kept)
+    draw_comparison(conn, kept)
     draw_changed(conn, kept)
     if sites:
         draw_tidy(conn, sites)

@@ -7,14 +7,16 @@ Builds a fresh demo database in a temporary folder, serves it over loopback HTTP
 `--sites` sites for demo-alpha on a grid of Texas points and screens each once (this set-up
 takes minutes and is not timed). Then, per round, with every cache emptied:
 
-- `listing`: the one request the page makes, `sites.list(include_latest_assessment=True)`,
-  parsed into the client's models;
+- `listing`: the one request the page makes, `sites.list(include_latest_assessment_summary=True)`
+  (each site with its latest assessment's summary), parsed into the client's models;
+- `listing, whole assessments`: the request the page made before, `include_latest_assessment`
+  (each site with its whole latest assessment), for comparison;
 - `table + chart`: the portfolio table, a filter and the chart's Vega-Lite spec built from
   those models (`components.portfolio_view`);
 - `page`: `app_pages/portfolio.py` run whole by Streamlit's AppTest against the service (its
   one listing request included).
 
-Prints a Markdown table with p50 and max per step, and how many requests the page made.
+Prints a Markdown table with p50 and max per step, and the size of each listing's body.
 Run it by hand on a quiet machine; write the result up in docs/BENCHMARKS.md.
 """
 
@@ -27,6 +29,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import httpx
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -80,6 +84,17 @@ def run_page(base_url: str) -> None:
         raise RuntimeError(at.exception[0].value)
 
 
+def listing_sizes(base_url: str) -> str:
+    """Return the size of the listing's body with summaries and with whole assessments."""
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    sizes = []
+    for include in ("latest_assessment_summary", "latest_assessment"):
+        params = {"include": include, "limit": 200}
+        body = httpx.get(f"{base_url}/v1/sites", params=params, headers=headers).content
+        sizes.append(f"{include} {len(body) / 1024:,.0f} KiB")
+    return ", ".join(sizes)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sites", type=int, default=200)
@@ -97,7 +112,12 @@ def main() -> None:
 
                 def listing() -> None:
                     listed[:] = client.sites.list(
-                        include_latest_assessment=True, limit=200, max_items=200
+                        include_latest_assessment_summary=True, limit=200, max_items=200
+                    )
+
+                def whole_listing() -> None:
+                    list(
+                        client.sites.list(include_latest_assessment=True, limit=200, max_items=200)
                     )
 
                 def table_and_chart() -> None:
@@ -105,14 +125,21 @@ def main() -> None:
                     shown = view.filtered(frame, view.PortfolioFilter(text="bench"))
                     view.comparison_chart(shown).to_dict()
 
-                times: dict[str, list[float]] = {"listing": [], "table + chart": [], "page": []}
+                sizes = listing_sizes(server.base_url)
+                times: dict[str, list[float]] = {
+                    "listing": [],
+                    "listing, whole assessments": [],
+                    "table + chart": [],
+                    "page": [],
+                }
                 for _ in range(args.rounds):
                     times["listing"].append(timed(listing))
+                    times["listing, whole assessments"].append(timed(whole_listing))
                     times["table + chart"].append(timed(table_and_chart))
                     times["page"].append(timed(lambda: run_page(server.base_url)))
         finally:
             server.stop()
-    print(f"\n{len(listed)} sites listed in one request.\n")
+    print(f"\n{len(listed)} sites listed in one request; bodies: {sizes}.\n")
     print("| step | p50 (s) | max (s) |\n|---|---|---|")
     for step, values in times.items():
         print(f"| {step} | {statistics.median(values):.3f} | {max(values):.3f} |")

@@ -1,8 +1,10 @@
 """The portfolio: the tenant's sites with their latest assessment's key figures, filtered, charted
 and compared factor by factor (with the comparison as CSV and .xlsx bytes).
 
-Every figure is read from the site's latest assessment as the one listing request returns it;
-a site never screened, or screened before a figure existed, shows an empty cell.
+The table reads each site's latest assessment summary, as the one listing request returns it
+(`include_latest_assessment_summary`); a site never screened, or screened before a figure
+existed, shows an empty cell. The side-by-side comparison also reads the compared sites'
+whole assessments (their findings and the records they cite).
 """
 
 from __future__ import annotations
@@ -18,7 +20,14 @@ import streamlit as st
 from openpyxl import Workbook
 
 from components.tables import as_text, attribute, records_frame
-from gridclient import Assessment, Site
+from gridclient import (
+    Assessment,
+    AssessmentSummary,
+    Site,
+    SummaryMargin,
+    SummaryPlant,
+    SummaryQueue,
+)
 
 MAX_COMPARED = 5
 MIN_COMPARED = 2
@@ -36,7 +45,6 @@ FACTOR_WORDS = {
     "load_scale": "Size of the load",
     "timeline": "Time to connect",
 }
-FIRM = ("security_ntp", "ia_signed")
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
@@ -46,39 +54,25 @@ def site_name(site: Site) -> str:
     return site.customer_reference or site.id or "unnamed site"
 
 
-def _history(assessment: Assessment | None) -> dict[str, Any]:
-    return (getattr(assessment, "queue_history", None) or {}) if assessment else {}
+def _summary(site: Site) -> AssessmentSummary | None:
+    return site.latest_assessment_summary
 
 
-def _figures(assessment: Assessment | None) -> dict[str, Any]:
-    return (getattr(assessment, "key_figures", None) or {}) if assessment else {}
+def _queue(site: Site) -> SummaryQueue:
+    return (_summary(site) and _summary(site).queue) or SummaryQueue()
 
 
-def firm_share(assessment: Assessment | None) -> float | None:
-    """Return the share of the county's queued MW with an IA signed or security posted."""
-    history = _history(assessment)
-    total = history.get("activeMw")
-    if not total:
-        return None
-    firm = sum(g.get("mw") or 0 for g in history.get("byFirmness") or [] if g["firmness"] in FIRM)
-    return firm / total
+def _margin(site: Site) -> SummaryMargin:
+    return (_summary(site) and _summary(site).tightest_reserve_margin) or SummaryMargin()
 
 
-def readiness_words(assessment: Assessment | None) -> str | None:
-    level = ((assessment.readiness or {}) if assessment else {}).get("level")
+def _plant(site: Site) -> SummaryPlant:
+    return (_summary(site) and _summary(site).nearest_plant) or SummaryPlant()
+
+
+def readiness_words(site: Site) -> str | None:
+    level = _summary(site).readiness if _summary(site) else None
     return READINESS_WORDS.get(level, level)
-
-
-def _margin(assessment: Assessment | None) -> dict[str, Any]:
-    return _figures(assessment).get("tightestReserveMargin") or {}
-
-
-def _plant(assessment: Assessment | None) -> dict[str, Any]:
-    return _figures(assessment).get("nearestPlant") or {}
-
-
-def _latest(site: Site) -> Assessment | None:
-    return site.latest_assessment
 
 
 def changed_since_assessment(site: Site) -> bool:
@@ -86,24 +80,45 @@ def changed_since_assessment(site: Site) -> bool:
     return bool((site.newer_data_since_assessment or {}).get("changed"))
 
 
-# The columns a screening decision reads come first, so they fit beside the sidebar at 1280 px;
-# the ids and bookkeeping follow.
+def newer_data_words(site: Site) -> str | None:
+    """Return what is newer than the site's latest assessment, in words (None: not screened)."""
+    if _summary(site) is None:
+        return None
+    newer = site.newer_data_since_assessment or {}
+    parts = []
+    if newer.get("newerQueueReport"):
+        parts.append(f"queue report {newer['newerQueueReport']}")
+    if newer.get("factsKnownSince"):
+        parts.append(f"{newer['factsKnownSince']} market facts")
+    return ", ".join(parts) or "nothing newer"
+
+
+def assessment_link(site: Site) -> str | None:
+    summary = _summary(site)
+    return f"assessment?assessment={summary.assessment_id}" if summary else None
+
+
+# The columns a screening decision reads come first, the site's name pinned beside them, so
+# they fit beside the sidebar at 1280 px; the ids and bookkeeping follow.
 PORTFOLIO_COLUMNS = {
     "Site": site_name,
-    "Readiness": lambda s: readiness_words(_latest(s)),
+    "Readiness": readiness_words,
+    "Changed since assessment": lambda s: changed_since_assessment(s) if _summary(s) else None,
     "Peak load (MW)": "requested_peak_load_mw",
-    "Queued MW in the county": lambda s: _history(_latest(s)).get("activeMw"),
-    "Share of queued MW that is firm": lambda s: firm_share(_latest(s)),
-    "Tightest reserve margin (MW)": lambda s: _margin(_latest(s)).get("marginMw"),
-    "Tightest margin year": lambda s: _margin(_latest(s)).get("period"),
-    "Nearest plant (km)": lambda s: _plant(_latest(s)).get("distanceKm"),
-    "Changed since assessment": lambda s: changed_since_assessment(s) if _latest(s) else None,
-    "Open": lambda s: f"assessment?assessment={s.latest_assessment.id}" if _latest(s) else None,
+    "Queued MW in the county": lambda s: _queue(s).active_mw,
+    "Share of queued MW that is firm": lambda s: _queue(s).firm_share,
+    "Tightest reserve margin (MW)": lambda s: _margin(s).margin_mw,
+    "Tightest margin year": lambda s: _margin(s).period,
     "Possible serving utilities": lambda s: (
-        len(s.latest_assessment.service_territory_candidates or []) if _latest(s) else None
+        _summary(s).territory_candidates if _summary(s) else None
     ),
-    "Nearest power plant": lambda s: _plant(_latest(s)).get("plantName"),
-    "Last screened": lambda s: as_text(attribute("latest_assessment.created_at")(s)) or None,
+    "Nearest plant (km)": lambda s: _plant(s).distance_km,
+    "Open": assessment_link,
+    "Newer since screening": newer_data_words,
+    "Nearest power plant": lambda s: _plant(s).plant_name,
+    "Last screened": lambda s: (
+        as_text(attribute("latest_assessment_summary.created_at")(s)) or None
+    ),
     "Site id": "id",
     "Archived": lambda s: s.archived_at is not None,
 }
@@ -226,14 +241,17 @@ def _shown(value: Any, pattern: str) -> str:
     return pattern.format(value)
 
 
-def comparison_frame(sites: list[Site]) -> pd.DataFrame:
-    """Return the side-by-side comparison: one row per figure or factor, one column per site."""
+def comparison_frame(sites: list[Site], assessments: dict[str, Assessment | None]) -> pd.DataFrame:
+    """Return the side-by-side comparison: one row per figure or factor, one column per site.
+
+    `assessments` holds each site's latest whole assessment by site id (None: not screened).
+    """
     summary = portfolio_frame(sites).set_index("Site id")
     rows: dict[str, list[Any]] = {}
     for column, shown in COMPARED_FIGURES.items():
         rows[column] = [_shown(summary.at[s.id, column], shown) for s in sites]
     for factor, words in FACTOR_WORDS.items():
-        rows[words] = [_factor_cell(s.latest_assessment, factor) for s in sites]
+        rows[words] = [_factor_cell(assessments.get(s.id), factor) for s in sites]
     rows["Evidence"] = [summary.at[s.id, "Open"] for s in sites]
     columns = [f"{site_name(s)} ({s.id})" for s in sites]
     frame = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
@@ -241,26 +259,27 @@ def comparison_frame(sites: list[Site]) -> pd.DataFrame:
     return frame.reset_index()
 
 
-def cited_records(site: Site) -> str:
-    """Return the ids of the records the site's latest findings cite, comma-separated."""
-    readiness = (site.latest_assessment.readiness or {}) if _latest(site) else {}
+def cited_records(assessment: Assessment | None) -> str:
+    """Return the ids of the records an assessment's findings cite, comma-separated."""
+    readiness = (assessment.readiness or {}) if assessment else {}
     cited = {c for f in readiness.get("findings") or [] for c in f.get("citations") or []}
     return ", ".join(sorted(cited))
 
 
-EVIDENCE_COLUMNS = {
-    "Site": site_name,
-    "Evidence": PORTFOLIO_COLUMNS["Open"],
-    "Cited records": cited_records,
-}
 EVIDENCE_COLUMN_CONFIG = {
     "Evidence": st.column_config.LinkColumn("Evidence", display_text="open assessment"),
 }
 
 
-def evidence_frame(sites: list[Site]) -> pd.DataFrame:
+def evidence_frame(sites: list[Site], assessments: dict[str, Assessment | None]) -> pd.DataFrame:
     """Return, per compared site, the link to its assessment and the records its findings cite."""
-    return records_frame(sites, EVIDENCE_COLUMNS)
+    return pd.DataFrame(
+        {
+            "Site": [site_name(s) for s in sites],
+            "Evidence": [assessment_link(s) for s in sites],
+            "Cited records": [cited_records(assessments.get(s.id)) for s in sites],
+        }
+    )
 
 
 def inert(value: Any) -> Any:

@@ -9,6 +9,12 @@
             print(generator.plant_name, generator.nameplate_capacity_mw)
 """
 
+from gridclient._assessment_summary import (
+    AssessmentSummary,
+    SummaryMargin,
+    SummaryPlant,
+    SummaryQueue,
+)
 from gridclient._capabilities import Capabilities
 from gridclient._client import GridDataClient
 from gridclient._errors import (
@@ -78,6 +84,7 @@ __all__ = [
     "APITimeoutError",
     "Assessment",
     "AssessmentExport",
+    "AssessmentSummary",
     "AuthenticationError",
     "BadRequestError",
     "BalancingAuthorityOperation",
@@ -120,6 +127,9 @@ __all__ = [
     "SiteLocation",
     "SiteSurroundings",
     "SourceCell",
+    "SummaryMargin",
+    "SummaryPlant",
+    "SummaryQueue",
     "SurroundingCounty",
     "SiteRevision",
     "SiteChanges",

@@ -15,30 +15,13 @@ from datetime import date, datetime
 from functools import cache
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, field_validator
-from pydantic.alias_generators import to_camel
+from pydantic import PrivateAttr, field_validator
 
+from gridclient._assessment_summary import AssessmentSummary
+from gridclient._base import GridModel
 from gridclient._response import RawResponse
 
 Opaque = dict[str, Any]
-
-
-class GridModel(BaseModel):
-    """Base of every record: camelCase aliases, unknown fields kept, raw response reachable."""
-
-    model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="allow", protected_namespaces=()
-    )
-
-    @property
-    def raw(self) -> RawResponse | None:
-        """The HTTP response this record was read from (single-record calls only)."""
-        private = self.__pydantic_private__
-        return private.get("_raw") if private else None
-
-    def to_wire(self) -> dict[str, Any]:
-        """The record as camelCase JSON-ready data (unknown fields included)."""
-        return self.model_dump(by_alias=True, mode="json")
 
 
 @cache
@@ -396,7 +379,10 @@ class Site(GridModel):
     archived_at: datetime | None = None
     # Only listed with ``include_latest_assessment=True`` (an extension); None otherwise.
     latest_assessment: Assessment | None = None
-    # Listed with the latest assessment: newerQueueReport, factsKnownSince, changed.
+    # Only listed with ``include_latest_assessment_summary=True`` (an extension).
+    latest_assessment_summary: AssessmentSummary | None = None
+    # Listed with the latest assessment or its summary: newerQueueReport, factsKnownSince,
+    # changed.
     newer_data_since_assessment: Opaque | None = None
 
 

@@ -10,6 +10,7 @@ from components.data.service import capabilities
 from gridclient import (
     Assessment,
     AssessmentExport,
+    AssessmentSummary,
     NotFoundError,
     Site,
     SiteChanges,
@@ -81,17 +82,39 @@ def sites_with_latest_assessment(conn: ConnectionKey, max_sites: int = MAX_SITES
 
 @cached()
 def portfolio_sites(conn: ConnectionKey, *, archived: bool = False) -> list[Site]:
-    """Return the tenant's sites with their latest assessment, from one listing request.
+    """Return the tenant's sites with their latest assessment's summary, from one request.
 
-    `archived=True` lists archived sites too. Needs `list_sites_latest_assessment`.
+    Lists the summaries (`list_sites_assessment_summary`, about 1 KiB a site) where the
+    deployment offers them; else the whole latest assessments (`list_sites_latest_assessment`),
+    summarised here and dropped. `archived=True` lists archived sites too.
     """
+    slim = capabilities(conn).list_sites_assessment_summary
     sites = client(conn).sites.list(
-        include_latest_assessment=True,
+        include_latest_assessment=not slim,
+        include_latest_assessment_summary=slim,
         archived="include" if archived else "exclude",
         limit=MAX_SITES,
         max_items=MAX_SITES,
     )
+    if not slim:
+        sites = [_summarised(s) for s in sites]
     return sorted(sites, key=lambda s: (s.customer_reference or s.id or "").casefold())
+
+
+def _summarised(site: Site) -> Site:
+    latest = site.latest_assessment
+    summary = AssessmentSummary.from_assessment(latest) if latest else None
+    return site.model_copy(update={"latest_assessment_summary": summary, "latest_assessment": None})
+
+
+def latest_assessments(conn: ConnectionKey, sites: list[Site]) -> dict[str, Assessment | None]:
+    """Return {site id: its latest whole assessment, or None} for a few sites (a comparison)."""
+    return {
+        s.id: assessment(conn, s.latest_assessment_summary.assessment_id)
+        if s.latest_assessment_summary
+        else None
+        for s in sites
+    }
 
 
 @cached()

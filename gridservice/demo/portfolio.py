@@ -16,6 +16,7 @@ from typing import Any
 from gridservice.demo.common import BUILT_AT
 from gridservice.demo.territories import DEMO_POINTS
 from gridservice.screening import screen_site
+from gridservice.screening.assessment_summary import store_assessment
 from gridservice.store import tenancy
 
 SCREENED_ON_MONTH = "2025-06"
@@ -74,11 +75,6 @@ def seed_screened_site(conn: sqlite3.Connection) -> None:
         tenant_id=SEEDED_TENANT,
         created_at=BUILT_AT,
     )
-    tenancy.insert_assessment(
-        conn,
-        SEEDED_ASSESSMENT_ID,
-        SEEDED_TENANT,
-        SEEDED_SITE_ID,
-        BUILT_AT,
-        json.dumps(assessment, separators=(",", ":"), allow_nan=False),
+    store_assessment(
+        conn, assessment, json.dumps(assessment, separators=(",", ":"), allow_nan=False)
     )

@@ -41,6 +41,7 @@ from gridservice.routers.models import (
 from gridservice.routers.requests import ExportRequest, refuse_screening_body
 from gridservice.routers.sites import EXTENSION, SiteId, tenant_site
 from gridservice.screening import assessment_csv, build_expert_review_packet, screen_site
+from gridservice.screening.assessment_summary import store_assessment
 from gridservice.store import tenancy
 
 router = APIRouter(tags=["assessments"], dependencies=[StrictQuery], responses=problem_responses())
@@ -98,7 +99,7 @@ def create_assessment(
             conn, site, assessment_id=assessment_id, tenant_id=tenant, created_at=created_at
         )
         text = dumps(assessment)
-        tenancy.insert_assessment(conn, assessment_id, tenant, site_id, created_at, text)
+        store_assessment(conn, assessment, text)
         return '{"data":' + text + "}"
 
     operation = f"POST /v1/sites/{site_id}/assessments"

@@ -30,6 +30,8 @@ from gridservice.routers.idempotency import (
 )
 from gridservice.routers.models import One, Page, Site, SiteWithLatestAssessment
 from gridservice.routers.requests import SiteDefinition
+from gridservice.routers.summary_models import SiteWithAssessmentSummary
+from gridservice.screening.assessment_summary import latest_summaries
 from gridservice.screening.site_changes import newer_data_since
 from gridservice.store import tenancy
 
@@ -38,11 +40,15 @@ EXTENSION = {"x-extension": True}
 
 SiteId = Annotated[str, Path(alias="siteId", max_length=200)]
 LATEST_ASSESSMENT = "latest_assessment"
+LATEST_SUMMARY = "latest_assessment_summary"
 Include = Annotated[
-    Literal["latest_assessment"] | None,
+    Literal["latest_assessment", "latest_assessment_summary"] | None,
     Query(
         description="`latest_assessment`: each site also carries `latestAssessment`, its newest "
-        "assessment or null (an extension: one request instead of one per site).",
+        "assessment or null; `latest_assessment_summary`: `latestAssessmentSummary` instead, "
+        "the few figures a portfolio table shows of it (about 1 KiB a site, not the whole "
+        "assessment). Both add `newerDataSinceAssessment` (an extension: one request instead "
+        "of one per site).",
         json_schema_extra={"x-extension": True},
     ),
 ]
@@ -131,7 +137,7 @@ def create_site(
 
 @router.get(
     "/v1/sites",
-    response_model=Page[Site] | Page[SiteWithLatestAssessment],
+    response_model=Page[Site] | Page[SiteWithLatestAssessment] | Page[SiteWithAssessmentSummary],
     summary="List the tenant's sites",
     tags=["extensions"],
     openapi_extra=EXTENSION,
@@ -156,8 +162,32 @@ def list_sites(
                 for site_id, body in rows
             ]
 
+    elif include == LATEST_SUMMARY:
+
+        def bodies_of(rows: list[tuple[str, str]]) -> list[str]:
+            conn = conn_for(request)
+            latest = latest_summaries(conn, tenant, [r[0] for r in rows])
+            newer = newer_data_since(conn, {k: basis for k, (_, basis) in latest.items()})
+            return [
+                with_members(
+                    body,
+                    latestAssessmentSummary=latest.get(site_id, ("null",))[0],
+                    newerDataSinceAssessment=_compact(newer.get(site_id)),
+                )
+                for site_id, body in rows
+            ]
+
     filters = {"tenant_id": tenant, "archived": archived}
     return page_response(request, "sites", filters, cursor, limit, bodies_of)
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def with_members(site_body: str, **members: str) -> str:
+    """Return the stored site JSON with each member (name: its JSON text) spliced in."""
+    return site_body.rstrip()[:-1] + "".join(f',"{k}":{v}' for k, v in members.items()) + "}"
 
 
 def with_latest_assessment(
@@ -165,13 +195,10 @@ def with_latest_assessment(
 ) -> str:
     """Return the stored site JSON with `latestAssessment` and `newerDataSinceAssessment`
     spliced in (null when there is no assessment)."""
-    return (
-        site_body.rstrip()[:-1]
-        + ',"latestAssessment":'
-        + (assessment_body or "null")
-        + ',"newerDataSinceAssessment":'
-        + json.dumps(newer_data, separators=(",", ":"))
-        + "}"
+    return with_members(
+        site_body,
+        latestAssessment=assessment_body or "null",
+        newerDataSinceAssessment=_compact(newer_data),
     )
 
 

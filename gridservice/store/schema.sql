@@ -349,6 +349,15 @@ CREATE TABLE IF NOT EXISTS assessments (
     body       TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS assessments_site ON assessments(tenant_id, site_id, id);
+-- The figures a portfolio lists of an assessment, kept when it is stored (GET /v1/sites
+-- ?include=latest_assessment_summary, an extension), and what the "changed since" mark reads.
+CREATE TABLE IF NOT EXISTS assessment_summaries (
+    assessment_id TEXT PRIMARY KEY REFERENCES assessments(id),
+    tenant_id     TEXT NOT NULL,
+    site_id       TEXT NOT NULL,
+    summary       TEXT NOT NULL,   -- JSON: the wire AssessmentSummary
+    change_basis  TEXT NOT NULL    -- JSON: the assessment's id, createdAt, report and markets
+);
 -- Who changed which member of a site, and when (PATCH /v1/sites/{siteId}, an extension).
 CREATE TABLE IF NOT EXISTS site_changes (
     site_id    TEXT NOT NULL REFERENCES sites(id),

@@ -78,16 +78,16 @@ def site_change_log(conn: sqlite3.Connection, tenant_id: str, site_id: str) -> l
     ).fetchall()
 
 
-def latest_assessments(
-    conn: sqlite3.Connection, tenant_id: str, site_ids: list[str]
-) -> dict[str, str]:
-    """Return {site id: body of its newest assessment} for those of the sites that have one."""
+def _newest_assessments(
+    conn: sqlite3.Connection, columns: str, joins: str, tenant_id: str, site_ids: list[str]
+) -> list[tuple]:
+    """Return `columns` of each site's newest assessment `a` (by created_at, then insertion)."""
     if not site_ids:
-        return {}
+        return []
     marks = ",".join("?" * len(site_ids))
-    rows = conn.execute(
+    return conn.execute(
         f"""
-        SELECT a.site_id, a.body FROM assessments AS a
+        SELECT {columns} FROM assessments AS a {joins}
         WHERE a.tenant_id = ? AND a.site_id IN ({marks})
           AND a.rowid = (
             SELECT b.rowid FROM assessments AS b
@@ -97,7 +97,29 @@ def latest_assessments(
         """,
         (tenant_id, *site_ids),
     ).fetchall()
-    return dict(rows)
+
+
+def latest_assessments(
+    conn: sqlite3.Connection, tenant_id: str, site_ids: list[str]
+) -> dict[str, str]:
+    """Return {site id: body of its newest assessment} for those of the sites that have one."""
+    return dict(_newest_assessments(conn, "a.site_id, a.body", "", tenant_id, site_ids))
+
+
+def latest_assessment_summaries(
+    conn: sqlite3.Connection, tenant_id: str, site_ids: list[str]
+) -> list[tuple[str, str | None, str | None, str | None]]:
+    """Return (site id, summary, change basis, body) of each site's newest assessment.
+
+    The body is read only for an assessment stored without a summary (an older store).
+    """
+    return _newest_assessments(
+        conn,
+        "a.site_id, s.summary, s.change_basis, CASE WHEN s.assessment_id IS NULL THEN a.body END",
+        "LEFT JOIN assessment_summaries AS s ON s.assessment_id = a.id",
+        tenant_id,
+        site_ids,
+    )
 
 
 def latest_assessment_id(conn: sqlite3.Connection, tenant_id: str, site_id: str) -> str | None:
@@ -124,6 +146,21 @@ def insert_assessment(
     conn.execute(
         "INSERT INTO assessments(id, tenant_id, site_id, created_at, body) VALUES (?, ?, ?, ?, ?)",
         (assessment_id, tenant_id, site_id, created_at, body),
+    )
+
+
+def insert_assessment_summary(
+    conn: sqlite3.Connection,
+    assessment_id: str,
+    tenant_id: str,
+    site_id: str,
+    summary: str,
+    change_basis: str,
+) -> None:
+    conn.execute(
+        "INSERT INTO assessment_summaries(assessment_id, tenant_id, site_id, summary, "
+        "change_basis) VALUES (?, ?, ?, ?, ?)",
+        (assessment_id, tenant_id, site_id, summary, change_basis),
     )
 
 

@@ -6,13 +6,21 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import httpx
 import pandas as pd
 import pytest
 from openpyxl import load_workbook
 from streamlit.testing.v1 import AppTest
 
 from components import portfolio_view as view
-from gridclient import GridDataClient, Site, SiteDefinition, SiteLocation
+from gridclient import (
+    Assessment,
+    AssessmentSummary,
+    GridDataClient,
+    Site,
+    SiteDefinition,
+    SiteLocation,
+)
 from gridservice.demo.portfolio import SEEDED_SITE_ID
 
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "portfolio.py")
@@ -107,13 +115,22 @@ def test_screening_again_keeps_the_old_assessment_and_clears_the_mark(service_en
 
 
 def demo_sites(alpha_client) -> list[Site]:
-    return list(alpha_client.sites.list(include_latest_assessment=True))[:3]
+    return list(alpha_client.sites.list(include_latest_assessment_summary=True))[:3]
+
+
+def whole_assessments(alpha_client, sites: list[Site]) -> dict[str, Assessment | None]:
+    return {
+        s.id: alpha_client.assessments.get(s.latest_assessment_summary.assessment_id)
+        if s.latest_assessment_summary
+        else None
+        for s in sites
+    }
 
 
 def test_the_export_bytes_hold_the_comparison_and_neutralise_formulas(alpha_client):
     sites = demo_sites(alpha_client)
     sites[0] = sites[0].model_copy(update={"customer_reference": '=HYPERLINK("x")'})
-    frame = view.comparison_frame(sites)
+    frame = view.comparison_frame(sites, whole_assessments(alpha_client, sites))
     csv_text = view.comparison_csv(frame).decode("utf-8-sig")
     assert "'=HYPERLINK" in csv_text and "\n=HYPERLINK" not in csv_text
     read_back = pd.read_csv(io.StringIO(csv_text))
@@ -125,3 +142,42 @@ def test_the_export_bytes_hold_the_comparison_and_neutralise_formulas(alpha_clie
     assert sheet.max_row == len(frame) + 1
     readiness = next(r for r in sheet.iter_rows(values_only=True) if r[0] == "Readiness")
     assert list(readiness[1:]) == list(frame.set_index("Figure or factor").loc["Readiness"])
+
+
+def test_the_table_comes_from_one_slim_listing_with_each_whole_assessments_figures(
+    service_env, three_sites, alpha_client, monkeypatch
+):
+    # It used to list every site's whole assessment (24 MB for 200 sites on the demo store).
+    sent: list[httpx.Request] = []
+    send = httpx.Client.send
+    monkeypatch.setattr(
+        httpx.Client,
+        "send",
+        lambda client, request, **kw: sent.append(request) or send(client, request, **kw),
+    )
+    at = page()
+    assert not at.exception and not at.error
+    listings = [r for r in sent if r.url.path == "/v1/sites"]
+    assert [dict(r.url.params) for r in listings] == [
+        {"include": "latest_assessment_summary", "limit": "200"}
+    ]
+    whole = alpha_client.sites.list(include_latest_assessment=True, limit=200)
+    expected = view.portfolio_frame(
+        [
+            s.model_copy(
+                update={
+                    "latest_assessment_summary": s.latest_assessment
+                    and AssessmentSummary.from_assessment(s.latest_assessment)
+                }
+            )
+            for s in whole
+        ]
+    )
+    shown = frames(at)[0].set_index("Site id").sort_index()
+    expected = expected.set_index("Site id").loc[shown.index]
+    pd.testing.assert_frame_equal(shown, expected, check_dtype=False)
+    # beyond the listing, only the changes of each site marked "changed since assessment"
+    marked = shown.index[shown["Changed since assessment"].fillna(False).astype(bool)]
+    per_site = [r.url.path for r in sent if r.url.path.startswith(("/v1/sites/", "/v1/assess"))]
+    assert sorted(per_site) == sorted(f"/v1/sites/{site_id}/changes" for site_id in marked)
+    assert shown["Queued MW in the county"].notna().sum() >= len(three_sites)

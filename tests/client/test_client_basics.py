@@ -309,6 +309,7 @@ def test_capabilities_without_an_openapi_document_mean_no_extensions(service):
         "update_site": False,
         "site_changes": False,
         "list_sites_latest_assessment": False,
+        "list_sites_assessment_summary": False,
         "site_surroundings": False,
     }
 
@@ -320,7 +321,13 @@ def test_the_latest_assessment_extension_is_read_from_the_sites_query_parameters
         }
     }
     service.handle(lambda request: httpx.Response(200, json=with_include))
-    assert service.client().capabilities().list_sites_latest_assessment
+    offered = service.client().capabilities()
+    assert offered.list_sites_latest_assessment and not offered.list_sites_assessment_summary
+    include = with_include["paths"]["/v1/sites"]["get"]["parameters"][0]
+    include["schema"] = {
+        "anyOf": [{"enum": ["latest_assessment", "latest_assessment_summary"]}, {"type": "null"}]
+    }
+    assert service.client().capabilities().list_sites_assessment_summary
     service.handle(lambda request: httpx.Response(200, json=OPENAPI))
     plain = service.client().capabilities()
     assert plain.list_sites and not plain.list_sites_latest_assessment

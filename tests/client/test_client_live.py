@@ -97,6 +97,7 @@ def test_capabilities_find_every_extension(client):
         "update_site": True,
         "site_changes": True,
         "list_sites_latest_assessment": True,
+        "list_sites_assessment_summary": True,
         "site_surroundings": True,
     }
 
@@ -428,3 +429,23 @@ def test_changes_since_the_seeded_sites_assessment_are_typed(client, beta):
     assert refused.value.code == "since_not_found"
     with pytest.raises(gc.NotFoundError):
         beta.sites.changes(SEEDED_SITE_ID)
+
+
+def test_the_portfolio_listing_carries_each_sites_summary(client, beta, assessment):
+    from gridservice.demo.portfolio import SEEDED_SITE_ID
+
+    listed = list(client.sites.list(include_latest_assessment_summary=True, limit=500))
+    screened = [s for s in listed if s.latest_assessment_summary]
+    assert {SEEDED_SITE_ID, assessment.site_id} <= {s.id for s in screened}
+    for site in screened:
+        whole = client.assessments.get(site.latest_assessment_summary.assessment_id)
+        assert site.latest_assessment_summary == gc.AssessmentSummary.from_assessment(whole)
+        assert site.latest_assessment is None
+    seeded = next(s for s in listed if s.id == SEEDED_SITE_ID)
+    assert seeded.newer_data_since_assessment["changed"] is True
+    queue = seeded.latest_assessment_summary.queue
+    assert queue.active_mw > 0 and 0 <= queue.firm_share <= 1
+    beta_listed = {s.id for s in beta.sites.list(include_latest_assessment_summary=True)}
+    assert not beta_listed & {s.id for s in listed}
+    with pytest.raises(gc.InvalidArgumentError):
+        client.sites.list(include_latest_assessment=True, include_latest_assessment_summary=True)
