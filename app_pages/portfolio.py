@@ -117,7 +117,8 @@ def draw_tidy(conn: connection.ConnectionKey, sites: list[Site]) -> None:
 
 with problem_boundary():
     conn = connection.connection_key()
-    if not data.capabilities(conn).list_sites_latest_assessment:
+    offered = data.capabilities(conn)
+    if not (offered.list_sites_assessment_summary or offered.list_sites_latest_assessment):
         st.info("This deployment does not list sites with their assessments.")
         st.stop()
     show_archived = filters.toggle("Show archived sites", "archived", scope=SCOPE)

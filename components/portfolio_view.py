@@ -30,6 +30,7 @@ from gridclient import (
 )
 
 MAX_COMPARED = 5
+CHARTED_SITES = 25
 MIN_COMPARED = 2
 READINESS_WORDS = {
     "low_friction": "Low friction",
@@ -98,13 +99,12 @@ def assessment_link(site: Site) -> str | None:
     return f"assessment?assessment={summary.assessment_id}" if summary else None
 
 
-# The columns a screening decision reads come first, the site's name pinned beside them, so
-# they fit beside the sidebar at 1280 px; the ids and bookkeeping follow.
+# The columns a screening decision reads come first, the site's name pinned beside them; the
+# ids and bookkeeping follow.
 PORTFOLIO_COLUMNS = {
     "Site": site_name,
     "Readiness": readiness_words,
     "Changed since assessment": lambda s: changed_since_assessment(s) if _summary(s) else None,
-    "Peak load (MW)": "requested_peak_load_mw",
     "Queued MW in the county": lambda s: _queue(s).active_mw,
     "Share of queued MW that is firm": lambda s: _queue(s).firm_share,
     "Tightest reserve margin (MW)": lambda s: _margin(s).margin_mw,
@@ -113,6 +113,7 @@ PORTFOLIO_COLUMNS = {
         _summary(s).territory_candidates if _summary(s) else None
     ),
     "Nearest plant (km)": lambda s: _plant(s).distance_km,
+    "Peak load (MW)": "requested_peak_load_mw",
     "Open": assessment_link,
     "Newer since screening": newer_data_words,
     "Nearest power plant": lambda s: _plant(s).plant_name,
@@ -122,26 +123,45 @@ PORTFOLIO_COLUMNS = {
     "Site id": "id",
     "Archived": lambda s: s.archived_at is not None,
 }
+# Short headers (the frame keeps the long names; each header's tooltip says the rest), so the
+# decision columns fit beside the sidebar at 1280 px.
 PORTFOLIO_COLUMN_CONFIG = {
     "Site": st.column_config.TextColumn(width="medium", pinned=True),
-    "Peak load (MW)": st.column_config.NumberColumn(format="%.0f MW"),
+    "Changed since assessment": st.column_config.CheckboxColumn(
+        "Changed",
+        width="small",
+        help="Changed since assessment: the store holds a newer queue report or market facts "
+        "than the site's latest screening. See below for what changed.",
+    ),
     "Queued MW in the county": st.column_config.NumberColumn(
+        "Queued MW (county)",
         format="%.0f MW",
         help="Active interconnection requests in the site's county in the newest harvested "
         "queue report the assessment read. Requests, not built capacity.",
     ),
     "Share of queued MW that is firm": st.column_config.ProgressColumn(
+        "Firm share",
         format="percent",
         min_value=0.0,
         max_value=1.0,
-        help="Share of that MW whose project has signed an interconnection agreement or "
-        "posted financial security.",
+        width="small",
+        help="Share of queued MW that is firm: its project has signed an interconnection "
+        "agreement or posted financial security.",
     ),
     "Tightest reserve margin (MW)": st.column_config.NumberColumn(
+        "Tightest margin",
         format="%.0f MW",
-        help="Firm capacity less forecast peak in the tightest forecast year of the market.",
+        help="Tightest reserve margin: firm capacity less forecast peak in the tightest "
+        "forecast year of the market.",
     ),
-    "Nearest plant (km)": st.column_config.NumberColumn(format="%.1f km"),
+    "Tightest margin year": st.column_config.TextColumn("Year", width="small"),
+    "Possible serving utilities": st.column_config.NumberColumn(
+        "Utilities", width="small", help="Possible serving utilities (territory candidates)."
+    ),
+    "Nearest plant (km)": st.column_config.NumberColumn(
+        "Nearest plant", format="%.1f km", help="Distance to the nearest power plant."
+    ),
+    "Peak load (MW)": st.column_config.NumberColumn("Peak load", format="%.0f MW"),
     "Open": st.column_config.LinkColumn("Evidence", display_text="open assessment"),
 }
 
@@ -175,11 +195,24 @@ def filtered(frame: pd.DataFrame, wanted: PortfolioFilter) -> pd.DataFrame:
     return frame[keep]
 
 
+def chart_title(frame: pd.DataFrame) -> str:
+    """Return the chart's title, saying which sites it leaves out when there are many."""
+    charted = int(frame["Queued MW in the county"].notna().sum())
+    if charted > CHARTED_SITES:
+        return (
+            f"Queued MW in each site's county: the {CHARTED_SITES} sites with the most, of "
+            f"{charted} (filter the table to chart others)"
+        )
+    return "Queued MW in each site's county"
+
+
 def comparison_chart(frame: pd.DataFrame) -> alt.Chart:
-    """Return bars of queued MW in each site's county, coloured by readiness."""
+    """Return bars of queued MW in each site's county, coloured by readiness (at most
+    `CHARTED_SITES` bars: those with the most queued MW; a bar per site of 200 is unreadable)."""
     shown = frame.dropna(subset=["Queued MW in the county"])
+    shown = shown.nlargest(CHARTED_SITES, "Queued MW in the county")
     return (
-        alt.Chart(shown, title="Queued MW in each site's county")
+        alt.Chart(shown, title=chart_title(frame))
         .mark_bar()
         .encode(
             y=alt.Y("Site:N", sort="-x", title=None),

@@ -181,3 +181,21 @@ def test_the_table_comes_from_one_slim_listing_with_each_whole_assessments_figur
     per_site = [r.url.path for r in sent if r.url.path.startswith(("/v1/sites/", "/v1/assess"))]
     assert sorted(per_site) == sorted(f"/v1/sites/{site_id}/changes" for site_id in marked)
     assert shown["Queued MW in the county"].notna().sum() >= len(three_sites)
+
+
+def test_the_chart_of_many_sites_draws_those_with_the_most_queued_mw_and_says_so():
+    frame = pd.DataFrame(
+        {
+            "Site": [f"Site {n:02d}" for n in range(40)],
+            "Readiness": ["Low friction"] * 40,
+            "Queued MW in the county": [float(n) for n in range(40)],
+            "Share of queued MW that is firm": [0.5] * 40,
+            "Tightest reserve margin (MW)": [100.0] * 40,
+        }
+    )
+    spec = view.comparison_chart(frame).to_dict()
+    drawn = next(iter(spec["datasets"].values()))
+    assert sorted(row["Site"] for row in drawn) == [f"Site {n:02d}" for n in range(15, 40)]
+    assert "the 25 sites with the most, of 40" in spec["title"]
+    few = view.comparison_chart(frame.head(3)).to_dict()
+    assert few["title"] == "Queued MW in each site's county"
