@@ -1,7 +1,7 @@
 """Time the Portfolio page's draw for a tenant with many screened sites (target: p50 < 2 s at 200).
 
 Usage:
-    uv run python bench/bench_portfolio.py [--sites 200] [--rounds 7]
+    uv run python bench/bench_portfolio.py [--sites 200] [--rounds 7] [--browser]
 
 Builds a fresh demo database in a temporary folder, serves it over loopback HTTP, creates
 `--sites` sites for demo-alpha on a grid of Texas points and screens each once (this set-up
@@ -14,7 +14,10 @@ takes minutes and is not timed). Then, per round, with every cache emptied:
 - `table + chart`: the portfolio table, a filter and the chart's Vega-Lite spec built from
   those models (`components.portfolio_view`);
 - `page`: `app_pages/portfolio.py` run whole by Streamlit's AppTest against the service (its
-  one listing request included).
+  one listing request included);
+- with `--browser`: `page in Chromium`, the page opened in a new tab of headless Chromium
+  (a new Streamlit session of `streamlit run app.py`, 1280 px wide), timed until its title,
+  table and chart show and nothing is running (what a user waits for).
 
 Prints a Markdown table with p50 and max per step, and the size of each listing's body.
 Run it by hand on a quiet machine; write the result up in docs/BENCHMARKS.md.
@@ -41,6 +44,7 @@ from gridservice.server import start_in_thread  # noqa: E402
 from gridservice.settings import Settings  # noqa: E402
 
 TOKEN = "gds_demo_alpha"
+BROWSER_ROUNDS = 5
 
 
 def texas_points(count: int) -> list[tuple[float, float]]:
@@ -84,6 +88,42 @@ def run_page(base_url: str) -> None:
         raise RuntimeError(at.exception[0].value)
 
 
+def browser_page(base_url: str) -> list[float]:
+    """Return the seconds a new tab takes to show the Portfolio page's table and chart."""
+    from playwright.sync_api import sync_playwright
+
+    from bench.bench_pages import (
+        CHROMIUM,
+        CHROMIUM_ARGS,
+        free_port,
+        new_context,
+        start_app,
+        wait_for_content,
+    )
+
+    port = free_port()
+    app = start_app(port, base_url)
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            context = new_context(browser)
+            times = []
+            for _ in range(2 + BROWSER_ROUNDS):  # two to warm the app's process up, not kept
+                page = context.new_page()
+                started = time.perf_counter()
+                page.goto(f"http://127.0.0.1:{port}/portfolio")
+                wait_for_content(page, "Portfolio")
+                page.locator('[data-testid="stDataFrame"]').first.wait_for()
+                page.locator('[data-testid="stVegaLiteChart"]').first.wait_for()
+                times.append(time.perf_counter() - started)
+                page.close()
+            browser.close()
+    finally:
+        app.terminate()
+        app.wait(10)
+    return times[2:]
+
+
 def listing_sizes(base_url: str) -> str:
     """Return the size of the listing's body with summaries and with whole assessments."""
     headers = {"Authorization": f"Bearer {TOKEN}"}
@@ -99,6 +139,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sites", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument(
+        "--browser",
+        action="store_true",
+        help=f"also time the page in headless Chromium ({BROWSER_ROUNDS} new tabs)",
+    )
     args = parser.parse_args()
     os.chdir(REPO)
     with tempfile.TemporaryDirectory() as folder:
@@ -137,6 +182,8 @@ def main() -> None:
                     times["listing, whole assessments"].append(timed(whole_listing))
                     times["table + chart"].append(timed(table_and_chart))
                     times["page"].append(timed(lambda: run_page(server.base_url)))
+                if args.browser:
+                    times["page in Chromium"] = browser_page(server.base_url)
         finally:
             server.stop()
     print(f"\n{len(listed)} sites listed in one request; bodies: {sizes}.\n")
