@@ -12,10 +12,13 @@ import pytest
 from openpyxl import load_workbook
 from streamlit.testing.v1 import AppTest
 
+from components import data
 from components import portfolio_view as view
+from components.data import tenant as data_tenant
 from gridclient import (
     Assessment,
     AssessmentSummary,
+    Capabilities,
     GridDataClient,
     Site,
     SiteDefinition,
@@ -144,19 +147,25 @@ def test_the_export_bytes_hold_the_comparison_and_neutralise_formulas(alpha_clie
     assert list(readiness[1:]) == list(frame.set_index("Figure or factor").loc["Readiness"])
 
 
-def test_the_table_comes_from_one_slim_listing_with_each_whole_assessments_figures(
-    service_env, three_sites, alpha_client, monkeypatch
-):
-    # It used to list every site's whole assessment (24 MB for 200 sites on the demo store).
+def page_and_requests(monkeypatch) -> tuple[AppTest, list[httpx.Request]]:
+    """Return the page run once without a failure, and every request it sent."""
     sent: list[httpx.Request] = []
     send = httpx.Client.send
     monkeypatch.setattr(
         httpx.Client,
         "send",
-        lambda client, request, **kw: sent.append(request) or send(client, request, **kw),
+        lambda c, request, **kw: sent.append(request) or send(c, request, **kw),
     )
     at = page()
     assert not at.exception and not at.error
+    return at, sent
+
+
+def test_the_table_comes_from_one_slim_listing_with_each_whole_assessments_figures(
+    service_env, three_sites, alpha_client, monkeypatch
+):
+    # It used to list every site's whole assessment (24 MB for 200 sites on the demo store).
+    at, sent = page_and_requests(monkeypatch)
     listings = [r for r in sent if r.url.path == "/v1/sites"]
     assert [dict(r.url.params) for r in listings] == [
         {"include": "latest_assessment_summary", "limit": "200"}
@@ -199,3 +208,18 @@ def test_the_chart_of_many_sites_draws_those_with_the_most_queued_mw_and_says_so
     assert "the 25 sites with the most, of 40" in spec["title"]
     few = view.comparison_chart(frame.head(3)).to_dict()
     assert few["title"] == "Queued MW in each site's county"
+
+
+def test_a_deployment_without_summaries_gets_the_same_table_from_whole_assessments(
+    service_env, three_sites, monkeypatch
+):
+    slim_table = frames(page())[0].set_index("Site id").sort_index()
+    data_tenant.portfolio_sites.clear()
+    whole_only = Capabilities(list_sites=True, list_sites_latest_assessment=True, site_changes=True)
+    for module in (data_tenant, data):
+        monkeypatch.setattr(module, "capabilities", lambda conn: whole_only)
+    at, sent = page_and_requests(monkeypatch)
+    listings = [dict(r.url.params) for r in sent if r.url.path == "/v1/sites"]
+    assert [p.get("include") for p in listings] == ["latest_assessment"]
+    table = frames(at)[0].set_index("Site id").sort_index()
+    pd.testing.assert_frame_equal(table, slim_table, check_dtype=False)
