@@ -49,7 +49,8 @@ def draw_point_and_territories() -> None:
             pickable=False,
             layer_id="territory_counties",
         )
-        draw_picker_map(PICKER, extra_layers=[shading], height=400)
+        # the territory's counties named over their shading, in the region view as well
+        draw_picker_map(PICKER, extra_layers=[shading], named_counties=territory, height=400)
         point_inputs(PICKER)
     with result_column:
         if point is None:

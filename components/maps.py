@@ -26,6 +26,10 @@ OUTLINE_COLOUR = [90, 98, 112, 200]
 HIGHLIGHT_FILL = [255, 140, 0, 90]
 CANDIDATE_FILL = [30, 136, 229, 70]
 PIN_COLOUR = [214, 39, 40, 230]
+# pydeck's and Streamlit's "no basemap" style: Streamlit then starts no maplibre map at all.
+# With no style (None) it would fetch Carto's basemap style, which fails offline and costs a
+# second WebGL context per chart.
+NO_BASEMAP = "__MAP_STYLE__"
 
 
 def basemap_style() -> str | None:
@@ -132,7 +136,7 @@ def deck(layers: list[pdk.Layer], view_state: pdk.ViewState | None = None) -> pd
         layers=layers,
         initial_view_state=view_state or view(**REGION_VIEW),
         map_provider="carto" if style else None,
-        map_style=style,
+        map_style=style or NO_BASEMAP,
         tooltip={"text": "{label}"},
     )
 

@@ -6,10 +6,10 @@ cell under the pointer:
 - the region view (Texas and its neighbours) is covered by resolution-4 cells (about 45 km
   across, a few pixels at that zoom): one click there places the pin at the clicked spot and
   brings the view to the pin's surroundings;
-- the surroundings view (about 65 km across) is covered, around its centre, by
-  resolution-7 cells (about 2.5 km across): a click there moves the pin to the clicked cell
-  and leaves the view where it is, with the county outlines and names and a 20 km scale bar
-  drawn under it.
+- the surroundings view is covered, around its centre, by resolution-7 cells (about 2.5 km
+  across) over a box wider than the map is at any common screen width (NEAR_HALF_SPAN_KM):
+  a click there moves the pin to the clicked cell and leaves the view where it is, with the
+  county outlines, their names and a 20 km scale bar drawn with it.
 The pick is read from the chart's session state *before* the map is drawn, so a click costs
 one run of the picker's fragment (`st.fragment`), not a rerun of the page. The deck's JSON is
 written compactly, with the big surface layers built once per process.
@@ -30,6 +30,7 @@ import streamlit as st
 from components import state
 from components.geography import County, county_at, region_counties, region_states
 from components.maps import (
+    NO_BASEMAP,
     OUTLINE_COLOUR,
     PIN_COLOUR,
     REGION_VIEW,
@@ -43,8 +44,10 @@ from components.maps import (
 REGION_LAYER_ID = "region_cells"
 NEAR_LAYER_ID = "near_cells"
 REGION_RES, NEAR_RES = 4, 7
-NEAR_RING = 16  # cells out from the centre: about 35 km, the view at NEAR_ZOOM and more
 NEAR_ZOOM = 9.0
+# half the surroundings box, east-west and north-south: at NEAR_ZOOM a map 1,300 px wide and
+# 700 px tall (wider than the picker's column in a 2,400 px window) fits inside it
+NEAR_HALF_SPAN_KM = (90.0, 50.0)
 SCALE_KM = 20
 NEAR_HIGHLIGHT = [255, 140, 0, 40]  # the pin's county: a light wash, the cells stay readable
 
@@ -98,10 +101,20 @@ def region_surface() -> dict[str, Any]:
     return surface_spec(sorted(cells), REGION_LAYER_ID, [30, 111, 217, 1])
 
 
+def near_box(latitude: float, longitude: float) -> tuple[float, float, float, float]:
+    """Return the surroundings box around a point: (south, west, north, east) in degrees."""
+    half_east_km, half_north_km = NEAR_HALF_SPAN_KM
+    reach_lat = half_north_km / 111.32
+    reach_lng = half_east_km / (111.32 * max(math.cos(math.radians(latitude)), 0.2))
+    return latitude - reach_lat, longitude - reach_lng, latitude + reach_lat, longitude + reach_lng
+
+
 @st.cache_resource(show_spinner=False, max_entries=64)
 def near_surface(centre: str) -> dict[str, Any]:
-    """Return the resolution-7 surface of NEAR_RING cells around a centre cell."""
-    cells = sorted(h3.grid_disk(centre, NEAR_RING))
+    """Return the resolution-7 surface over the surroundings box of a centre cell."""
+    south, west, north, east = near_box(*h3.cell_to_latlng(centre))
+    box = h3.LatLngPoly([(south, west), (south, east), (north, east), (north, west)])
+    cells = sorted(h3.h3shape_to_cells_experimental(box, NEAR_RES, contain="overlap"))
     # the selected cell turns solid pin red under the pin: the cell the point stands for
     return surface_spec(cells, NEAR_LAYER_ID, [*PIN_COLOUR[:3], 8])
 
@@ -125,40 +138,65 @@ def state_outlines() -> dict[str, Any]:
 def counties_near(
     counties: Mapping[str, County], latitude: float, longitude: float
 ) -> list[County]:
-    """Return the counties whose outline box meets the surroundings view (about 1.5 degrees)."""
-    reach_lat, reach_lng = 0.8, 0.8 / max(math.cos(math.radians(latitude)), 0.2)
+    """Return the counties whose outline box meets the surroundings box of the point."""
+    south, west, north, east = near_box(latitude, longitude)
     found = []
     for county in counties.values():
         minx, miny, maxx, maxy = county.shape.bounds
-        if (
-            minx <= longitude + reach_lng
-            and maxx >= longitude - reach_lng
-            and (miny <= latitude + reach_lat and maxy >= latitude - reach_lat)
-        ):
+        if minx <= east and maxx >= west and miny <= north and maxy >= south:
             found.append(county)
     return found
 
 
-def county_names_layer(counties: Iterable[County]) -> pdk.Layer:
-    """Return each county's name at a point inside it (the outline's representative point)."""
-    rows = []
-    for county in counties:
-        inside = county.shape.representative_point()
-        rows.append({"name": county.name, "position": [round(inside.x, 4), round(inside.y, 4)]})
-    return pdk.Layer(
+def label_point(county: County) -> list[float]:
+    """Return where a county's name goes: its centroid, or a point inside an odd outline."""
+    shape = county.shape
+    inside = shape.centroid if shape.contains(shape.centroid) else shape.representative_point()
+    return [round(inside.x, 4), round(inside.y, 4)]
+
+
+def labels_layer(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Return one text layer for every label of the map (county names, the scale's length).
+
+    One layer, one small font atlas of only the characters used: under software WebGL each
+    text layer's atlas and program cost a new chart hundreds of milliseconds.
+    """
+    layer = pdk.Layer(
         "TextLayer",
-        id="county_names",
+        id="map_labels",
         data=rows,
         get_position="position",
-        get_text="name",
-        get_size=12,
-        get_color=[60, 66, 78, 220],
+        get_text="text",
+        get_size="size",
+        get_color="colour",
         pickable=False,
     )
+    spec = layer_spec(layer)
+    # set here: pydeck would read a string as a field name
+    spec["fontFamily"] = "sans-serif"
+    spec["characterSet"] = "".join(sorted({char for row in rows for char in row["text"]}))
+    spec["fontSettings"] = {"fontSize": 32}
+    return spec
 
 
-def scale_bar(latitude: float, longitude: float) -> list[dict[str, Any]]:
-    """Return a SCALE_KM bar with its label, south-west of the view's centre."""
+NAME_COLOUR = [40, 44, 52, 235]
+
+
+def county_name_rows(counties: Iterable[County]) -> list[dict[str, Any]]:
+    """Return a label row per county: its name at a point inside it."""
+    return [
+        {"text": c.name, "position": label_point(c), "size": 12, "colour": NAME_COLOUR}
+        for c in counties
+    ]
+
+
+def county_names_layer(counties: Iterable[County]) -> dict[str, Any]:
+    """Return each county's name at a point inside it."""
+    return labels_layer(county_name_rows(counties))
+
+
+def scale_bar(latitude: float, longitude: float) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Return a SCALE_KM bar south-west of the view's centre, and its label row."""
     start_lat, start_lng = latitude - 0.2, longitude - 0.28
     span = SCALE_KM / (111.32 * math.cos(math.radians(start_lat)))
     bar = pdk.Layer(
@@ -169,16 +207,13 @@ def scale_bar(latitude: float, longitude: float) -> list[dict[str, Any]]:
         get_color=[40, 44, 52, 230],
         width_min_pixels=3,
     )
-    label = pdk.Layer(
-        "TextLayer",
-        id="scale_label",
-        data=[{"text": f"{SCALE_KM} km", "position": [start_lng + span / 2, start_lat + 0.025]}],
-        get_position="position",
-        get_text="text",
-        get_size=13,
-        get_color=[40, 44, 52, 255],
-    )
-    return [layer_spec(bar), layer_spec(label)]
+    label = {
+        "text": f"{SCALE_KM} km",
+        "position": [round(start_lng + span / 2, 4), round(start_lat + 0.025, 4)],
+        "size": 13,
+        "colour": [40, 44, 52, 255],
+    }
+    return layer_spec(bar), label
 
 
 class SpecDeck(pdk.Deck):
@@ -211,6 +246,8 @@ def deck_spec(layers: list[dict[str, Any]], view_state: pdk.ViewState | None) ->
     style = basemap_style()
     if style:
         spec["mapProvider"], spec["mapStyle"] = "carto", style
+    else:
+        spec["mapStyle"] = NO_BASEMAP
     return SpecDeck(spec)
 
 
@@ -289,31 +326,39 @@ def picker_caption(centre: str | None) -> str:
 
 
 def draw_picker_map(
-    picker: str, *, extra_layers: Iterable[pdk.Layer] = (), height: int = 460
+    picker: str,
+    *,
+    extra_layers: Iterable[pdk.Layer] = (),
+    named_counties: Iterable[County] = (),
+    height: int = 460,
 ) -> tuple[float, float] | None:
-    """Draw the clickable map (a click since the last run applied first); return the point."""
+    """Draw the clickable map (a click since the last run applied first); return the point.
+
+    `extra_layers` are drawn over the map's surfaces and `named_counties` get their names on
+    top, in every view (the surroundings view names every county in it anyway).
+    """
     take_click(picker)
     point = state.picked_point(picker)
     point = point if in_bounds(point) else None
     centre = state.picked_cell(picker)
     layers = [state_outlines(), region_surface()]
+    named = {county.fips: county for county in named_counties}
+    labels: list[dict[str, Any]] = []
     view_state = None
     if centre is not None:
         latitude, longitude = h3.cell_to_latlng(centre)
-        counties = region_counties()
-        near = counties_near(counties, latitude, longitude)
-        here = county_at(counties, *point) if point else None
-        outlines = county_layer(near, highlight=[here.fips] if here else [], pickable=False)
-        outlines_spec = layer_spec(outlines)
-        for feature in outlines_spec["data"]:
-            if feature["properties"]["fill"][3]:
-                feature["properties"]["fill"] = NEAR_HIGHLIGHT
-        layers = [state_outlines(), outlines_spec, region_surface(), near_surface(centre)]
-        names = layer_spec(county_names_layer(near))
-        names["fontFamily"] = "sans-serif"  # set here: pydeck would read a string as a field
-        layers += [names, *scale_bar(latitude, longitude)]
+        near = counties_near(region_counties(), latitude, longitude)
+        layers = [state_outlines(), near_outlines(near, point), region_surface()]
+        layers.append(near_surface(centre))
+        named.update((county.fips, county) for county in near)
+        bar, bar_label = scale_bar(latitude, longitude)
+        layers.append(bar)
+        labels.append(bar_label)
         view_state = view(latitude, longitude, NEAR_ZOOM)
     layers += [layer_spec(layer) for layer in extra_layers]
+    labels += county_name_rows(named.values())
+    if labels:
+        layers.append(labels_layer(labels))  # over the shading, so every name reads
     if point is not None:
         layers.append(layer_spec(pin_layer(*point)))
     st.pydeck_chart(
@@ -325,6 +370,16 @@ def draw_picker_map(
     )
     st.caption(picker_caption(centre))
     return point
+
+
+def near_outlines(near: list[County], point: tuple[float, float] | None) -> dict[str, Any]:
+    """Return the outlines of the counties around, the point's county lightly washed."""
+    here = county_at(region_counties(), *point) if point else None
+    outlines = layer_spec(county_layer(near, highlight=[here.fips] if here else [], pickable=False))
+    for feature in outlines["data"]:
+        if feature["properties"]["fill"][3]:
+            feature["properties"]["fill"] = NEAR_HIGHLIGHT
+    return outlines
 
 
 def zoom_out(picker: str) -> None:

@@ -34,7 +34,8 @@ def test_counties_by_name_accepts_names_with_state_and_fips(counties):
 def test_the_map_is_offline_unless_a_basemap_is_configured(monkeypatch, counties):
     monkeypatch.delenv("GRID_APP_BASEMAP_STYLE", raising=False)
     offline = maps.deck([maps.county_layer(list(counties.values())[:3])])
-    assert offline.map_style is None and offline.map_provider is None
+    # the no-basemap style: Streamlit starts no basemap (with None it would fetch Carto's)
+    assert offline.map_style == maps.NO_BASEMAP and offline.map_provider is None
     monkeypatch.setenv("GRID_APP_BASEMAP_STYLE", "light")
     online = maps.deck([])
     assert "positron" in online.map_style and online.map_provider == "carto"

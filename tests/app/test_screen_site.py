@@ -216,8 +216,8 @@ def test_one_click_on_the_region_places_the_pin_and_shows_its_surroundings(servi
     # the view came to the pin, with the fine cells to click and the county names around it
     assert deck["initialViewState"]["zoom"] == picker.NEAR_ZOOM
     assert deck["initialViewState"]["latitude"] == pytest.approx(centre[0], abs=0.05)
-    names = {row["name"] for row in layers["county_names"]["data"]}
-    assert {"Hays", "Travis"} <= names
+    names = {row["text"] for row in layers["map_labels"]["data"]}
+    assert {"Hays", "Travis", f"{picker.SCALE_KM} km"} <= names
     assert any(c.value.startswith("Click to move the pin") for c in at.caption)
 
 

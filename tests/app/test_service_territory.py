@@ -9,7 +9,7 @@ import pytest
 from conftest import page_path
 from streamlit.testing.v1 import AppTest
 
-from components import picker
+from components import geography, picker
 from gridservice.demo import DEMO_POINTS
 
 CONFIDENCE = "Confidence (source-authority heuristic, not accuracy)"
@@ -97,6 +97,19 @@ def test_the_map_shades_the_candidate_territories_counties(service_env):
     # are drawn; Dallas is not.
     assert {"48209", "48453", "48171"} <= shaded
     assert "48113" not in shaded
+
+
+def test_the_shaded_counties_are_named_over_their_shading(service_env):
+    at = resolve_on_page(DEMO_POINTS["dual_certified"])
+    spec = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
+    ids = [layer["id"] for layer in spec["layers"]]
+    labels = spec["layers"][ids.index("map_labels")]
+    names = {row["text"] for row in labels["data"]}
+    counties = geography.region_counties()
+    shaded = {counties[fips].name for fips in layer_fips(at, "territory_counties")}
+    # every shaded county is named, and the names are drawn after (over) the shading
+    assert shaded <= names
+    assert ids.index("map_labels") > ids.index("territory_counties")
 
 
 def test_unserved_point_says_no_territory_plainly(service_env):
