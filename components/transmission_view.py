@@ -67,28 +67,48 @@ def county_options(projects: Iterable[TransmissionProject]) -> list[str]:
     return sorted(names, key=str.casefold)
 
 
+def short_title(title: object, width: int = 40) -> str:
+    text = str(title or "")
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def timeline_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """Return (label, date, which, status) rows: each project's projected and actual dates."""
-    rows = []
-    for _, project in frame.iterrows():
-        title = str(project["title"] or "")
-        title = title if len(title) <= 40 else title[:39] + "…"
-        label = f"{project['projectNumber'] or project['id']} · {title}"
-        for column, which in (
+    """Return (label, date, which, status) rows: each project's projected and actual dates.
+
+    Built column by column: row by row (`iterrows`) it took 1.2 s for 1,500 projects.
+    """
+    columns = ["label", "date", "which", "status", "kV"]
+    labels = [
+        f"{number or record_id} · {short_title(title)}"
+        for number, record_id, title in zip(
+            frame["projectNumber"], frame["id"], frame["title"], strict=True
+        )
+    ]
+    statuses = [glossary.label("status", status) for status in frame["status"]]
+    parts = []
+    for order, (column, which) in enumerate(
+        (
             ("projectedInServiceDate", "projected in service"),
             ("actualInServiceDate", "actually in service"),
-        ):
-            if pd.notna(project[column]):
-                rows.append(
-                    {
-                        "label": label,
-                        "date": project[column],
-                        "which": which,
-                        "status": glossary.label("status", project["status"]),
-                        "kV": project["serviceLevelKv"],
-                    }
-                )
-    return pd.DataFrame(rows, columns=["label", "date", "which", "status", "kV"])
+        )
+    ):
+        part = pd.DataFrame(
+            {
+                "label": labels,
+                "date": frame[column].to_numpy(),
+                "which": which,
+                "status": statuses,
+                "kV": frame["serviceLevelKv"].to_numpy(),
+                "row": range(len(frame)),
+                "order": order,
+            }
+        )
+        parts.append(part[frame[column].notna().to_numpy()])
+    if not len(frame):
+        return pd.DataFrame(columns=columns)
+    # each project's projected date, then its actual one, in the table's order
+    timeline = pd.concat(parts).sort_values(["row", "order"], kind="stable")
+    return timeline[columns].reset_index(drop=True)
 
 
 # One colour per status, the same on every chart; statuses not named here share the last.
