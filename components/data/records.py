@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from components.connection import ConnectionKey
-from components.data._cache import PAGE_SIZE, cached, client, traverse, with_progress
+from components.data._cache import PAGE_SIZE, cached, client, shared, traverse, with_progress
 from gridclient import (
     BalancingAuthorityOperation,
     DocketFiling,
@@ -101,7 +101,7 @@ def facts(conn: ConnectionKey, collection: str, **filters: Any) -> list[Fact]:
     return resource.list(**_sent(filters), limit=PAGE_SIZE, max_items=5000).to_list()
 
 
-@cached(spinner="Loading…", max_entries=500)
+@shared(spinner="Loading…", max_entries=500)
 def balancing_authority_operations(
     conn: ConnectionKey,
     *,
