@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import uuid
 from pathlib import Path
 
+import openpyxl
 from e2e_browser import (
     assert_no_exception_box,
     count_colour,
@@ -93,6 +95,17 @@ def test_sales_demo(page, app_url, alpha_client):
         expect(page.get_by_text(glossary.plain(limitation), exact=True)).to_be_visible()
     assert "Hays" in text, "the assessment does not name the site's county"
     screenshot(page, "sales-03-assessment")
+
+    # the spreadsheet is built when clicked (deferred), and opens with the site's inputs first
+    sheet_button = page.get_by_role("button", name=re.compile(r"^Spreadsheet: site inputs"))
+    with page.expect_download() as download:
+        sheet_button.click()
+    assert download.value.suggested_filename == f"assessment-{assessment_id}-tables.xlsx"
+    book = openpyxl.load_workbook(io.BytesIO(Path(download.value.path()).read_bytes()))
+    assert book.sheetnames[:2] == ["Site inputs", "Summary"]
+    cells = [cell for row in book["Site inputs"].iter_rows(values_only=True) for cell in row]
+    assert reference in cells
+    wait_for_run(page)
 
     packet_button = page.get_by_role("button", name=re.compile(r"^Expert-review packet"))
     with page.expect_download() as download:
