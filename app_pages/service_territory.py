@@ -49,7 +49,7 @@ def draw_point_and_territories() -> None:
             pickable=False,
             layer_id="territory_counties",
         )
-        # the territory's counties named over their shading, in the region view as well
+        # the territory's counties named over their shading (in the surroundings view)
         draw_picker_map(PICKER, extra_layers=[shading], named_counties=territory, height=400)
         point_inputs(PICKER)
     with result_column:

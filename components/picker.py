@@ -334,15 +334,16 @@ def draw_picker_map(
 ) -> tuple[float, float] | None:
     """Draw the clickable map (a click since the last run applied first); return the point.
 
-    `extra_layers` are drawn over the map's surfaces and `named_counties` get their names on
-    top, in every view (the surroundings view names every county in it anyway).
+    `extra_layers` are drawn over the map's surfaces. The surroundings view names every
+    county in its box and `named_counties` (a shaded territory's) over any shading; the
+    region view names none (at that zoom a territory's names run into one blot).
     """
     take_click(picker)
     point = state.picked_point(picker)
     point = point if in_bounds(point) else None
     centre = state.picked_cell(picker)
     layers = [state_outlines(), region_surface()]
-    named = {county.fips: county for county in named_counties}
+    named: dict[str, County] = {}
     labels: list[dict[str, Any]] = []
     view_state = None
     if centre is not None:
@@ -350,7 +351,7 @@ def draw_picker_map(
         near = counties_near(region_counties(), latitude, longitude)
         layers = [state_outlines(), near_outlines(near, point), region_surface()]
         layers.append(near_surface(centre))
-        named.update((county.fips, county) for county in near)
+        named.update((county.fips, county) for county in [*named_counties, *near])
         bar, bar_label = scale_bar(latitude, longitude)
         layers.append(bar)
         labels.append(bar_label)
