@@ -34,6 +34,7 @@ import sqlite3
 import struct
 import threading
 from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -112,8 +113,12 @@ def build(conn: sqlite3.Connection, *, min_df: int = MIN_DF) -> bool:
     """Rebuild the impact index for the evidence as it is now (one transaction).
 
     Returns False, leaving the index empty, when chunk ids are not unique (ties could not
-    be broken by a numbering then).
+    be broken by a numbering then). On PostgreSQL: `evidence_pg_impacts.build`.
     """
+    if is_postgres(conn):
+        from gridservice.store import evidence_pg_impacts  # it imports this module
+
+        return evidence_pg_impacts.build(conn, min_df=min_df)
     if not _has_index(conn):
         return False
     with conn:
@@ -222,14 +227,22 @@ def current_block_size(conn: sqlite3.Connection) -> int | None:
 
 def is_current(conn: sqlite3.Connection) -> bool:
     """Whether the impact index was built at the evidence generation the store is at."""
+    if is_postgres(conn):
+        from gridservice.store import evidence_pg_impacts  # it imports this module
+
+        return evidence_pg_impacts.is_current(conn)
     return current_block_size(conn) is not None
 
 
 def refresh(conn: sqlite3.Connection) -> bool:
     """Build the index when it is missing or behind the evidence; True when rebuilt.
 
-    Nothing to do on PostgreSQL, which ranks in its own SQL (`store.evidence_pg`)."""
-    if is_postgres(conn) or is_current(conn):
+    On PostgreSQL the same tables are built from the tsvectors (`evidence_pg_impacts`)."""
+    if is_postgres(conn):
+        from gridservice.store import evidence_pg_impacts  # it imports this module
+
+        return evidence_pg_impacts.refresh(conn)
+    if is_current(conn):
         return False
     return build(conn)
 
@@ -347,59 +360,21 @@ def ranked_keys(
     exact = phrase_without_prefix(conn, words, exact)
     avgdl = tokens / rows
     weights = [idf(rows, df) for _term, df in terms]
-    shared = set(blocks[0]).intersection(*blocks[1:])
-    bounds = []
-    for block in shared:
-        bm25 = 0.0
-        for weight, term_bounds in zip(weights, blocks, strict=True):
-            bm25 += weight * term_bounds[block]
-        bound = (bm25 + phrase_bonus) * (1 + 1e-9) + 1e-9
-        bounds.append((-round(bound, 6), block, bound))
-    bounds.sort()
-    heap: list[tuple[float, int, int]] = []  # (rank, -seq, rowid): the worst kept first
-    visited, batch, pending = 0, 1, []
     # Filters are checked chunk by chunk against evidence_keys: a shorter budget.
     filtered = key_clauses[0] != ["k.known_to IS NULL"]
-    budget = 3 * MAX_BATCH if filtered else max(8 * MAX_BATCH, len(bounds) // 8)
 
-    def score(blocks: list[int]) -> None:
-        floor = heap[0][0] - 0.5e-6 - 1e-9 if len(heap) == limit else -math.inf
+    def score(blocks: list[int], floor: float) -> list[tuple[float, int, int]]:
         scored = _score_blocks(
             conn, terms, weights, avgdl, blocks, exact, key_clauses, phrase_bonus, floor
         )
-        if after is not None:
-            scored = _after(conn, scored, after)
-        for entry in scored:
-            if len(heap) < limit:
-                heapq.heappush(heap, entry)
-            elif entry > heap[0]:
-                heapq.heapreplace(heap, entry)
+        return scored if after is None else _after(conn, scored, after)
 
-    for _key, block, bound in bounds:
-        if len(heap) == limit:
-            worst_rank, worst_seq = heap[0][0], -heap[0][1]
-            if bound < worst_rank - 0.5e-6:
-                continue  # every chunk in it ranks after the page's last
-            if bound < worst_rank + 0.5e-6 and block * block_size > worst_seq:
-                continue  # at best a tie with the last, later in chunk-id order
-        pending.append(block)
-        # Blocks are scored a few at a time (fewer statements); a block scored that the
-        # page turns out not to need costs time, never exactness.
-        if len(pending) >= batch:
-            score(pending)
-            visited += len(pending)
-            pending, batch = [], min(batch * 2, MAX_BATCH)
-            if visited > budget:
-                # Filters that leave few chunks, or a page deep in the ranking: the bounds
-                # prune little, and ranking every match is the quicker way.
-                USES["gave_up"] += 1
-                return None
-    if pending:
-        score(pending)
-        visited += len(pending)
-    USES["fast"] += 1
-    USES["fast_blocks"] += visited
-    ranked = sorted(heap, key=lambda e: (-e[0], -e[1]))
+    order = block_order(blocks, weights, phrase_bonus)
+    budget = 3 * MAX_BATCH if filtered else max(8 * MAX_BATCH, len(order) // 8)
+    heap = best_of_blocks(order, block_size, limit, score, budget=budget, max_batch=MAX_BATCH)
+    if heap is None:
+        return None
+    ranked = heap
     if not ranked:
         return []
     marks = ",".join("?" * len(ranked))
@@ -410,6 +385,89 @@ def ranked_keys(
         ).fetchall()
     )
     return [(rank, ids[rowid], rowid) for rank, _seq, rowid in ranked]
+
+
+def block_order(
+    blocks: list[dict[int, float]], weights: list[float], phrase_bonus: float
+) -> list[tuple[float, int, float]]:
+    """The blocks every term is in, best bound first: (sort key, block, bound), where a
+    block's bound is the sum of each term's largest part in it times the term's IDF, plus
+    the phrase bonus, raised by a margin far above floating-point rounding."""
+    order = []
+    for block in set(blocks[0]).intersection(*blocks[1:]):
+        bm25 = 0.0
+        for weight, term_bounds in zip(weights, blocks, strict=True):
+            bm25 += weight * term_bounds[block]
+        bound = (bm25 + phrase_bonus) * (1 + 1e-9) + 1e-9
+        order.append((-round(bound, 6), block, bound))
+    order.sort()
+    return order
+
+
+def best_of_blocks(
+    order: list[tuple[float, int, float]],
+    block_size: int,
+    limit: int,
+    score: Callable[[list[int], float], list[tuple[Any, ...]]],
+    *,
+    budget: int,
+    max_batch: int,
+) -> list[tuple[Any, ...]] | None:
+    """The `limit` best entries (rank, -seq, rowid, ...) that `score` gives for the blocks
+    in `order`, best first, skipping each block that cannot hold an entry ranked before the
+    last one kept; None when more than `budget` blocks would be scored (the exact path is
+    then the quicker). `score(blocks, floor)` may leave out entries ranked below `floor`."""
+    heap: list[tuple[Any, ...]] = []  # the worst kept first
+    visited, batch, pending = 0, 1, []
+
+    def take(blocks: list[int]) -> None:
+        floor = heap[0][0] - 0.5e-6 - 1e-9 if len(heap) == limit else -math.inf
+        for entry in score(blocks, floor):
+            if len(heap) < limit:
+                heapq.heappush(heap, entry)
+            elif entry > heap[0]:
+                heapq.heapreplace(heap, entry)
+
+    for _key, block, bound in order:
+        if len(heap) == limit:
+            worst_rank, worst_seq = heap[0][0], -heap[0][1]
+            if bound < worst_rank - 0.5e-6:
+                continue  # every chunk in it ranks after the page's last
+            if bound < worst_rank + 0.5e-6 and block * block_size > worst_seq:
+                continue  # at best a tie with the last, later in chunk-id order
+        pending.append(block)
+        # Blocks are scored a few at a time (fewer statements); a block scored that the
+        # page turns out not to need costs time, never exactness.
+        if len(pending) >= batch:
+            take(pending)
+            visited += len(pending)
+            pending, batch = [], min(batch * 2, max_batch)
+            if visited > budget:
+                # Filters that leave few chunks, or a page deep in the ranking: the bounds
+                # prune little, and ranking every match is the quicker way.
+                USES["gave_up"] += 1
+                return None
+    if pending:
+        take(pending)
+        visited += len(pending)
+    USES["fast"] += 1
+    USES["fast_blocks"] += visited
+    return sorted(heap, key=lambda e: (-e[0], -e[1]))
+
+
+def bm25(
+    weights: list[float],
+    postings: list[dict[int, tuple[int, int, int, int]]],
+    rowid: int,
+    avgdl: float,
+) -> float:
+    """A chunk's bm25 from its postings (seq, term frequency, length, current) per term,
+    summed term by term as fts5Bm25Function sums."""
+    length = float(postings[0][rowid][2])
+    score = 0.0
+    for weight, posting in zip(weights, postings, strict=True):
+        score += weight * term_part(float(posting[rowid][1]), length, avgdl)
+    return score
 
 
 def _score_blocks(
@@ -445,19 +503,13 @@ def _score_blocks(
                 [*rowids, *params],
             )
         }
-    bm25 = {}
-    for rowid in rowids:
-        length = float(postings[0][rowid][2])
-        score = 0.0  # summed phrase by phrase, as fts5Bm25Function sums
-        for weight, posting in zip(weights, postings, strict=True):
-            score += weight * term_part(float(posting[rowid][1]), length, avgdl)
-        bm25[rowid] = score
+    scores = {rowid: bm25(weights, postings, rowid, avgdl) for rowid in rowids}
     # A chunk below the floor even with the phrase bonus is not asked about the phrase.
-    live = sorted(r for r, score in bm25.items() if score + phrase_bonus >= floor)
+    live = sorted(r for r, score in scores.items() if score + phrase_bonus >= floor)
     if not live:
         return []
     phrase = _phrase_rowids(conn, exact, live)
-    scored = [(r, bm25[r] + phrase_bonus if r in phrase else bm25[r]) for r in live]
+    scored = [(r, scores[r] + phrase_bonus if r in phrase else scores[r]) for r in live]
     scored = [(r, score) for r, score in scored if score >= floor]
     ranks = _rounded(conn, [score for _r, score in scored])
     return [(rank, -postings[0][r][0], r) for rank, (r, _score) in zip(ranks, scored, strict=True)]

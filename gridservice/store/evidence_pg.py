@@ -15,6 +15,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from gridservice.store import evidence_impacts
+
 _TERM = re.compile(r"[^\W_]+", re.UNICODE)  # FTS5 unicode61: letters and digits only
 
 FILTER_COLUMNS = ("source_id", "authority", "redistribution_policy", "kind", "page")
@@ -47,14 +49,24 @@ def filter_clauses(
     return clauses, params
 
 
-_RANKED = """
-WITH terms AS (
+# A chunk's rank: its bm25 summed term by term in numeric arithmetic, plus the phrase bonus,
+# rounded to 6 decimals. `{freq}` is the term's frequency in the chunk (a query on `w`, `c`).
+_SCORE = """round((
+        (SELECT sum(w.idf * f.freq * 2.2
+                    / (f.freq + 1.2 * (0.25 + 0.75 * c.token_count / corpus.avgdl)))
+         FROM weights w CROSS JOIN LATERAL ({freq}) f)
+        + CASE WHEN c.search_exact @@ to_tsquery('gds_exact', %s) THEN %s ELSE 0 END
+    )::numeric, 6)::float8"""
+
+_RANKED = (
+    """
+WITH terms AS MATERIALIZED (
     SELECT t.position, t.prefix,
            (tsvector_to_array(to_tsvector('gds_stemmed', t.term)))[1] AS lexeme
     FROM unnest(%s::text[], %s::boolean[]) WITH ORDINALITY AS t(term, prefix, position)
 ),
-corpus AS (SELECT count(*) AS n, avg(token_count) AS avgdl FROM evidence_chunks),
-weights AS (
+corpus AS MATERIALIZED (SELECT count(*) AS n, avg(token_count) AS avgdl FROM evidence_chunks),
+weights AS MATERIALIZED (
     SELECT terms.*, greatest(ln((corpus.n - hits.n + 0.5) / (hits.n + 0.5)), 1e-6) AS idf
     FROM terms CROSS JOIN corpus CROSS JOIN LATERAL (
         SELECT count(*) AS n FROM evidence_chunks e
@@ -63,22 +75,43 @@ weights AS (
     ) hits
 ),
 matched AS (
-    SELECT c.rowid AS rid, c.chunk_id AS id, round((
-        (SELECT sum(w.idf * f.freq * 2.2
-                    / (f.freq + 1.2 * (0.25 + 0.75 * c.token_count / corpus.avgdl)))
-         FROM weights w CROSS JOIN LATERAL (
-             SELECT coalesce(sum(array_length(u.positions, 1)), 0) AS freq
-             FROM unnest(c.search_stemmed) u
-             WHERE u.lexeme = w.lexeme OR (w.prefix AND starts_with(u.lexeme, w.lexeme))
-         ) f)
-        + CASE WHEN c.search_exact @@ to_tsquery('gds_exact', %s) THEN %s ELSE 0 END
-    )::numeric, 6)::float8 AS rank
+    SELECT c.rowid AS rid, c.chunk_id AS id, """
+    + _SCORE.format(
+        freq="SELECT coalesce(sum(array_length(u.positions, 1)), 0) AS freq "
+        "FROM unnest(c.search_stemmed) u "
+        "WHERE u.lexeme = w.lexeme OR (w.prefix AND starts_with(u.lexeme, w.lexeme))"
+    )
+    + """ AS rank
     FROM evidence_chunks c CROSS JOIN corpus
     WHERE c.search_stemmed @@ to_tsquery('gds_stemmed', %s)
       AND {filters}
 )
 SELECT rank, id, rid FROM matched {after} ORDER BY rank DESC, id ASC LIMIT %s
 """
+)
+
+# The same rank for given chunks, their term frequencies (comma-separated, term by term),
+# each term's chunk count and the corpus totals given (store/evidence_pg_impacts.py): the
+# same expression on the same values, so the same figure as ranking every match.
+SCORE_GIVEN = (
+    """
+WITH corpus AS MATERIALIZED (SELECT %s::bigint AS n, %s::numeric AS avgdl),
+weights AS MATERIALIZED (
+    SELECT t.position, greatest(ln((corpus.n - t.n + 0.5) / (t.n + 0.5)), 1e-6) AS idf
+    FROM unnest(%s::bigint[]) WITH ORDINALITY AS t(n, position) CROSS JOIN corpus
+),
+matched AS (
+    SELECT c.rowid AS rid, c.chunk_id AS id, """
+    + _SCORE.format(freq="SELECT g.tfs[w.position] AS freq")
+    + """ AS rank
+    FROM unnest(%s::bigint[], %s::text[]) AS given(rid, tfs_text)
+    CROSS JOIN LATERAL (SELECT string_to_array(given.tfs_text, ',')::bigint[] AS tfs) g
+    JOIN evidence_chunks c ON c.rowid = given.rid CROSS JOIN corpus
+    WHERE {filters}
+)
+SELECT rank, id, rid FROM matched WHERE TRUE {after}
+"""
+)
 
 
 def search_terms(text: str) -> list[str]:
@@ -96,12 +129,21 @@ def ranked_keys(
     phrase_bonus: float,
     min_prefix_chars: int,
 ) -> list[tuple[float, str, int]]:
-    """Return (rank, chunk id, rowid) of the first `limit` matches after `after`."""
+    """Return (rank, chunk id, rowid) of the first `limit` matches after `after`: by way of
+    the impact index when it can answer (`evidence_pg_impacts`), else ranking every match."""
     terms = search_terms(text)
     if not terms:
         return []
     prefix = [False] * len(terms)
     prefix[-1] = len(terms[-1]) >= min_prefix_chars
+    from gridservice.store import evidence_pg_impacts  # it imports this module
+
+    fast = evidence_pg_impacts.ranked_keys(
+        conn, terms, prefix[-1], filters, (after, limit), phrase_bonus
+    )
+    if fast is not None:
+        return fast
+    evidence_impacts.USES["exact"] += 1
     star = ":*" if prefix[-1] else ""
     match = " & ".join(f"'{t}'" for t in terms) + star
     phrase = " <-> ".join(f"'{t}'" for t in terms) + star

@@ -1,5 +1,6 @@
-"""Evidence search through the impact index (store/evidence_impacts.py) ranks exactly as
-ranking every match does: the same chunks, ranks, order and cursors, page after page."""
+"""Evidence search through the impact index (store/evidence_impacts.py on SQLite,
+store/evidence_pg_impacts.py on PostgreSQL) ranks exactly as ranking every match does: the
+same chunks, ranks, order and cursors, page after page. Every test runs on both backends."""
 
 from __future__ import annotations
 
@@ -47,14 +48,35 @@ def small_store_uses_the_index(monkeypatch):
     monkeypatch.setattr(evidence_impacts, "FAST_MIN_MATCHES", 0)
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory):
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def store(request, tmp_path_factory):
+    if request.param == "postgresql":
+        cluster = request.getfixturevalue("postgres_cluster")
+        return cluster.new_database(template=request.getfixturevalue("postgres_demo_template"))
     path = tmp_path_factory.mktemp("impacts") / "demo.db"
     conn = connect(path)
     init_schema(conn)
     build_demo_database(conn, scale=1)
     conn.close()
     return path
+
+
+@pytest.fixture
+def copy_of(request, tmp_path):
+    """A copy of the demo store to write to (a file copy; on PostgreSQL a database made from
+    the demo template, which the module's store is an unchanged copy of)."""
+
+    def copy(store) -> str:
+        if str(store).startswith("postgresql://"):
+            cluster = request.getfixturevalue("postgres_cluster")
+            return cluster.new_database(template=request.getfixturevalue("postgres_demo_template"))
+        path = tmp_path / "copy.db"
+        source = connect(store)
+        source.execute("VACUUM INTO ?", (str(path),))
+        source.close()
+        return str(path)
+
+    return copy
 
 
 @pytest.fixture
@@ -143,18 +165,17 @@ def test_the_service_answers_the_same_pages(store):
         try:
             with TestClient(create_app(settings)) as client:  # a fresh ranking cache
                 answers[fast] = [_pages(client, q, 30) for q in QUERIES[:3]]
+                # Pages after the first come from the ranking cache (on either backend).
+                cache = client.app.state.search_cache
+                assert cache.hits >= sum(len(pages) - 1 for pages in answers[fast]) - 3
         finally:
             evidence_impacts.ENABLED = True
     assert answers[True] == answers[False]
     assert sum(len(pages) for pages in answers[True]) > 10  # cursors past the kept positions
 
 
-def test_new_evidence_leaves_a_stale_index_unused_until_it_is_rebuilt(store, tmp_path):
-    path = tmp_path / "copy.db"
-    source = connect(store)
-    source.execute("VACUUM INTO ?", (str(path),))
-    source.close()
-    conn = connect(path)
+def test_new_evidence_leaves_a_stale_index_unused_until_it_is_rebuilt(store, copy_of):
+    conn = connect(copy_of(store))
     with conn:
         writer.insert_evidence_chunks(
             conn,
@@ -188,13 +209,9 @@ def test_new_evidence_leaves_a_stale_index_unused_until_it_is_rebuilt(store, tmp
     conn.close()
 
 
-def test_a_harvest_keeps_the_index_in_step(store, tmp_path):
+def test_a_harvest_keeps_the_index_in_step(store, copy_of):
     cdr = data_file("ercot_cdr/CapacityDemandandReservesReport_May2025.xlsx")
-    path = tmp_path / "copy.db"
-    source = connect(store)
-    source.execute("VACUUM INTO ?", (str(path),))
-    source.close()
-    conn = connect(path)
+    conn = connect(copy_of(store))
     before = conn.execute("SELECT count(*) FROM evidence_chunks").fetchone()[0]
     run_harvest(conn, "ercot-cdr", cdr)
     assert conn.execute("SELECT count(*) FROM evidence_chunks").fetchone()[0] > before
