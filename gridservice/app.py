@@ -40,6 +40,7 @@ from gridservice.store.collections import RankedSearchCache
 from gridservice.store.db import connect, init_schema
 from gridservice.store.pg import is_postgres
 from gridservice.store.space import StoreSpace
+from gridservice.token_cache import TokenCache
 from gridservice.versioning import NEWEST_VERSION
 
 DESCRIPTION = """\
@@ -189,6 +190,12 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.rate_limiter = limiter_for(connections, settings.rate_limit())
     app.state.refused_limiter = limiter_for(connections, settings.refused_rate_limit())
     app.state.search_cache = RankedSearchCache()
+    # Each request's token lookup is a round trip on PostgreSQL: kept a short, stated time.
+    app.state.token_cache = (
+        TokenCache(settings.token_cache_seconds)
+        if isinstance(connections, PooledConnections) and settings.token_cache_seconds > 0
+        else None
+    )
     # Room is back once the largest request body fits twice (the record and its replay).
     app.state.store_space = StoreSpace(
         None if settings.database_url else settings.db_path, 2 * settings.max_body_bytes

@@ -101,6 +101,16 @@ def _refused(state, client_address: str | None, code: str, detail: str) -> ApiEr
     return ApiError(401, code, detail)
 
 
+def tenant_of(state, token: str) -> str | None:
+    """The tenant of a bearer token: from the app's token cache when it has one (PostgreSQL:
+    revocation by another process takes effect within its time, `token_cache`), else
+    asked of the store."""
+    cache = getattr(state, "token_cache", None)
+    if cache is None:
+        return tenant_for_token(state.connections.get(), token)
+    return cache.tenant(state.connections.get, token)
+
+
 def authenticate(state, authorization: str | None, client_address: str | None) -> str:
     """Return the tenant of an `Authorization` header's bearer token, or raise 401 / 429.
 
@@ -119,7 +129,7 @@ def authenticate(state, authorization: str | None, client_address: str | None) -
         raise _refused(
             state, client_address, "missing_token", "Send `Authorization: Bearer <token>`."
         )
-    tenant = tenant_for_token(state.connections.get(), token)
+    tenant = tenant_of(state, token)
     if tenant is None:
         raise _refused(
             state,

@@ -33,8 +33,12 @@ def _serve(args: argparse.Namespace) -> int:
     if args.max_store_mb is not None and args.max_store_mb < 1:
         print("gridservice serve: --max-store-mb must be at least 1", file=sys.stderr)
         return 2
-    if args.mmap_mb < 0 or args.page_cache_mb < 0:
-        print("gridservice serve: --mmap-mb and --page-cache-mb must be 0 or more", file=sys.stderr)
+    if args.mmap_mb < 0 or args.page_cache_mb < 0 or args.token_cache_seconds < 0:
+        print(
+            "gridservice serve: --mmap-mb, --page-cache-mb and --token-cache-seconds must be "
+            "0 or more",
+            file=sys.stderr,
+        )
         return 2
     location = backend.location_from(args.database_url, args.db)
     settings = Settings(
@@ -50,6 +54,7 @@ def _serve(args: argparse.Namespace) -> int:
         read_timeout_seconds=args.read_timeout,
         max_store_bytes=args.max_store_mb * 2**20 if args.max_store_mb else None,
         page_cache_bytes=args.page_cache_mb * 2**20,
+        token_cache_seconds=args.token_cache_seconds,
     )
     if args.workers == 1:
         sock = bound_socket(args.host, args.port)
@@ -139,7 +144,10 @@ def _tokens_revoke(args: argparse.Namespace) -> int:
         removed = revoke_tenant(location, args.tenant)
     # Name the tenant, never the token: terminals and CI logs keep what is printed.
     what = f"tenant {args.tenant}" if args.token is None else "the given token"
-    print(f"revoked {removed} token(s) of {what}; a running service refuses them at once")
+    print(
+        f"revoked {removed} token(s) of {what}; a service on SQLite refuses them at once, "
+        "on PostgreSQL within its --token-cache-seconds (2 s by default)"
+    )
     return 0 if removed else 1
 
 
@@ -200,6 +208,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="MB",
         help="memory for encoded pages of public collections, kept while the public data is "
         "unchanged (default 64; 0: off)",
+    )
+    serve.add_argument(
+        "--token-cache-seconds",
+        type=float,
+        default=2.0,
+        metavar="S",
+        help="PostgreSQL: how long a token's tenant is remembered, so the longest a token "
+        "revoked by another process is still accepted here (default 2; 0: ask every time)",
     )
     add_database_url_option(serve)
     serve.add_argument(

@@ -10,8 +10,9 @@ What it may answer: a GET of a registered collection (`PUBLIC_PAGES`, public dat
 never a tenant's records) whose query it parses exactly as the full path would (each
 value in the strict form both agree on; anything else goes to the full path, which
 validates and refuses as always). Before answering it runs the same checks as the full
-path, in this order: the bearer token is looked up in the store on every request (a
-revoked or unknown token, or none, goes to the full path, which refuses it), then the
+path, in this order: the bearer token is looked up in the store (`auth.tenant_of`: on
+PostgreSQL through the app's short-lived token cache, `token_cache`; a revoked or unknown
+token, or none, goes to the full path, which refuses it), then the
 token's rate-limit bucket is drawn from (when it is empty the full path answers the 429).
 The request id and `Service-Version` headers, the 406 and size checks come from the
 middleware around this one, as for every request.
@@ -41,11 +42,11 @@ from urllib.parse import parse_qsl
 import anyio.to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from gridservice.auth import tenant_of
 from gridservice.errors import ApiError
 from gridservice.paging import ORDER_ID_ASC, filters_digest, meta_bytes
 from gridservice.store import meta_reads
 from gridservice.store.backend import PooledConnections
-from gridservice.store.tenancy import tenant_for_token
 
 DEFAULT_PAGE_CACHE_BYTES = 64 * 2**20
 MAX_ID = 2147483647  # as routers.common.MAX_ID
@@ -257,10 +258,9 @@ class PageCacheMiddleware:
             return meta_reads.get_meta(connections.get(), meta_reads.SNAPSHOT_KEY)
 
         def tenant_now() -> tuple[str | None, str | None]:
-            conn = connections.get()
             return (
-                meta_reads.get_meta(conn, meta_reads.SNAPSHOT_KEY),
-                tenant_for_token(conn, token),
+                meta_reads.get_meta(connections.get(), meta_reads.SNAPSHOT_KEY),
+                tenant_of(state, token),
             )
 
         in_pool = isinstance(connections, PooledConnections)

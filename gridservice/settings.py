@@ -63,6 +63,9 @@ class Settings:
     waits at most `pool_timeout_seconds` for one before it is answered 503.
     `page_cache_bytes`: memory for encoded pages of public collections
     (`gridservice.page_cache`), valid while the public data is unchanged; 0 turns it off.
+    `token_cache_seconds`: on PostgreSQL, how long an instance remembers a token's tenant
+    (`gridservice.token_cache`), so also the longest a token revoked by another process is
+    still accepted by it; 0 asks the database on every request. SQLite always asks.
     """
 
     db_path: Path
@@ -87,6 +90,7 @@ class Settings:
     pool_size: int = 10
     pool_timeout_seconds: float = 5.0
     page_cache_bytes: int = 64 * 2**20
+    token_cache_seconds: float = 2.0
 
     @classmethod
     def for_store(cls, location: str | Path, **fields) -> Settings:

@@ -14,6 +14,7 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
+from gridservice import token_cache
 from gridservice.demo.builder import DEMO_TOKENS
 from gridservice.store import tenancy, writer
 from gridservice.store.db import connect, init_schema
@@ -59,15 +60,20 @@ def issue_token(db_path: str | Path, tenant: str, *, prefix: str = "gds_") -> st
 
 
 def revoke_token(db_path: str | Path, token: str) -> int:
-    """Revoke one token; return how many were revoked (0 or 1)."""
+    """Revoke one token; return how many were revoked (0 or 1). A service in this process
+    refuses it at once; other processes on PostgreSQL within their token cache's time."""
     with _store(db_path) as conn, conn:
-        return tenancy.revoke_token(conn, token)
+        removed = tenancy.revoke_token(conn, token)
+    token_cache.forget_everywhere()  # again once committed: nothing read before is kept
+    return removed
 
 
 def revoke_tenant(db_path: str | Path, tenant: str) -> int:
     """Revoke every token of `tenant`; return how many."""
     with _store(db_path) as conn, conn:
-        return tenancy.revoke_tenant_tokens(conn, tenant)
+        removed = tenancy.revoke_tenant_tokens(conn, tenant)
+    token_cache.forget_everywhere()
+    return removed
 
 
 def has_demo_tokens(db_path: str | Path) -> bool:

@@ -85,9 +85,7 @@ def serve_workers(
 
     def start() -> tuple[BaseProcess, Event]:
         ready = context.Event()
-        process = context.Process(
-            target=target or _worker, args=(settings_json, host, port, ready)
-        )
+        process = context.Process(target=target or _worker, args=(settings_json, host, port, ready))
         process.start()
         return process, ready
 

@@ -9,20 +9,35 @@ from typing import Literal
 
 
 def tenant_for_token(conn: sqlite3.Connection, token: str) -> str | None:
-    digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
+    return tenant_for_digest(conn, hashlib.sha256(token.encode("utf-8")).hexdigest())
+
+
+def tenant_for_digest(conn: sqlite3.Connection, digest: str) -> str | None:
+    """The tenant of the token whose SHA-256 (hex) is `digest`, or None."""
     row = conn.execute("SELECT tenant_id FROM tokens WHERE token_sha256 = ?", (digest,)).fetchone()
     return row[0] if row else None
+
+
+def _forget_cached_tokens() -> None:
+    """Revoking in this process forgets its token caches (`token_cache`): refused at once."""
+    from gridservice import token_cache  # it imports this module
+
+    token_cache.forget_everywhere()
 
 
 def revoke_token(conn: sqlite3.Connection, token: str) -> int:
     """Forget one token (by its SHA-256); return how many were removed (0 or 1)."""
     digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
-    return conn.execute("DELETE FROM tokens WHERE token_sha256 = ?", (digest,)).rowcount
+    removed = conn.execute("DELETE FROM tokens WHERE token_sha256 = ?", (digest,)).rowcount
+    _forget_cached_tokens()
+    return removed
 
 
 def revoke_tenant_tokens(conn: sqlite3.Connection, tenant_id: str) -> int:
     """Forget every token of a tenant; return how many were removed."""
-    return conn.execute("DELETE FROM tokens WHERE tenant_id = ?", (tenant_id,)).rowcount
+    removed = conn.execute("DELETE FROM tokens WHERE tenant_id = ?", (tenant_id,)).rowcount
+    _forget_cached_tokens()
+    return removed
 
 
 _TABLES = {"site": "sites", "assessment": "assessments", "export": "exports"}
