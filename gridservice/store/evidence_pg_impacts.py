@@ -4,7 +4,7 @@ ranking every match, with the same ranks, order and cursors as ranking them all.
 Ranking every match (`evidence_pg.ranked_keys`) unnests the stemmed tsvector of each chunk
 that matches and sums its bm25 in numeric arithmetic: for a term found in most of 50,000
 chunks that is seconds. This module keeps SQLite's impact index (`evidence_impacts`: the
-same tables, migration 0007, the same block size and bounds) and searches it the same way:
+same tables, migration 0008, the same block size and bounds) and searches it the same way:
 blocks best bound first, a block skipped once it cannot hold a chunk ranked before the
 page's last one.
 
