@@ -119,6 +119,18 @@ def conn_for(request: Request):
     return request.app.state.connections.get()
 
 
+def cursor_after(
+    request: Request, cursor: str | None, endpoint: str, filters: Mapping[str, Any]
+) -> str | None:
+    """Return the key a keyset cursor resumes after (None without a cursor), or the 400."""
+    if cursor is None:
+        return None
+    position = codec(request).decode(cursor, endpoint, filters)
+    if len(position) != 1 or not isinstance(position[0], str):
+        raise ApiError(400, "malformed_cursor", "The cursor cannot be read.")
+    return position[0]
+
+
 def page_response(
     request: Request,
     collection: str,
@@ -133,12 +145,7 @@ def page_response(
     """
     endpoint = request.scope["route"].path
     cursors = codec(request)
-    after = None
-    if cursor is not None:
-        position = cursors.decode(cursor, endpoint, filters)
-        if len(position) != 1 or not isinstance(position[0], str):
-            raise ApiError(400, "malformed_cursor", "The cursor cannot be read.")
-        after = position[0]
+    after = cursor_after(request, cursor, endpoint, filters)
     rows = collections.page(conn_for(request), collection, filters, after, limit + 1)
     has_more = len(rows) > limit
     rows = rows[:limit]

@@ -5,23 +5,45 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Annotated
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from gridservice.auth import Tenant
 from gridservice.errors import ApiError
-from gridservice.paging import data_response
-from gridservice.routers.common import StrictQuery, conn_for, problem_responses
-from gridservice.routers.models import OneWithMeta
+from gridservice.paging import ORDER_ID_ASC, data_response, envelope_bytes, json_bytes_response
+from gridservice.routers.common import (
+    Cursor,
+    Limit,
+    StrictQuery,
+    codec,
+    conn_for,
+    cursor_after,
+    problem_responses,
+)
+from gridservice.routers.models import OneWithMeta, Page
 from gridservice.routers.sites import EXTENSION, SiteId, tenant_site
-from gridservice.routers.surroundings_models import SiteSurroundings
+from gridservice.routers.surroundings_models import (
+    ChangedProject,
+    EnteredProject,
+    LeftProject,
+    QueueProject,
+    SiteSurroundings,
+)
 from gridservice.screening.surroundings import (
     DEFAULT_RADIUS_KM,
     MAX_RADIUS_KM,
     SurroundingsInputError,
     site_surroundings,
+)
+from gridservice.screening.surroundings_lists import (
+    add_record_ids,
+    bound_surroundings,
+    listed_projects,
+    page_after,
+    project_key,
+    project_list,
 )
 
 router = APIRouter(tags=["extensions"], dependencies=[StrictQuery], responses=problem_responses())
@@ -58,6 +80,25 @@ ToMonth = Annotated[
 ]
 
 
+ListName = Annotated[
+    Literal["queue", "entered", "left", "changed"],
+    Query(
+        alias="list",
+        description="`queue`: a county's active projects in the newest report (needs `county`); "
+        "`entered`, `left`, `changed`: the changes between the `from` and `to` reports.",
+    ),
+]
+CountyFips = Annotated[
+    str | None,
+    Query(
+        alias="county",
+        max_length=5,
+        description="The county's FIPS code (list `queue` only): one of the surroundings' counties.",
+    ),
+]
+PROJECTS_PATH = "/v1/sites/{siteId}/surroundings/projects"
+
+
 def _month(value: str | None, name: str) -> str | None:
     if value is not None and not _MONTH.match(value):
         raise ApiError(
@@ -69,6 +110,38 @@ def _month(value: str | None, name: str) -> str | None:
     return value
 
 
+def _surroundings(
+    request: Request,
+    site: dict,
+    radius_km: float | None,
+    from_month: str | None,
+    to_month: str | None,
+) -> dict:
+    """Return the full (unbounded) surroundings, or the problem the input is."""
+    try:
+        return site_surroundings(
+            conn_for(request),
+            site,
+            radius_km=radius_km,
+            from_month=_month(from_month, "from"),
+            to_month=_month(to_month, "to"),
+        )
+    except SurroundingsInputError as error:
+        errors = [{"field": error.field, "message": error.code}] if error.field else None
+        raise ApiError(error.status, error.code, error.detail, errors=errors) from None
+
+
+def _list_filters(
+    site_id: str, tenant: str, name: str, county: str | None, query: dict
+) -> dict[str, object]:
+    """Return what a list's cursor is bound to: the site, tenant, list and the query."""
+    return {"site": site_id, "tenant": tenant, "list": name, "county": county, **query}
+
+
+def _states(surroundings: dict) -> dict[str, str]:
+    return {c["countyFips"]: c["state"] for c in surroundings["counties"]}
+
+
 @router.get(
     "/v1/sites/{siteId}/surroundings",
     response_model=OneWithMeta[SiteSurroundings],
@@ -78,7 +151,9 @@ def _month(value: str | None, name: str) -> str | None:
     "interconnection points the queue names by kV, and the nearest plants; the projects that "
     "entered, left and changed between two harvested reports, each change citing both source "
     "cells; dropout rates by fuel and county. Queue figures are placed by county "
-    "(`locationBasis: county`), plants by coordinates.",
+    "(`locationBasis: county`), plants by coordinates. Each project list names its first "
+    "25 projects by queue id (`lists` says how many there are and where the rest is: "
+    "`/v1/sites/{siteId}/surroundings/projects`); every count and MW figure counts them all.",
     openapi_extra=EXTENSION,
 )
 def read_surroundings(
@@ -90,19 +165,77 @@ def read_surroundings(
     to_month: ToMonth = None,
 ) -> Response:
     site = json.loads(tenant_site(request, site_id, tenant))
-    try:
-        surroundings = site_surroundings(
-            conn_for(request),
-            site,
-            radius_km=radius_km,
-            from_month=_month(from_month, "from"),
-            to_month=_month(to_month, "to"),
-        )
-    except SurroundingsInputError as error:
-        errors = [{"field": error.field, "message": error.code}] if error.field else None
-        raise ApiError(error.status, error.code, error.detail, errors=errors) from None
+    surroundings = _surroundings(request, site, radius_km, from_month, to_month)
+    query = {"radius_km": surroundings["radiusKm"], "from": from_month, "to": to_month}
+    cursors = codec(request)
+
+    def sign(name: str, county: str | None, last_key: str) -> str:
+        filters = _list_filters(site_id, tenant, name, county, query)
+        return cursors.encode(PROJECTS_PATH, filters, [last_key])
+
+    bound_surroundings(surroundings, query, sign)
+    projects = listed_projects(surroundings)
+    add_record_ids(conn_for(request), surroundings["market"], projects, _states(surroundings))
     meta = {
         "extension": True,
         "locationBasis": {"queue": "county", "plants": "coordinates"},
     }
     return data_response(json.dumps(surroundings, separators=(",", ":")), meta=meta)
+
+
+@router.get(
+    PROJECTS_PATH,
+    response_model=Page[EnteredProject | LeftProject | ChangedProject | QueueProject],
+    summary="One list of a site's surroundings, page by page",
+    description="Every project of one list of `GET /v1/sites/{siteId}/surroundings` (with the "
+    "same `radius_km`, `from` and `to`), keyset-paged by queue id: the surroundings list the "
+    "first 25 and give the `nextCursor` of the page after them. `queue` is one county's active "
+    "projects in the newest report; `entered`, `left` and `changed` the changes between the "
+    "two reports. Each project carries its `recordId` (null when no queue record is held).",
+    openapi_extra=EXTENSION,
+)
+def read_surroundings_projects(
+    request: Request,
+    tenant: Tenant,
+    site_id: SiteId,
+    list_name: ListName,
+    county: CountyFips = None,
+    radius_km: RadiusKm = None,
+    from_month: FromMonth = None,
+    to_month: ToMonth = None,
+    cursor: Cursor = None,
+    limit: Limit = 100,
+) -> Response:
+    if (list_name == "queue") != (county is not None):
+        message = "required for list=queue" if list_name == "queue" else "only for list=queue"
+        raise ApiError(
+            400,
+            "invalid_parameter",
+            f"county is {message}: the queue is listed county by county, the changes for "
+            "every county together.",
+            errors=[{"field": "county", "message": message}],
+        )
+    site = json.loads(tenant_site(request, site_id, tenant))
+    surroundings = _surroundings(request, site, radius_km, from_month, to_month)
+    if county is not None and county not in _states(surroundings):
+        raise ApiError(
+            422,
+            "county_not_in_surroundings",
+            f"County {county!r} is not among the counties within {surroundings['radiusKm']:g} km "
+            "of the site.",
+            errors=[{"field": "county", "message": "not within the radius"}],
+        )
+    query = {"radius_km": surroundings["radiusKm"], "from": from_month, "to": to_month}
+    filters = _list_filters(site_id, tenant, list_name, county, query)
+    after = cursor_after(request, cursor, PROJECTS_PATH, filters)
+    page, has_more = page_after(project_list(surroundings, list_name, county), after, limit)
+    add_record_ids(conn_for(request), surroundings["market"], page, _states(surroundings))
+    next_cursor = (
+        codec(request).encode(PROJECTS_PATH, filters, [project_key(page[-1])]) if has_more else None
+    )
+    bodies = [json.dumps(p, separators=(",", ":")) for p in page]
+    return json_bytes_response(
+        envelope_bytes(
+            bodies, limit=limit, has_more=has_more, next_cursor=next_cursor, order=ORDER_ID_ASC
+        )
+    )

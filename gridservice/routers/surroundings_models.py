@@ -47,6 +47,20 @@ class QueueProject(BaseModel):
     firmness: Firmness
     status: Literal["active", "inactive", "cancelled", "commissioned"]
     source: SourceCell
+    # The queue record with this queue id in the project's county and market (null: none held).
+    recordId: str | None = None
+
+
+class ListPage(BaseModel):
+    """How much of a bounded list is listed, and where the rest is (its keyset pages)."""
+
+    listed: int
+    total: int
+    nextCursor: str | None = Field(
+        description="The cursor of the page after the listed projects at `href` (null when "
+        "every project is listed)."
+    )
+    href: str = Field(description="The list's pages: `/v1/sites/{siteId}/surroundings/projects`.")
 
 
 class FuelCount(BaseModel):
@@ -80,7 +94,11 @@ class CountyQueue(BaseModel):
     withoutCapacity: int
     byFuel: list[FuelCount]
     byFirmness: list[FirmnessCount]
-    projects: list[QueueProject]
+    projects: list[QueueProject] = Field(
+        description="The first `lists.projects.listed` active projects by queue id; the "
+        "figures above count every one."
+    )
+    lists: dict[Literal["projects"], ListPage]
 
 
 class InterconnectionPoint(BaseModel):
@@ -185,6 +203,11 @@ class QueueChanges(BaseModel):
     entered: list[EnteredProject]
     left: list[LeftProject]
     changed: list[ChangedProject]
+    lists: dict[Literal["entered", "left", "changed"], ListPage] | None = Field(
+        default=None,
+        description="How much of each list is listed (the first by queue id) and where the rest "
+        "is; `counts` counts every project. Absent where the lists are complete.",
+    )
 
 
 class DropoutCounts(BaseModel):

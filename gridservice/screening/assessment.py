@@ -111,19 +111,22 @@ def _request_key(entry: dict) -> tuple[str, str] | None:
 
 
 def _dedupe_queue(
-    in_county: list[dict], nearby: list[dict]
+    conn: sqlite3.Connection, in_county: list[dict], nearby: list[dict]
 ) -> tuple[list[dict], list[dict], list[dict]]:
     """Return (in county, nearby, dropped in county): one record per request across sources.
 
     Two sources (an operator's report and a national synthesis) can list the same request
-    under the same queue id; counting both would double its MW.
+    under the same queue id; counting both would double its MW. Only the records sharing an
+    id with another are read in full to choose between them.
     """
-    chosen: dict[tuple[str, str], dict] = {}
-    for entry in _by_source_preference(in_county + nearby):
+    by_key: dict[tuple[str, str], list[dict]] = {}
+    for entry in in_county + nearby:
         key = _request_key(entry)
         if key is not None:
-            chosen.setdefault(key, entry)
-    kept_ids = {e["record"]["id"] for e in chosen.values()}
+            by_key.setdefault(key, []).append(entry)
+    shared = [e for group in by_key.values() if len(group) > 1 for e in group]
+    screening_reads.expand_queue_entries(conn, shared)
+    kept_ids = {_by_source_preference(group)[0]["record"]["id"] for group in by_key.values()}
 
     def keep(entry: dict) -> bool:
         return _request_key(entry) is None or entry["record"]["id"] in kept_ids
@@ -319,7 +322,7 @@ def screen_site(
     county = county_at(conn, float(location["latitude"]), float(location["longitude"]))
     candidates = territory_candidates(conn, county)
     markets = _markets(conn, county, candidates)
-    in_county, nearby, duplicates = _dedupe_queue(*_gather_queue(conn, county))
+    in_county, nearby, duplicates = _dedupe_queue(conn, *_gather_queue(conn, county))
     projects = (
         screening_reads.transmission_projects_for_county(conn, county["name"], county["state"])
         if county
@@ -328,6 +331,7 @@ def screen_site(
     facts = screening_reads.current_facts(conn, markets)
     as_of = screening_reads.data_as_of(conn)
     relevant = _relevant_queue(in_county, nearby)
+    screening_reads.expand_queue_entries(conn, relevant)
     ctx = Context(
         site,
         county,

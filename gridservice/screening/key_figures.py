@@ -14,7 +14,7 @@ import math
 import sqlite3
 from typing import Any
 
-from gridservice.geo import KM_PER_DEGREE
+from gridservice.geo import KM_PER_DEGREE, great_circle_km
 from gridservice.screening.market import tightest_reserve_margin
 from gridservice.screening.neighbourhood import _plant_wire
 from gridservice.store import surroundings_reads
@@ -46,13 +46,14 @@ def nearest_plant(conn: sqlite3.Connection, latitude: float, longitude: float) -
         lat_span = radius / KM_PER_DEGREE
         lon_span = radius / (KM_PER_DEGREE * max(math.cos(math.radians(latitude)), 0.01))
         box = (longitude - lon_span, latitude - lat_span, longitude + lon_span, latitude + lat_span)
-        plants = [
-            _plant_wire(row, latitude, longitude)
-            for row in surroundings_reads.plants_in_bbox(conn, box)
+        within = [
+            (round(great_circle_km(latitude, longitude, lat, lon), 2), plant_id)
+            for plant_id, lat, lon in surroundings_reads.plant_positions_in_bbox(conn, box)
         ]
-        within = [p for p in plants if p["distanceKm"] <= radius]
+        within = [p for p in within if p[0] <= radius]
         if within:
-            return min(within, key=lambda p: (p["distanceKm"], p["id"]))
+            row = surroundings_reads.plants_with_ids(conn, [min(within)[1]])[0]
+            return _plant_wire(row, latitude, longitude)
     return None
 
 

@@ -115,16 +115,18 @@ def plants_by_county(
     min_lat = min(s.bounds[1] for s in shapes)
     max_lon = max(s.bounds[2] for s in shapes)
     max_lat = max(s.bounds[3] for s in shapes)
-    found: dict[str, list[dict[str, Any]]] = {f: [] for f in fips}
-    for row in surroundings_reads.plants_in_bbox(conn, (min_lon, min_lat, max_lon, max_lat)):
-        county = index.county_at(row["latitude"], row["longitude"])
+    nearest: dict[str, list[tuple[float, str]]] = {f: [] for f in fips}
+    box = (min_lon, min_lat, max_lon, max_lat)
+    for plant_id, lat, lon in surroundings_reads.plant_positions_in_bbox(conn, box):
+        county = index.county_at(lat, lon)
         if county is None or county["county_fips"] not in wanted:
             continue
-        found[county["county_fips"]].append(_plant_wire(row, latitude, longitude))
-    for plants in found.values():
-        plants.sort(key=lambda p: (p["distanceKm"], p["id"]))
-        del plants[PLANTS_PER_COUNTY:]
-    return found
+        distance = round(great_circle_km(latitude, longitude, lat, lon), 2)
+        nearest[county["county_fips"]].append((distance, plant_id))
+    chosen = {f: sorted(found)[:PLANTS_PER_COUNTY] for f, found in nearest.items()}
+    rows = surroundings_reads.plants_with_ids(conn, [i for c in chosen.values() for _, i in c])
+    wire = {row["id"]: _plant_wire(row, latitude, longitude) for row in rows}
+    return {f: [wire[i] for _, i in found] for f, found in chosen.items()}
 
 
 def _plant_wire(row: Row, latitude: float, longitude: float) -> dict[str, Any]:

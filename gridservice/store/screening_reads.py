@@ -96,28 +96,42 @@ def territories_for_county(conn: sqlite3.Connection, county_fips: str) -> list[R
 def _queue_rows(
     conn: sqlite3.Connection, where: str, params: Sequence[Any], limit: int | None = None
 ) -> list[Record]:
+    """Return entries `{"record": ...}`; their details and evidence are read on demand
+    (`expand_queue_entries`): a county of thousands of records lists 25 of them in full."""
     limit_sql = "" if limit is None else f" LIMIT {int(limit)}"
     rows = conn.execute(
-        "SELECT q.body, d.body, e.body FROM queue_records q "
-        "LEFT JOIN queue_record_details d ON d.record_id = q.id "
-        "LEFT JOIN queue_record_evidence e ON e.record_id = q.id "
-        f"WHERE {where} ORDER BY q.id{limit_sql}",
-        params,
+        f"SELECT q.body FROM queue_records q WHERE {where} ORDER BY q.id{limit_sql}", params
     ).fetchall()
-    return [
-        {
-            "record": json.loads(r[0]),
-            "details": None if r[1] is None else json.loads(r[1]),
-            "evidence": None if r[2] is None else json.loads(r[2]),
-        }
-        for r in rows
-    ]
+    return [{"record": json.loads(r[0])} for r in rows]
+
+
+def expand_queue_entries(conn: sqlite3.Connection, entries: Iterable[Record]) -> None:
+    """Give each entry lacking them its record's `details` and `evidence` (None when absent)."""
+    wanted: dict[str, list[Record]] = {}
+    for entry in entries:
+        if "details" not in entry:
+            entry["details"] = entry["evidence"] = None
+            wanted.setdefault(entry["record"]["id"], []).append(entry)
+    ids = sorted(wanted)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        for table, key in (
+            ("queue_record_details", "details"),
+            ("queue_record_evidence", "evidence"),
+        ):
+            rows = conn.execute(
+                f"SELECT record_id, body FROM {table} WHERE record_id IN ({_placeholders(chunk)})",
+                chunk,
+            ).fetchall()
+            for record_id, body in rows:
+                for entry in wanted[record_id]:
+                    entry[key] = json.loads(body)
 
 
 def queue_records_in_counties(
     conn: sqlite3.Connection, state: str, county_names: Iterable[str]
 ) -> list[Record]:
-    """Return queue records (with details and evidence) located in the named counties."""
+    """Return queue records located in the named counties (entries as `_queue_rows`)."""
     names = _county_name_variants(county_names)
     if not names:
         return []
@@ -135,6 +149,30 @@ def queue_records_in_state(
     if names:
         where += f" AND q.county NOT IN ({_placeholders(names)})"
     return _queue_rows(conn, where, [state, *names], limit)
+
+
+def queue_record_ids(
+    conn: sqlite3.Connection, market: str, places: dict[str, set[str]], keys: list[str]
+) -> dict[str, str]:
+    """Return queue id (upper case) -> the first record id (by id) of that market listing it
+    in one of the places (state -> county names)."""
+    key_sql = (
+        "upper(body::jsonb ->> 'recordKey')"
+        if is_postgres(conn)
+        else "upper(json_extract(body, '$.recordKey'))"
+    )
+    found: dict[str, str] = {}
+    for state, counties in sorted(places.items()):
+        names = _county_name_variants(counties)
+        rows = conn.execute(
+            f"SELECT id, {key_sql} FROM queue_records WHERE state = ? "
+            f"AND county IN ({_placeholders(names)}) AND market = ? "
+            f"AND {key_sql} IN ({_placeholders(keys)}) ORDER BY id",
+            [state, *names, market, *keys],
+        ).fetchall()
+        for record_id, key in rows:
+            found.setdefault(key, record_id)
+    return found
 
 
 def queue_market_counts(conn: sqlite3.Connection, state: str) -> list[tuple[str, int]]:

@@ -196,23 +196,41 @@ def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> 
     ]
 
 
-def plants_in_bbox(conn: sqlite3.Connection, bbox: tuple[float, float, float, float]) -> list[Row]:
-    """Return plants with coordinates inside a lon/lat box, with their current generators'
-    nameplate MW and technologies (a plant with no loaded generator has neither)."""
+def plant_positions_in_bbox(
+    conn: sqlite3.Connection, bbox: tuple[float, float, float, float]
+) -> list[tuple[str, float, float]]:
+    """Return (id, latitude, longitude) of the plants with coordinates inside a lon/lat box."""
     min_lon, min_lat, max_lon, max_lat = bbox
-    names = ["id", "plant_id", "body", "latitude", "longitude", "capacity_mw", "technologies"]
-    cursor = conn.execute(
-        "SELECT p.id, p.plant_id, p.body, p.latitude, p.longitude, "
-        "(SELECT sum(g.capacity_mw) FROM generators g "
-        " WHERE g.plant_id = p.plant_id AND g.is_current = 1), "
-        "(SELECT group_concat(t, '|') FROM (SELECT DISTINCT g.technology AS t FROM generators g "
-        " WHERE g.plant_id = p.plant_id AND g.is_current = 1 AND g.technology IS NOT NULL "
-        " ORDER BY t) AS plant_technologies) "
-        "FROM generation_plants p WHERE p.latitude IS NOT NULL AND p.longitude IS NOT NULL "
+    rows = conn.execute(
+        "SELECT p.id, p.latitude, p.longitude FROM generation_plants p "
+        "WHERE p.latitude IS NOT NULL AND p.longitude IS NOT NULL "
         "AND p.longitude BETWEEN ? AND ? AND p.latitude BETWEEN ? AND ? ORDER BY p.id",
         (min_lon, max_lon, min_lat, max_lat),
-    )
-    return _dicts(cursor, names)
+    ).fetchall()
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
+def plants_with_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Row]:
+    """Return plants by id, with their current generators' nameplate MW and technologies (a
+    plant with no loaded generator has neither), by id."""
+    names = ["id", "plant_id", "body", "latitude", "longitude", "capacity_mw", "technologies"]
+    found: list[Row] = []
+    wanted = sorted(set(ids))
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        cursor = conn.execute(
+            "SELECT p.id, p.plant_id, p.body, p.latitude, p.longitude, "
+            "(SELECT sum(g.capacity_mw) FROM generators g "
+            " WHERE g.plant_id = p.plant_id AND g.is_current = 1), "
+            "(SELECT group_concat(t, '|') FROM (SELECT DISTINCT g.technology AS t "
+            " FROM generators g WHERE g.plant_id = p.plant_id AND g.is_current = 1 "
+            " AND g.technology IS NOT NULL ORDER BY t) AS plant_technologies) "
+            f"FROM generation_plants p WHERE p.id IN ({_marks(chunk)}) "
+            "ORDER BY p.id",
+            chunk,
+        )
+        found += _dicts(cursor, names)
+    return found
 
 
 def report_has_security_dates(conn: sqlite3.Connection, report_id: str) -> bool:

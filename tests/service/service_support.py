@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import httpx
 import service_records as records
 
 from gridservice.store import writer
@@ -23,3 +24,19 @@ def seed_small_store(db_path: Path | str) -> None:
         writer.add_token(conn, "tok_beta_test", "tenant-beta", "2025-01-01T00:00:00Z")
         records.write_all(conn)
     conn.close()
+
+
+def every_listed(client, listed: list[dict], page: dict, headers: dict) -> list[dict]:
+    """Return a bounded list of the surroundings in full: the projects it lists, then every
+    page of the rest at its `href` (following `nextCursor`); checks the count it states."""
+    found = list(listed)
+    assert len(found) == page["listed"]
+    cursor = page["nextCursor"]
+    while cursor:
+        url = httpx.URL(page["href"]).copy_merge_params({"cursor": cursor})
+        response = client.get(str(url), headers=headers)
+        assert response.status_code == 200, response.text
+        found += response.json()["data"]
+        cursor = response.json()["meta"]["nextCursor"]
+    assert len(found) == page["total"]
+    return found

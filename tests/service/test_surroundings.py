@@ -13,6 +13,7 @@ from collections import defaultdict
 
 import pytest
 import shapely
+from service_support import every_listed
 from shapely.geometry import Point, shape
 from shapely.ops import nearest_points
 
@@ -41,13 +42,26 @@ def surroundings(client, site_id, headers=ALPHA, **params):
     return client.get(f"/v1/sites/{site_id}/surroundings", params=params, headers=headers)
 
 
+def in_full(client, data: dict, headers: dict = ALPHA) -> dict:
+    """Return surroundings with every bounded list read in full (listed, then paged)."""
+    for county in data["counties"]:
+        queue = county["queue"]
+        queue["projects"] = every_listed(
+            client, queue["projects"], queue["lists"]["projects"], headers
+        )
+    changes = data["changes"]
+    for name in ("entered", "left", "changed") if changes else ():
+        changes[name] = every_listed(client, changes[name], changes["lists"][name], headers)
+    return data
+
+
 @pytest.fixture(scope="module")
 def hays(demo_with_db):
     client, _ = demo_with_db
     site_id = make_site(client, ALPHA, HAYS, "hays")
     response = surroundings(client, site_id)
     assert response.status_code == 200, response.text
-    return site_id, response.json()["data"]
+    return site_id, in_full(client, response.json()["data"])
 
 
 def haversine_km(lat1, lon1, lat2, lon2):
@@ -324,7 +338,8 @@ def test_an_explicit_window_and_a_zero_radius(demo_with_db, hays):
     ids = dict(conn.execute("SELECT report_month, report_id FROM queue_reports").fetchall())
     before = active_rows(conn, ids["2025-03"], fips)
     after = active_rows(conn, ids["2025-06"], fips)
-    assert {p["projectId"].upper() for p in data["changes"]["left"]} == set(before) - set(after)
+    left = in_full(client, data)["changes"]["left"]
+    assert {p["projectId"].upper() for p in left} == set(before) - set(after)
 
 
 def test_the_assessment_cites_firmness_and_change_and_carries_them(demo_with_db, hays):
