@@ -2,8 +2,8 @@
 
 Drawn from the `/v1/sites/{siteId}/surroundings` extension (`data.site_surroundings`). Queue
 figures are placed by county (the operator publishes no coordinates for queued projects);
-plants by their own coordinates; each table says which. Every queue id links to its record
-on the Interconnection queue page (`queue?record=<id>`) when this deployment holds it.
+plants by their own coordinates; each table says which. The change tables are drawn by
+`components.surroundings_changes`.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from components import data, glossary, maps
 from components.connection import ConnectionKey
 from components.geography import region_counties
 from components.problems import show_problem
+from components.surroundings_changes import MONTH_KEYS, cell_text, draw_changes
 from components.tables import records_frame, show_table
 from components.text import escape_markdown
-from gridclient import APIStatusError, QueueProject, SiteSurroundings, SourceCell
+from gridclient import APIStatusError, QueueProject, SiteSurroundings
 
 DEFAULT_RADIUS_KM, MAX_RADIUS_KM = 40, 150
 FIRMNESS = {
@@ -30,8 +31,6 @@ FIRMNESS = {
     "neither": "Neither MW",
 }
 PLANT_COLOUR = [30, 136, 229, 200]
-RECORD = st.column_config.LinkColumn("Record", display_text=r"record=(.*)$")
-MONTH_KEYS = ("surroundings.from", "surroundings.to")
 
 
 def draw_surroundings(conn: ConnectionKey, site_id: str | None) -> None:
@@ -68,31 +67,17 @@ def draw_surroundings(conn: ConnectionKey, site_id: str | None) -> None:
             st.rerun()
         return
     draw_map(near)
-    record_ids = record_links(conn)
     draw_counties(near)
     draw_plants(near)
     draw_points(near)
-    draw_changes(near, record_ids)
+
+    def every_project(name: str) -> list[QueueProject]:
+        return data.surroundings_projects(conn, site_id, name, float(radius), *months)
+
+    draw_changes(near, every_project)
     draw_dropout(near)
     for limitation in near.limitations:
         st.caption(escape_markdown(limitation))
-
-
-def record_links(conn: ConnectionKey) -> dict[str, str]:
-    """Return each queue project id (upper case) -> its record page's URL."""
-    return {
-        str(record.record_key).upper(): f"queue?record={record.id}"
-        for record in data.all_queue_records(conn)
-        if record.record_key and record.id
-    }
-
-
-def cell_text(cell: SourceCell | None) -> str:
-    """Return a source cell as `file#'sheet'!A12 (column)`, or "" when there is none."""
-    if cell is None:
-        return ""
-    where = cell.source_locator or f"{cell.file_name} {cell.worksheet} row {cell.row}"
-    return f"{where} ({cell.column})" if cell.column else where
 
 
 def mw_by_firmness(totals: Any) -> dict[str, float]:
@@ -269,105 +254,6 @@ def draw_points(near: SiteSurroundings) -> None:
         st.caption(
             f"{len(unparsed)} point text(s) did not parse and are kept as published: "
             + "; ".join(escape_markdown(p.raw_text or "") for _, p in unparsed)
-        )
-
-
-def project_row(project: QueueProject, record_ids: dict[str, str]) -> dict[str, Any]:
-    project_id = str(project.project_id or "")
-    return {
-        "Project id": project_id,
-        "Record": record_ids.get(project_id.upper()),
-        "Project": project.project_name,
-        "County": project.county,
-        "Fuel": glossary.label_with_code("fuel", project.fuel),
-        "MW": project.capacity_mw,
-    }
-
-
-def changes_frames(
-    near: SiteSurroundings, record_ids: dict[str, str]
-) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """Return the entered, left and changed tables, each row with both source cells."""
-    changes = near.changes
-    entered = [
-        {
-            **project_row(p, record_ids),
-            "Entered as": p.entered_as,
-            "From cell": cell_text(p.from_cell),
-            "To cell": cell_text(p.to_cell),
-        }
-        for p in changes.entered
-    ]
-    left = [
-        {
-            **project_row(p, record_ids),
-            "How it left": p.outcome,
-            "Date": p.event_date,
-            "From cell": cell_text(p.from_cell),
-            "To cell": cell_text(p.to_cell),
-        }
-        for p in changes.left
-    ]
-    changed = [
-        {
-            **project_row(p, record_ids),
-            "Field": change.field,
-            "From": str(change.from_value),
-            "To": str(change.to),
-            "From cell": cell_text(change.from_cell),
-            "To cell": cell_text(change.to_cell),
-        }
-        for p in changes.changed
-        for change in p.changes
-    ]
-    return pd.DataFrame(entered), pd.DataFrame(left), pd.DataFrame(changed)
-
-
-def draw_changes(near: SiteSurroundings, record_ids: dict[str, str]) -> None:
-    changes = near.changes
-    if changes is None:
-        st.caption("Only one queue report is harvested, so there is no change to show.")
-        return
-    before = changes.from_report.report_month if changes.from_report else "?"
-    after = changes.to.report_month if changes.to else "?"
-    draw_month_choice(near, before, after)
-    st.markdown(
-        f"**What changed between the {before} and {after} reports** "
-        f"(location basis: {changes.location_basis or 'county'}): "
-        f"{len(changes.entered)} entered, {len(changes.left)} left, "
-        f"{len(changes.changed)} changed."
-    )
-    frames = changes_frames(near, record_ids)
-    for label, frame in zip(("Entered", "Left", "Changed"), frames, strict=True):
-        st.markdown(f"*{label}*")
-        if frame.empty:
-            st.caption(f"No project {label.lower()}.")
-        else:
-            show_table(frame, hide_index=True, width="stretch", column_config={"Record": RECORD})
-
-
-def report_months(near: SiteSurroundings) -> list[str]:
-    """Return the harvested report months, oldest first."""
-    return sorted({r.report_month for r in near.reports if r.report_month})
-
-
-def draw_month_choice(near: SiteSurroundings, before: str, after: str) -> None:
-    """Draw the two report months the change table compares; a change reruns the section."""
-    months = report_months(near)
-    if len(months) < 2 or before not in months or after not in months:
-        return
-    left, right = st.columns(2)
-    for column, key, label, shown in (
-        (left, MONTH_KEYS[0], "Changes from the report of", before),
-        (right, MONTH_KEYS[1], "to the report of", after),
-    ):
-        column.selectbox(
-            label,
-            months,
-            index=months.index(shown),
-            key=key,
-            help="Harvested monthly queue reports; the default compares the newest with the "
-            "one twelve months before it.",
         )
 
 

@@ -40,6 +40,7 @@ from gridclient._response import RawResponse
 from gridclient._site_changes import FactChange, SiteChanges
 from gridclient._surroundings import (
     InterconnectionPoint,
+    ListPage,
     NearbyPlant,
     QueueChanges,
     QueueProject,
@@ -112,6 +113,7 @@ __all__ = [
     "QualityFlag",
     "QualityReport",
     "QueueChanges",
+    "ListPage",
     "QueueProject",
     "QueueRecord",
     "QueueRecordDetails",

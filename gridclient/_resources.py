@@ -9,7 +9,13 @@ from gridclient import _args as a
 from gridclient._errors import InvalidArgumentError
 from gridclient._paging import Pager, ProgressCallback
 from gridclient._site_changes import SiteChanges
-from gridclient._surroundings import SiteSurroundings
+from gridclient._surroundings import (
+    ChangedProject,
+    EnteredProject,
+    LeftProject,
+    QueueProject,
+    SiteSurroundings,
+)
 from gridclient._transport import Transport
 from gridclient.models import (
     Assessment,
@@ -36,6 +42,12 @@ from gridclient.models import (
 
 When = date | datetime | str
 ARCHIVED_CHOICES = ("exclude", "include", "only")
+SURROUNDINGS_LISTS: dict[str, type[GridModel]] = {
+    "queue": QueueProject,
+    "entered": EnteredProject,
+    "left": LeftProject,
+    "changed": ChangedProject,
+}
 
 
 class _Unset:
@@ -441,6 +453,51 @@ class Sites(_Resource):
         path = f"/v1/sites/{a.path_segment('site_id', site_id)}/surroundings"
         response = self._transport.request("GET", path, params=params)
         return self._transport.parse_record(response, SiteSurroundings)
+
+    def surroundings_projects(
+        self,
+        site_id: str,
+        list_name: str,
+        *,
+        county_fips: str | None = None,
+        radius_km: float | None = None,
+        from_month: str | date | None = None,
+        to_month: str | date | None = None,
+        limit: int | None = None,
+        max_items: int | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> Pager[Any]:
+        """A pager over every project of one list of a site's surroundings (extension
+        operation): ``"queue"`` (one county's active projects: give ``county_fips``),
+        ``"entered"``, ``"left"`` or ``"changed"``, by queue id.
+
+        The surroundings carry the first few of each list (``lists`` says how many there
+        are); this reads them all, with the same radius and months as the surroundings asked.
+        """
+        if list_name not in SURROUNDINGS_LISTS:
+            raise InvalidArgumentError(
+                "list_name", f"must be one of {', '.join(SURROUNDINGS_LISTS)}"
+            )
+        if (list_name == "queue") != (county_fips is not None):
+            raise InvalidArgumentError(
+                "county_fips", "is needed for the queue list, and only there"
+            )
+        params = {
+            "list": list_name,
+            "county": county_fips,
+            "radius_km": a.check_number("radius_km", radius_km),
+            "from": a.check_period(from_month, "from_month"),
+            "to": a.check_period(to_month, "to_month"),
+        }
+        path = f"/v1/sites/{a.path_segment('site_id', site_id)}/surroundings/projects"
+        return self._pager(
+            path,
+            SURROUNDINGS_LISTS[list_name],
+            params,
+            limit=limit,
+            max_items=max_items,
+            on_progress=on_progress,
+        )
 
     def update(
         self,

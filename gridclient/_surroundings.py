@@ -50,6 +50,18 @@ class QueueProject(GridModel):
     firmness: str | None = None
     status: str | None = None
     source: SourceCell | None = None
+    # The queue record with this queue id in the project's county (None: none held).
+    record_id: str | None = None
+
+
+class ListPage(GridModel):
+    """How much of a bounded list the answer carries: ``listed`` of ``total``, the rest at
+    ``href`` from ``next_cursor`` (read it with ``client.sites.surroundings_projects``)."""
+
+    listed: int | None = None
+    total: int | None = None
+    next_cursor: str | None = None
+    href: str | None = None
 
 
 class FuelCount(GridModel):
@@ -74,7 +86,9 @@ class QueueTotals(GridModel):
     without_capacity: int | None = None
     by_fuel: list[FuelCount] = Field(default_factory=list)
     by_firmness: list[FirmnessCount] = Field(default_factory=list)
+    # The first projects by queue id; ``lists["projects"]`` says how many there are in all.
     projects: list[QueueProject] = Field(default_factory=list)
+    lists: dict[str, ListPage] = Field(default_factory=dict)
 
 
 class InterconnectionPoint(GridModel):
@@ -168,6 +182,8 @@ class QueueChanges(GridModel):
     entered: list[EnteredProject] = Field(default_factory=list)
     left: list[LeftProject] = Field(default_factory=list)
     changed: list[ChangedProject] = Field(default_factory=list)
+    # How much of each list is carried (the first by queue id); ``counts`` counts them all.
+    lists: dict[str, ListPage] = Field(default_factory=dict)
 
 
 class DropoutCounts(GridModel):
@@ -219,6 +235,7 @@ __all__ = [
     "FuelCount",
     "InterconnectionPoint",
     "LeftProject",
+    "ListPage",
     "NearbyPlant",
     "QueueChanges",
     "QueueProject",

@@ -49,6 +49,7 @@ from components.data.tenant import (
     site_changes,
     site_surroundings,
     sites_with_latest_assessment,
+    surroundings_projects,
     update_site,
 )
 
@@ -90,6 +91,7 @@ __all__ = [
     "site",
     "site_changes",
     "site_surroundings",
+    "surroundings_projects",
     "sites_with_latest_assessment",
     "territory_resolution",
     "transmission_projects",

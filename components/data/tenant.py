@@ -12,6 +12,7 @@ from gridclient import (
     AssessmentExport,
     AssessmentSummary,
     NotFoundError,
+    QueueProject,
     Site,
     SiteChanges,
     SiteDefinition,
@@ -58,6 +59,28 @@ def site_surroundings(
     return client(conn).sites.surroundings(
         site_id, radius_km=radius_km, from_month=from_month, to_month=to_month
     )
+
+
+@cached(spinner="Loading every project of the list…", max_entries=100)
+def surroundings_projects(
+    conn: ConnectionKey,
+    site_id: str,
+    list_name: str,
+    radius_km: float | None = None,
+    from_month: str | None = None,
+    to_month: str | None = None,
+) -> list[QueueProject]:
+    """Return every project of one change list of the surroundings (`entered`, `left`,
+    `changed`), by queue id: the surroundings carry only the first of each."""
+    pager = client(conn).sites.surroundings_projects(
+        site_id,
+        list_name,
+        radius_km=radius_km,
+        from_month=from_month,
+        to_month=to_month,
+        limit=500,
+    )
+    return list(pager)
 
 
 @cached()

@@ -63,8 +63,9 @@ def test_section_shows_the_counties_changes_and_dropout(service_env, screened_si
     assert sorted(left["Project id"]) == sorted(p.project_id for p in near.changes.left)
     assert sorted(left["How it left"]) == sorted(p.outcome for p in near.changes.left)
     assert all(left["From cell"]) and all(left["To cell"])
-    # every id the demo holds links to its record page
-    assert all(str(link).startswith("queue?record=") for link in left["Record"])
+    # every id the demo holds links to its record page, named by the service
+    assert list(left["Record"]) == [f"queue?record={p.record_id}" for p in near.changes.left]
+    assert all(p.record_id for p in near.changes.left)
     changed = frame_with(at, "Field")
     assert len(changed) == sum(len(p.changes) for p in near.changes.changed)
 
@@ -79,6 +80,35 @@ def test_section_shows_the_counties_changes_and_dropout(service_env, screened_si
     assert any("under" in c for c in captions), near.dropout.statement
     total = near.queue_now
     assert f"{total.active_mw:,.1f} MW" in text
+
+
+def test_a_list_longer_than_the_answer_says_so_and_lists_all_on_request(
+    service_env, demo_service, screened_site, monkeypatch
+):
+    from gridclient import GridDataClient
+    from gridservice.screening import surroundings_lists
+
+    # The service (in this process) lists 3 of each list, so the demo's lists are longer.
+    monkeypatch.setattr(surroundings_lists, "LIST_LIMIT", 3)
+    assessment, _ = screened_site
+    with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:
+        near = client.sites.surroundings(assessment.site_id, radius_km=40)
+    page = near.changes.lists["entered"]
+    assert page.listed == 3 < page.total
+    at = open_page(assessment.id)
+    text = " ".join(m.value for m in at.markdown)
+    counts = near.changes.counts
+    assert f"{counts['entered']:,} entered, {counts['left']:,} left" in text
+    captions = [c.value for c in at.caption]
+    assert f"Showing {page.listed:,} of {page.total:,} projects entered" in " ".join(captions)
+    assert len(frame_with(at, "Entered as")) == page.listed
+    at.toggle(key="surroundings.all.entered").set_value(True).run()
+    assert not at.exception
+    entered = frame_with(at, "Entered as")
+    with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:
+        every = list(client.sites.surroundings_projects(assessment.site_id, "entered"))
+    assert len(entered) == page.total == len(every)
+    assert list(entered["Project id"]) == [p.project_id for p in every]
 
 
 def test_a_site_outside_the_harvested_counties_shows_the_services_problem(
@@ -136,9 +166,10 @@ def test_the_reader_picks_the_report_months_the_change_table_compares(
         )
     text = " ".join(m.value for m in at.markdown)
     assert f"What changed between the {earlier} and {later} reports" in text
+    counts = chosen.changes.counts
     assert (
-        f"{len(chosen.changes.entered)} entered, {len(chosen.changes.left)} left, "
-        f"{len(chosen.changes.changed)} changed." in text
+        f"{counts['entered']:,} entered, {counts['left']:,} left, "
+        f"{counts['changed']:,} changed." in text
     )
     left = frame_with(at, "How it left") if chosen.changes.left else None
     if left is not None:

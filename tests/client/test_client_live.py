@@ -276,7 +276,9 @@ def test_site_surroundings_are_typed_and_cite_their_cells(client, site):
     assert isinstance(county, gc.SurroundingCounty) and county.is_site_county
     assert county.queue.location_basis == "county"
     assert county.plants.location_basis == "coordinates"
-    assert county.queue.active_projects == len(county.queue.projects) > 0
+    listed = county.queue.lists["projects"]
+    assert isinstance(listed, gc.ListPage)
+    assert county.queue.active_projects == listed.total >= len(county.queue.projects) > 0
     change = next(c for p in surroundings.changes.changed for c in p.changes)
     assert change.from_cell.file_name != change.to_cell.file_name
     assert change.from_value != change.to
@@ -284,6 +286,27 @@ def test_site_surroundings_are_typed_and_cite_their_cells(client, site):
     assert wire["changes"]["changed"][0]["changes"][0]["from"] is not None
     point = county.interconnection_points.by_kv[0].points[0]
     assert isinstance(point, gc.InterconnectionPoint) and point.raw_text
+
+
+def test_every_project_of_a_bounded_list_is_read_once_by_its_pager(client, site):
+    near = client.sites.surroundings(site.id, radius_km=25, from_month="2025-01")
+    months = {"radius_km": 25, "from_month": "2025-01"}
+    county = near.counties[0]
+    queue = list(
+        client.sites.surroundings_projects(
+            site.id, "queue", county_fips=county.county_fips, limit=7, **months
+        )
+    )
+    assert len({p.project_id for p in queue}) == len(queue) == county.queue.active_projects
+    assert [p.project_id for p in queue[: len(county.queue.projects)]] == [
+        p.project_id for p in county.queue.projects
+    ]
+    for name in ("entered", "left", "changed"):
+        every = list(client.sites.surroundings_projects(site.id, name, limit=10, **months))
+        assert len({p.project_id for p in every}) == len(every) == near.changes.counts[name]
+    assert all(p.changes for p in every)  # each changed project says what changed
+    with pytest.raises(gc.InvalidArgumentError):
+        client.sites.surroundings_projects(site.id, "queue")
 
 
 def test_site_surroundings_refuse_bad_input_before_or_at_the_service(client, site):
