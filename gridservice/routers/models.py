@@ -401,8 +401,15 @@ class Assessment(BaseModel):
     marketSignals: list[Fact] | None
     relevantQueueRecords: list[ExpandedQueueRecord] | None
     relevantTransmissionProjects: list[TransmissionProject] | None
-    # Extension member: the county's queue in the harvested monthly reports (firmness, change).
-    queueHistory: Opaque | None = None
+    queueHistory: Opaque | None = Field(
+        default=None,
+        description="An extension: the site county's queue in the newest harvested report "
+        "(activeProjects, activeMw, byFirmness over every project) and its changes over the "
+        "twelve months before (counts over every project). `projects` and the changes' "
+        "`entered`, `left`, `changed` list the first 25 by queue id; `lists` gives each list's "
+        "`listed` and `total` and, at `href`, all of them (GET "
+        "/v1/sites/{siteId}/surroundings/projects, paged from the start).",
+    )
     risks: list[str] | None
     nextActions: list[str] | None
     keyFigures: Opaque | None = Field(

@@ -11,6 +11,7 @@ from gridservice.screening.key_figures import key_figures
 from gridservice.screening.narrative import next_actions, risks
 from gridservice.screening.outcomes import Context, Outcome, county_label, mw, number
 from gridservice.screening.surroundings import county_queue_history
+from gridservice.screening.surroundings_lists import bound_queue_history
 from gridservice.screening.territory import (
     county_at,
     county_index,
@@ -364,7 +365,7 @@ def screen_site(
         "marketSignals": _market_signals(facts, outcomes),
         "relevantQueueRecords": relevant_queue,
         "relevantTransmissionProjects": projects,
-        "queueHistory": ctx.queue_history,
+        "queueHistory": bound_queue_history(ctx.queue_history, site.get("id")),
         "risks": risks(ctx, outcomes),
         "nextActions": next_actions(ctx, outcomes, utilities),
         "readiness": _readiness(

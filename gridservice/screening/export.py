@@ -158,6 +158,14 @@ def _locator(cell: dict | None) -> str:
     return cell["sourceLocator"] if cell else "none"
 
 
+def _listed_rows(section: str, lists: dict | None) -> Iterator[Row]:
+    """Say of each list the assessment cuts how many it lists, and where all of them are."""
+    for name, page in (lists or {}).items():
+        if page["listed"] < page["total"]:
+            value = f"{page['listed']} of {page['total']}; every one at {page['href']}"
+            yield section, name, "listed", value
+
+
 def _queue_history_rows(history: dict | None) -> Iterator[Row]:
     """The county's queue in the harvested reports: firmness, then each change with its cells."""
     if not history:
@@ -175,11 +183,13 @@ def _queue_history_rows(history: dict | None) -> Iterator[Row]:
             project["firmness"],
             _locator(project["source"]),
         )
+    yield from _listed_rows("queue_history", history.get("lists"))
     changes = history.get("changes")
     if not changes:
         return
     window = f"{changes['from']['reportMonth']} to {changes['to']['reportMonth']}"
     yield "queue_change", "", "window", window
+    yield from _listed_rows("queue_change", changes.get("lists"))
     for p in changes["entered"]:
         yield "queue_change", p["projectId"], f"entered ({p['enteredAs']})", _locator(p["toCell"])
     for p in changes["left"]:

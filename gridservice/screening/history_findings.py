@@ -40,8 +40,8 @@ def change_sentence(history: dict) -> str:
         f" From {changes['from']['reportMonth']} to {changes['to']['reportMonth']}: "
         f"{counts['entered']} entered, {counts['left']} left"
         + (f" ({left_by})" if left_by else "")
-        + f", {counts['changed']} changed MW, COD, phase or firmness (queueHistory cites "
-        "both source cells of each change)."
+        + f", {counts['changed']} changed MW, COD, phase or firmness (queueHistory lists "
+        "the first of each, citing both source cells of each change)."
     )
 
 

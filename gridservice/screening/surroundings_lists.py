@@ -89,6 +89,31 @@ def bound_surroundings(
     return surroundings
 
 
+def bound_queue_history(history: dict[str, Any] | None, site_id: str | None) -> dict | None:
+    """Return an assessment's `queueHistory` with its lists cut to their first `LIST_LIMIT`
+    (a copy; the findings read the whole). An assessment is kept, and a cursor expires, so
+    its `lists` give no cursor: `href` reads each whole list from the start (the site's county,
+    radius 0, the months the assessment compared)."""
+    if history is None:
+        return None
+    site = site_id or ""
+    county = history["countyFips"]
+    href = list_href(site, "queue", county, {"radius_km": 0})
+    bounded = {**history}
+    bounded["projects"], listed = _listed(history["projects"], "queue", county, href, None)
+    bounded["lists"] = {"projects": listed}
+    changes = history["changes"]
+    if changes:
+        window = {"radius_km": 0, "from": changes["from"]["reportMonth"]}
+        window["to"] = changes["to"]["reportMonth"]
+        bounded["changes"] = {**changes, "lists": {}}
+        for name in CHANGE_LISTS:
+            href = list_href(site, name, None, window)
+            shown, listed = _listed(changes[name], name, None, href, None)
+            bounded["changes"][name], bounded["changes"]["lists"][name] = shown, listed
+    return bounded
+
+
 def listed_projects(surroundings: dict[str, Any]) -> list[dict]:
     """Return every project the (bounded) surroundings list."""
     found = [p for c in surroundings["counties"] for p in c["queue"]["projects"]]

@@ -143,3 +143,56 @@ def test_the_pages_refuse_what_they_cannot_answer(demo_with_db, site_id, near):
         response = client.get(path, params=params, headers=headers)
         assert response.status_code == status, (params, response.text)
         assert response.json()["code"] == code
+
+
+def read_all(client, href: str) -> list[dict]:
+    """Return every project at a list's `href`, page after page from the start."""
+    url, found, cursor = httpx.URL(href), [], None
+    while True:
+        params = {"cursor": cursor} if cursor else {}
+        response = client.get(str(url.copy_merge_params(params)), headers=ALPHA)
+        assert response.status_code == 200, response.text
+        found += response.json()["data"]
+        cursor = response.json()["meta"]["nextCursor"]
+        if cursor is None:
+            return found
+
+
+def test_the_assessment_lists_a_few_and_counts_and_finds_on_every_project(
+    demo_with_db, site_id, monkeypatch
+):
+    client, conn = demo_with_db
+    monkeypatch.setattr(surroundings_lists, "LIST_LIMIT", LIMIT)
+    response = client.post(
+        f"/v1/sites/{site_id}/assessments",
+        headers={**ALPHA, "Idempotency-Key": "surround-lists-assess-0001"},
+    )
+    assert response.status_code == 201, response.text
+    assessment = response.json()["data"]
+    history = assessment["queueHistory"]
+    rows = active_in_newest(conn, history["countyFips"])
+    assert history["activeProjects"] == history["lists"]["projects"]["total"] == len(rows) > LIMIT
+    assert len(history["projects"]) == history["lists"]["projects"]["listed"] == LIMIT
+    every = read_all(client, history["lists"]["projects"]["href"])
+    assert sorted(p["projectId"].upper() for p in every) == sorted(rows)
+    assert [p["projectId"] for p in every[:LIMIT]] == [p["projectId"] for p in history["projects"]]
+    changes = history["changes"]
+    finding = next(
+        f["finding"]
+        for f in assessment["readiness"]["findings"]
+        if f["factor"] == "queue_congestion"
+    )
+    counts = changes["counts"]
+    assert f"{counts['entered']} entered, {counts['left']} left" in finding
+    for name in ("entered", "left", "changed"):
+        page = changes["lists"][name]
+        assert page["total"] == counts[name] and page["listed"] == len(changes[name])
+        assert page["nextCursor"] is None  # a kept assessment holds no expiring cursor
+        assert len({p["projectId"] for p in read_all(client, page["href"])}) == counts[name]
+    export = client.post(
+        f"/v1/assessments/{assessment['id']}/exports",
+        json={"format": "csv"},
+        headers={**ALPHA, "Idempotency-Key": "surround-lists-export-0001"},
+    ).json()["data"]
+    total = history["lists"]["projects"]["total"]
+    assert f"queue_history,projects,listed,{LIMIT} of {total}; every one at" in export["content"]
