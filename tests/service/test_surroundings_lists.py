@@ -12,6 +12,7 @@ from service_support import every_listed
 
 from gridservice.demo import DEMO_POINTS
 from gridservice.screening import surroundings_lists
+from gridservice.store import db, screening_reads
 
 ALPHA = {"Authorization": "Bearer gds_demo_alpha"}
 BETA = {"Authorization": "Bearer gds_demo_beta"}
@@ -196,3 +197,40 @@ def test_the_assessment_lists_a_few_and_counts_and_finds_on_every_project(
     ).json()["data"]
     total = history["lists"]["projects"]["total"]
     assert f"queue_history,projects,listed,{LIMIT} of {total}; every one at" in export["content"]
+
+
+def check_record_ids(conn) -> None:
+    """The record ids a store finds for Hays and Travis County queue ids are the records
+    whose recordKey (any case) is that id, the first by id; none is missed."""
+    keys = sorted(
+        {
+            r[0].upper()
+            for r in conn.execute(
+                "SELECT project_id FROM queue_history WHERE county IN ('Hays', 'Travis')"
+            ).fetchall()
+        }
+    )
+    found = screening_reads.queue_record_ids(conn, "ERCOT", {"TX": {"Hays", "Travis"}}, keys)
+    expected: dict[str, str] = {}
+    rows = conn.execute(
+        "SELECT id, body FROM queue_records WHERE state = 'TX' "
+        "AND county IN ('Hays', 'Travis', 'Hays County', 'Travis County') ORDER BY id"
+    ).fetchall()
+    for record_id, body in rows:
+        record = json.loads(body)
+        key = str(record.get("recordKey") or "").upper()
+        if key in keys and str(record.get("market")).upper() == "ERCOT":
+            expected.setdefault(key, record_id)
+    assert found == expected and len(found) > 10
+
+
+def test_record_ids_on_sqlite(demo_with_db):
+    check_record_ids(demo_with_db[1])
+
+
+def test_record_ids_on_postgresql(postgres_cluster, postgres_demo_template):
+    conn = db.connect(postgres_cluster.new_database(template=postgres_demo_template))
+    try:
+        check_record_ids(conn)
+    finally:
+        conn.close()
