@@ -407,7 +407,8 @@ class Assessment(BaseModel):
         "(activeProjects, activeMw, byFirmness over every project) and its changes over the "
         "twelve months before (counts over every project). `projects` and the changes' "
         "`entered`, `left`, `changed` list the first 25 by queue id; `lists` gives each list's "
-        "`listed` and `total` and, at `href`, all of them (GET "
+        "`listed` and `total` and, at `href` (relative to `/v1/sites/{siteId}/`, so the "
+        "blinded packet names no site), all of them (GET "
         "/v1/sites/{siteId}/surroundings/projects, paged from the start).",
     )
     risks: list[str] | None

@@ -365,7 +365,7 @@ def screen_site(
         "marketSignals": _market_signals(facts, outcomes),
         "relevantQueueRecords": relevant_queue,
         "relevantTransmissionProjects": projects,
-        "queueHistory": bound_queue_history(ctx.queue_history, site.get("id")),
+        "queueHistory": bound_queue_history(ctx.queue_history),
         "risks": risks(ctx, outcomes),
         "nextActions": next_actions(ctx, outcomes, utilities),
         "readiness": _readiness(

@@ -60,11 +60,13 @@ def _listed(
     return shown, {"listed": len(shown), "total": len(projects), "nextCursor": cursor, "href": href}
 
 
-def list_href(site_id: str, name: str, county: str | None, query: dict[str, Any]) -> str:
-    """Return the path (and query) of one list's pages."""
+def list_href(site_id: str | None, name: str, county: str | None, query: dict[str, Any]) -> str:
+    """Return the path (and query) of one list's pages; without a site id, relative to the
+    site (`/v1/sites/{siteId}/`)."""
     params = {"list": name, **({"county": county} if county else {}), **query}
     wanted = {k: v for k, v in params.items() if v is not None}
-    return f"/v1/sites/{site_id}/surroundings/projects?{urlencode(wanted)}"
+    relative = f"surroundings/projects?{urlencode(wanted)}"
+    return f"/v1/sites/{site_id}/{relative}" if site_id else relative
 
 
 def bound_surroundings(
@@ -89,14 +91,15 @@ def bound_surroundings(
     return surroundings
 
 
-def bound_queue_history(history: dict[str, Any] | None, site_id: str | None) -> dict | None:
+def bound_queue_history(history: dict[str, Any] | None) -> dict | None:
     """Return an assessment's `queueHistory` with its lists cut to their first `LIST_LIMIT`
     (a copy; the findings read the whole). An assessment is kept, and a cursor expires, so
     its `lists` give no cursor: `href` reads each whole list from the start (the site's county,
-    radius 0, the months the assessment compared)."""
+    radius 0, the months the assessment compared). `href` is relative to the site, so the
+    blinded review packet, which carries the assessment, names no site."""
     if history is None:
         return None
-    site = site_id or ""
+    site = None
     county = history["countyFips"]
     href = list_href(site, "queue", county, {"radius_km": 0})
     bounded = {**history}

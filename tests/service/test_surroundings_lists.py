@@ -174,7 +174,10 @@ def test_the_assessment_lists_a_few_and_counts_and_finds_on_every_project(
     rows = active_in_newest(conn, history["countyFips"])
     assert history["activeProjects"] == history["lists"]["projects"]["total"] == len(rows) > LIMIT
     assert len(history["projects"]) == history["lists"]["projects"]["listed"] == LIMIT
-    every = read_all(client, history["lists"]["projects"]["href"])
+    # The href is relative to the site: the blinded packet carrying it names no site.
+    site_path = f"/v1/sites/{site_id}/"
+    assert history["lists"]["projects"]["href"].startswith("surroundings/projects?")
+    every = read_all(client, site_path + history["lists"]["projects"]["href"])
     assert sorted(p["projectId"].upper() for p in every) == sorted(rows)
     assert [p["projectId"] for p in every[:LIMIT]] == [p["projectId"] for p in history["projects"]]
     changes = history["changes"]
@@ -189,7 +192,8 @@ def test_the_assessment_lists_a_few_and_counts_and_finds_on_every_project(
         page = changes["lists"][name]
         assert page["total"] == counts[name] and page["listed"] == len(changes[name])
         assert page["nextCursor"] is None  # a kept assessment holds no expiring cursor
-        assert len({p["projectId"] for p in read_all(client, page["href"])}) == counts[name]
+        every = read_all(client, site_path + page["href"])
+        assert len({p["projectId"] for p in every}) == counts[name]
     export = client.post(
         f"/v1/assessments/{assessment['id']}/exports",
         json={"format": "csv"},
