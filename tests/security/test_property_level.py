@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from security_support import ALPHA, create_assessment, create_export, create_site, key, site_body
 
 from gridclient import SiteChanges, SiteSurroundings, models
+from gridclient._surroundings import ChangedProject
 from gridservice.demo import DEMO_POINTS
 from gridservice.store.db import connect
 
@@ -185,6 +186,15 @@ def test_no_response_carries_a_field_beyond_the_interface(service, store_copy):
         SiteSurroundings,
         "surroundings",
         meta=True,
+    )
+    problems += check_collection(
+        get(
+            "/v1/sites/{siteId}/surroundings/projects",
+            f"/v1/sites/{site_id}/surroundings/projects",
+            list="changed",
+        ),
+        ChangedProject,
+        "surroundings projects",
     )
     patched = service.patch(
         f"/v1/sites/{site_id}", json={"customerReference": "renamed"}, headers={**ALPHA, **key()}
