@@ -468,7 +468,8 @@ class Sites(_Resource):
         on_progress: ProgressCallback | None = None,
     ) -> Pager[Any]:
         """A pager over every project of one list of a site's surroundings (extension
-        operation): ``"queue"`` (one county's active projects: give ``county_fips``),
+        operation): ``"queue"`` (one county's active projects: ``county_fips``, default the
+        site's county),
         ``"entered"``, ``"left"`` or ``"changed"``, by queue id.
 
         The surroundings carry the first few of each list (``lists`` says how many there
@@ -477,10 +478,6 @@ class Sites(_Resource):
         if list_name not in SURROUNDINGS_LISTS:
             raise InvalidArgumentError(
                 "list_name", f"must be one of {', '.join(SURROUNDINGS_LISTS)}"
-            )
-        if (list_name == "queue") != (county_fips is not None):
-            raise InvalidArgumentError(
-                "county_fips", "is needed for the queue list, and only there"
             )
         params = {
             "list": list_name,

@@ -93,7 +93,8 @@ CountyFips = Annotated[
     Query(
         alias="county",
         max_length=5,
-        description="The county's FIPS code (list `queue` only): one of the surroundings' counties.",
+        description="A county's FIPS code: the list's projects in that county only (`queue`: "
+        "default the site's county; a county outside the radius lists none).",
     ),
 ]
 PROJECTS_PATH = "/v1/sites/{siteId}/surroundings/projects"
@@ -190,7 +191,7 @@ def read_surroundings(
     description="Every project of one list of `GET /v1/sites/{siteId}/surroundings` (with the "
     "same `radius_km`, `from` and `to`), keyset-paged by queue id: the surroundings list the "
     "first 25 and give the `nextCursor` of the page after them. `queue` is one county's active "
-    "projects in the newest report; `entered`, `left` and `changed` the changes between the "
+    "projects in the newest report (`county`, default the site's); `entered`, `left` and `changed` the changes between the "
     "two reports. Each project carries its `recordId` (null when no queue record is held).",
     openapi_extra=EXTENSION,
 )
@@ -206,25 +207,8 @@ def read_surroundings_projects(
     cursor: Cursor = None,
     limit: Limit = 100,
 ) -> Response:
-    if (list_name == "queue") != (county is not None):
-        message = "required for list=queue" if list_name == "queue" else "only for list=queue"
-        raise ApiError(
-            400,
-            "invalid_parameter",
-            f"county is {message}: the queue is listed county by county, the changes for "
-            "every county together.",
-            errors=[{"field": "county", "message": message}],
-        )
     site = json.loads(tenant_site(request, site_id, tenant))
     surroundings = _surroundings(request, site, radius_km, from_month, to_month)
-    if county is not None and county not in _states(surroundings):
-        raise ApiError(
-            422,
-            "county_not_in_surroundings",
-            f"County {county!r} is not among the counties within {surroundings['radiusKm']:g} km "
-            "of the site.",
-            errors=[{"field": "county", "message": "not within the radius"}],
-        )
     query = {"radius_km": surroundings["radiusKm"], "from": from_month, "to": to_month}
     filters = _list_filters(site_id, tenant, list_name, county, query)
     after = cursor_after(request, cursor, PROJECTS_PATH, filters)

@@ -42,14 +42,17 @@ def page_after(
 
 
 def project_list(surroundings: dict[str, Any], name: str, county: str | None) -> list[dict]:
-    """Return every project of one list of full (unbounded) surroundings, in key order."""
+    """Return every project of one list of full (unbounded) surroundings, in key order, in
+    `county` only when given (the queue: the site's county by default)."""
     if name == "queue":
+        wanted = county or surroundings["siteCounty"]["countyFips"]
         for entry in surroundings["counties"]:
-            if entry["countyFips"] == county:
+            if entry["countyFips"] == wanted:
                 return entry["queue"]["projects"]
         return []
     changes = surroundings["changes"]
-    return changes[name] if changes else []
+    projects = changes[name] if changes else []
+    return [p for p in projects if county is None or p["countyFips"] == county]
 
 
 def _listed(

@@ -306,7 +306,7 @@ def test_every_project_of_a_bounded_list_is_read_once_by_its_pager(client, site)
         assert len({p.project_id for p in every}) == len(every) == near.changes.counts[name]
     assert all(p.changes for p in every)  # each changed project says what changed
     with pytest.raises(gc.InvalidArgumentError):
-        client.sites.surroundings_projects(site.id, "queue")
+        client.sites.surroundings_projects(site.id, "nearby")
 
 
 def test_site_surroundings_refuse_bad_input_before_or_at_the_service(client, site):

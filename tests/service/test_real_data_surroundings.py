@@ -18,6 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 import shapefile
+from service_support import every_listed
 from shapely.geometry import Point, shape
 from shapely.ops import nearest_points
 
@@ -87,6 +88,10 @@ def answers(store) -> dict[str, dict]:
                 response = client.get(f"/v1/sites/{site['id']}/surroundings", headers=headers)
                 assert response.status_code == 200, response.text
                 found[name] = response.json()["data"]
+                changes = found[name]["changes"]
+                for key in ("entered", "left", "changed"):
+                    page = changes["lists"][key]
+                    changes[key] = every_listed(client, changes[key], page, headers)
     finally:
         server.stop()
     return found
