@@ -199,7 +199,7 @@ def read_surroundings_projects(
     request: Request,
     tenant: Tenant,
     site_id: SiteId,
-    list_name: ListName,
+    list_name: ListName = "queue",
     county: CountyFips = None,
     radius_km: RadiusKm = None,
     from_month: FromMonth = None,

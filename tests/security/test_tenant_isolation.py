@@ -71,6 +71,7 @@ def test_the_matrix_covers_every_operation_taking_a_scoped_id(service):
         ("POST", "/v1/sites/{siteId}/assessments"),
         ("GET", "/v1/sites/{siteId}/assessments"),
         ("GET", "/v1/sites/{siteId}/surroundings"),
+        ("GET", "/v1/sites/{siteId}/surroundings/projects"),
         ("GET", "/v1/assessments/{assessmentId}"),
         ("GET", "/v1/assessments/{assessmentId}/expert-review.json"),
         ("POST", "/v1/assessments/{assessmentId}/exports"),
@@ -99,7 +100,7 @@ def test_every_scoped_operation_is_404_for_the_other_tenant(service, alpha_recor
         }
         assert "alpha" not in foreign.text.replace(alpha_records[parameter], "")
         checked += 1
-    assert checked == 11
+    assert checked == 12
 
 
 def test_a_failed_foreign_write_creates_nothing(service, alpha_records):
