@@ -316,12 +316,12 @@ def draw_records(assessment: Assessment) -> None:
     projects = assessment.relevant_transmission_projects or []
     sections = [
         ("Market signals", "market", signals, market_signals_frame, "market signals",
-         {"Value": st.column_config.NumberColumn(format="%.0f")}),
+         {"Value": st.column_config.NumberColumn(format="%,.0f")}),
         ("Relevant queue records", "queue", records, queue_records_frame, "queue records",
-         {"Requested MW": st.column_config.NumberColumn(format="%.1f MW"), "Source link": LINK}),
+         {"Requested MW": st.column_config.NumberColumn(format="%,.1f MW"), "Source link": LINK}),
         ("Relevant transmission projects", "transmission", projects, transmission_frame,
          "transmission projects",
-         {"kV": st.column_config.NumberColumn(format="%.0f kV"), "Source link": LINK}),
+         {"kV": st.column_config.NumberColumn(format="%,.0f kV"), "Source link": LINK}),
     ]  # fmt: skip
     for title, anchor, items, frame_of, noun, config in sections:
         st.subheader(title, anchor=ANCHORS[anchor])

@@ -135,7 +135,7 @@ PORTFOLIO_COLUMN_CONFIG = {
     ),
     "Queued MW in the county": st.column_config.NumberColumn(
         "Queued MW (county)",
-        format="%.0f MW",
+        format="%,.0f MW",
         help="Active interconnection requests in the site's county in the newest harvested "
         "queue report the assessment read. Requests, not built capacity.",
     ),
@@ -150,7 +150,7 @@ PORTFOLIO_COLUMN_CONFIG = {
     ),
     "Tightest reserve margin (MW)": st.column_config.NumberColumn(
         "Tightest margin",
-        format="%.0f MW",
+        format="%,.0f MW",
         help="Tightest reserve margin: firm capacity less forecast peak in the tightest "
         "forecast year of the market.",
     ),
@@ -159,9 +159,9 @@ PORTFOLIO_COLUMN_CONFIG = {
         "Utilities", width="small", help="Possible serving utilities (territory candidates)."
     ),
     "Nearest plant (km)": st.column_config.NumberColumn(
-        "Nearest plant", format="%.1f km", help="Distance to the nearest power plant."
+        "Nearest plant", format="%,.1f km", help="Distance to the nearest power plant."
     ),
-    "Peak load (MW)": st.column_config.NumberColumn("Peak load", format="%.0f MW"),
+    "Peak load (MW)": st.column_config.NumberColumn("Peak load", format="%,.0f MW"),
     "Open": st.column_config.LinkColumn("Evidence", display_text="open assessment"),
 }
 

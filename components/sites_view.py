@@ -28,7 +28,7 @@ SITE_COLUMNS = {
     ),
 }
 SITES_COLUMN_CONFIG = {
-    "Peak MW": st.column_config.NumberColumn("Peak load", format="%.1f MW"),
+    "Peak MW": st.column_config.NumberColumn("Peak load", format="%,.1f MW"),
     "Open": st.column_config.LinkColumn("Open", display_text="open assessment"),
 }
 

@@ -187,9 +187,9 @@ def draw_counties(near: SiteSurroundings) -> None:
         hide_index=True,
         width="stretch",
         column_config={
-            "Distance km": st.column_config.NumberColumn(format="%.1f km"),
+            "Distance km": st.column_config.NumberColumn(format="%,.1f km"),
             **{
-                name: st.column_config.NumberColumn(format="%.1f MW")
+                name: st.column_config.NumberColumn(format="%,.1f MW")
                 for name in ["Active MW", *FIRMNESS.values()]
             },
         },
@@ -248,7 +248,7 @@ def draw_points(near: SiteSurroundings) -> None:
             frame,
             hide_index=True,
             width="stretch",
-            column_config={"kV": st.column_config.NumberColumn(format="%.0f kV")},
+            column_config={"kV": st.column_config.NumberColumn(format="%,.0f kV")},
         )
     if unparsed:
         st.caption(

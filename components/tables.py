@@ -111,17 +111,17 @@ def mapping_frame(mapping: Mapping[str, Any] | None, *, key: str, value: str) ->
 
 def mw_column(label: str, *, help: str | None = None) -> Any:
     """A number column in megawatts."""
-    return st.column_config.NumberColumn(label, format="%.1f MW", help=help)
+    return st.column_config.NumberColumn(label, format="%,.1f MW", help=help)
 
 
 def kv_column(label: str = "Voltage") -> Any:
     """A number column in kilovolts."""
-    return st.column_config.NumberColumn(label, format="%.0f kV")
+    return st.column_config.NumberColumn(label, format="%,.0f kV")
 
 
 def mwh_column(label: str) -> Any:
     """A number column in megawatt-hours."""
-    return st.column_config.NumberColumn(label, format="%.0f MWh")
+    return st.column_config.NumberColumn(label, format="%,.0f MWh")
 
 
 def link_column(label: str, *, display_text: str | None = "Open source") -> Any:

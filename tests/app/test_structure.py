@@ -123,3 +123,16 @@ def test_no_pages_folder_beside_the_entry_script():
     # fresh process then ran the page without app.py (no navigation, no sidebar).
     assert not (REPO / "pages").exists(), "page scripts belong in app_pages/, not pages/"
     assert {p.stem for p in (REPO / "app_pages").glob("*.py")} >= {"screen_site", "assessment"}
+
+
+@pytest.mark.parametrize("path", APP_FILES, ids=relative)
+def test_table_numbers_with_a_unit_group_their_thousands(path):
+    # A table cell reads "3,973 MW", never "3973 MW": every printf format of a number column
+    # that writes a unit groups thousands ("%,.0f MW").
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.keyword) and node.arg == "format":
+            value = node.value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                text = value.value
+                if text.startswith("%") and text.endswith((" MW", " MWh", " kV", " km")):
+                    assert text.startswith("%,"), f"{path.name}: format {text!r}"
