@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data, site_form, sites_view, state
+from components import connection, data, grid_context, site_form, sites_view, state
 from components.picker import draw_picker_map, in_bounds, point_inputs
 from components.problems import describe_problem, problem_boundary
 from components.text import escape_markdown
@@ -85,7 +85,8 @@ def pin_and_form(capabilities: Capabilities) -> None:
 def draw_pin_and_form(capabilities: Capabilities) -> None:
     map_column, form_column = st.columns([3, 2])
     with map_column:
-        draw_picker_map(PICKER)
+        conn = connection.connection_key()
+        draw_picker_map(PICKER, grid=lambda: grid_context.grid_context(conn))
         point = point_inputs(PICKER)
     with form_column:
         # always drawn (empty when the point is covered), so the form below keeps its place

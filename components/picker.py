@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ import h3
 import pydeck as pdk
 import streamlit as st
 
-from components import state
+from components import grid_context, state
 from components.geography import County, county_at, region_counties, region_states
 from components.maps import (
     NO_BASEMAP,
@@ -161,6 +161,7 @@ def labels_layer(rows: list[dict[str, Any]]) -> dict[str, Any]:
     One layer, one small font atlas of only the characters used: under software WebGL each
     text layer's atlas and program cost a new chart hundreds of milliseconds.
     """
+    rows = [{"anchor": "middle", "offset": [0, 0], **row} for row in rows]
     layer = pdk.Layer(
         "TextLayer",
         id="map_labels",
@@ -169,6 +170,8 @@ def labels_layer(rows: list[dict[str, Any]]) -> dict[str, Any]:
         get_text="text",
         get_size="size",
         get_color="colour",
+        get_text_anchor="anchor",
+        get_pixel_offset="offset",
         pickable=False,
     )
     spec = layer_spec(layer)
@@ -325,18 +328,32 @@ def picker_caption(centre: str | None) -> str:
     )
 
 
+def grid_layers(
+    context: grid_context.GridContext, near: list[County], box: tuple[float, float, float, float]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Return the grid's layers for the surroundings view (plants) and its label rows
+    (the biggest plants' names, each county's active queue under its name)."""
+    plants = context.plants_in(box)
+    south, west, north, east = box
+    labels = grid_context.plant_label_rows(plants, ((south + north) / 2, (west + east) / 2))
+    labels += grid_context.queue_label_rows(context, ((c, label_point(c)) for c in near))
+    return [layer_spec(grid_context.plants_layer(plants))], labels
+
+
 def draw_picker_map(
     picker: str,
     *,
     extra_layers: Iterable[pdk.Layer] = (),
     named_counties: Iterable[County] = (),
+    grid: Callable[[], grid_context.GridContext] | None = None,
     height: int = 460,
 ) -> tuple[float, float] | None:
     """Draw the clickable map (a click since the last run applied first); return the point.
 
     `extra_layers` are drawn over the map's surfaces. The surroundings view names every
     county in its box and `named_counties` (a shaded territory's) over any shading; the
-    region view names none (at that zoom a territory's names run into one blot).
+    region view names none (at that zoom a territory's names run into one blot). `grid`,
+    called only for the surroundings view, gives the plants and queue drawn there too.
     """
     take_click(picker)
     point = state.picked_point(picker)
@@ -356,6 +373,10 @@ def draw_picker_map(
         layers.append(bar)
         labels.append(bar_label)
         view_state = view(latitude, longitude, NEAR_ZOOM)
+        if grid is not None:
+            grid_specs, grid_labels = grid_layers(grid(), near, near_box(latitude, longitude))
+            layers += grid_specs
+            labels += grid_labels
     layers += [layer_spec(layer) for layer in extra_layers]
     labels += county_name_rows(named.values())
     if labels:
@@ -370,6 +391,8 @@ def draw_picker_map(
         height=height,
     )
     st.caption(picker_caption(centre))
+    if centre is not None and grid is not None:
+        st.caption(grid_context.LEGEND)
     return point
 
 

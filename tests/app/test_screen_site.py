@@ -527,3 +527,40 @@ def test_the_sites_table_offers_no_formula_for_download(service_env, alpha_clien
     frame = next(f.value for f in at.dataframe if "Customer reference" in f.value.columns)
     cells = frame.loc[frame["Site"] == site.id, "Customer reference"].tolist()
     assert cells == ["'" + hostile]
+
+
+def test_the_surroundings_show_plants_by_size_and_each_countys_queue_points(
+    service_env, alpha_client
+):
+    latitude, longitude = DEMO_POINTS["dual_certified"]
+    at = open_screen()
+    click_cell(at, h3.latlng_to_cell(latitude, longitude, picker.REGION_RES))
+    layers = {layer["id"]: layer for layer in drawn_map(at)["layers"]}
+    # every located plant inside the surroundings box is drawn, the bigger the wider
+    south, west, north, east = picker.near_box(*h3.cell_to_latlng(session_value(at, "screen.cell")))
+    megawatts: dict[int, float] = {}
+    for generator in alpha_client.generators.list(limit=500):
+        plant = generator.agency_plant_id
+        megawatts[plant] = megawatts.get(plant, 0.0) + (generator.nameplate_capacity_mw or 0.0)
+    inside = {
+        (round(p.longitude, 5), round(p.latitude, 5)): megawatts.get(p.agency_plant_id, 0.0)
+        for p in alpha_client.generation_plants.list(limit=500)
+        if p.latitude is not None and south <= p.latitude <= north and west <= p.longitude <= east
+    }
+    drawn = {tuple(row["position"]): row["radius"] for row in layers["grid_plants"]["data"]}
+    assert inside and set(drawn) == set(inside)
+    assert layers["grid_plants"]["pickable"] is False  # a click goes through to the map
+    smallest, biggest = min(inside, key=inside.get), max(inside, key=inside.get)
+    assert inside[biggest] > inside[smallest] and drawn[biggest] > drawn[smallest]
+    # Hays County's active requests: distinct points of interconnection and their MW
+    hays = [
+        r
+        for r in alpha_client.queue_records.list(limit=500)
+        if r.county == "Hays" and r.status_now is not None and r.status_now.counts_as_active
+    ]
+    named = [r.point_of_interconnection for r in hays if r.point_of_interconnection]
+    points = {" ".join(point.split()).casefold() for point in named}
+    hays_mw = sum(r.requested_capacity_mw or 0.0 for r in hays)
+    texts = {row["text"] for row in layers["map_labels"]["data"]}
+    assert f"{len(points)} queue POIs · {hays_mw:,.0f} MW" in texts
+    assert any(":orange[**queue POIs · MW**]" in c.value for c in at.caption)
