@@ -81,9 +81,16 @@ def draw_changed(conn: connection.ConnectionKey, sites: list[Site]) -> None:
     if not marked:
         st.caption("Nothing newer than each site's latest screening is held.")
     for site in marked:
-        with st.expander(f"⚠ {escape_markdown(view.site_name(site))}: changed since assessment"):
+        # what changed is fetched when its expander is opened: one request per site read,
+        # not one per marked site on every run of the page
+        label = f"⚠ {escape_markdown(view.site_name(site))}: changed since assessment"
+        with st.expander(label, key=view.changes_key(site.id), on_change="rerun") as box:
             since = site.latest_assessment_summary.assessment_id
-            draw_changes(data.site_changes(conn, site.id, since))
+            st.caption(
+                escape_markdown(f"Newer than its assessment: {view.newer_data_words(site)}.")
+            )
+            if box.open:
+                draw_changes(data.site_changes(conn, site.id, since))
             if st.button("Screen this site again", key=f"rescreen.{site.id}"):
                 screened = data.screen_site(conn, site.id, f"rescreen-{uuid.uuid4()}")
                 st.success(

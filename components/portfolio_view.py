@@ -19,7 +19,8 @@ import pandas as pd
 import streamlit as st
 from openpyxl import Workbook
 
-from components.tables import as_text, attribute, records_frame
+from components import glossary
+from components.tables import attribute, records_frame
 from gridclient import (
     Assessment,
     AssessmentSummary,
@@ -81,6 +82,11 @@ def changed_since_assessment(site: Site) -> bool:
     return bool((site.newer_data_since_assessment or {}).get("changed"))
 
 
+def changes_key(site_id: str) -> str:
+    """Return the key of a site's "changed since assessment" expander (open: True)."""
+    return f"portfolio.changes.{site_id}"
+
+
 def newer_data_words(site: Site) -> str | None:
     """Return what is newer than the site's latest assessment, in words (None: not screened)."""
     if _summary(site) is None:
@@ -117,8 +123,9 @@ PORTFOLIO_COLUMNS = {
     "Open": assessment_link,
     "Newer since screening": newer_data_words,
     "Nearest power plant": lambda s: _plant(s).plant_name,
+    # to the minute with its zone, which also sorts in time order as text
     "Last screened": lambda s: (
-        as_text(attribute("latest_assessment_summary.created_at")(s)) or None
+        glossary.when(attribute("latest_assessment_summary.created_at")(s)) or None
     ),
     "Site id": "id",
     "Archived": lambda s: s.archived_at is not None,

@@ -4,6 +4,7 @@ comparison, the "changed since assessment" mark with its re-screen, and the expo
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import httpx
@@ -15,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from components import data
 from components import portfolio_view as view
 from components.data import tenant as data_tenant
+from components.text import escape_markdown
 from gridclient import (
     Assessment,
     AssessmentSummary,
@@ -57,8 +59,10 @@ def three_sites(demo_service):
     return made
 
 
-def test_the_table_lists_every_site_with_its_figures_and_the_seeded_mark(service_env, three_sites):
-    at = page()
+def test_the_table_lists_every_site_with_its_figures_and_the_seeded_mark(
+    service_env, three_sites, alpha_client, monkeypatch
+):
+    at, sent = page_and_requests(monkeypatch)
     assert not at.exception and not at.error
     table = frames(at)[0]
     assert set(three_sites) | {SEEDED_SITE_ID} <= set(table["Site id"])
@@ -68,6 +72,17 @@ def test_the_table_lists_every_site_with_its_figures_and_the_seeded_mark(service
     assert at.get("vega_lite_chart")
     expanders = [e.label for e in at.expander]
     assert any("changed since assessment" in label for label in expanders)
+    # what changed near the seeded site is fetched once its mark is opened, and shown
+    assert not [r for r in sent if r.url.path.endswith("/changes")]
+    sent.clear()
+    at.session_state[view.changes_key(SEEDED_SITE_ID)] = True
+    at.run()
+    assert not at.exception and not at.error
+    assert [r.url.path for r in sent if r.url.path.startswith("/v1/sites/")] == [
+        f"/v1/sites/{SEEDED_SITE_ID}/changes"
+    ]
+    changes = alpha_client.sites.changes(SEEDED_SITE_ID)
+    assert escape_markdown(changes.summary) in [m.value for m in at.markdown]
 
 
 def test_filters_live_in_the_url_and_narrow_the_table(service_env, three_sites):
@@ -84,6 +99,8 @@ def test_two_to_five_sites_are_compared_side_by_side(service_env, three_sites):
     assert len(comparison.columns) == 3  # the figure/factor column and one per site
     factors = set(comparison["Figure or factor"])
     assert {"Readiness", "Who serves the site", "Market supply margin", "Evidence"} <= factors
+    screened = comparison.set_index("Figure or factor").loc["Last screened"].iloc[0]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", screened), screened
     assert [b.label for b in at.get("download_button")] == [
         "Download the comparison (CSV)",
         "Download the comparison (Excel)",
@@ -185,10 +202,9 @@ def test_the_table_comes_from_one_slim_listing_with_each_whole_assessments_figur
     shown = frames(at)[0].set_index("Site id").sort_index()
     expected = expected.set_index("Site id").loc[shown.index]
     pd.testing.assert_frame_equal(shown, expected, check_dtype=False)
-    # beyond the listing, only the changes of each site marked "changed since assessment"
-    marked = shown.index[shown["Changed since assessment"].fillna(False).astype(bool)]
+    # nothing per site: what changed near a marked site is fetched when its mark is opened
     per_site = [r.url.path for r in sent if r.url.path.startswith(("/v1/sites/", "/v1/assess"))]
-    assert sorted(per_site) == sorted(f"/v1/sites/{site_id}/changes" for site_id in marked)
+    assert per_site == []
     assert shown["Queued MW in the county"].notna().sum() >= len(three_sites)
 
 
