@@ -31,7 +31,7 @@ with problem_boundary():
         f"**{len(generators):,}** generators · **{generators['nameplateCapacityMw'].sum():,.0f} "
         f"MW** nameplate · **{len(plants):,}** plants"
     )
-    map_column, legend_column = st.columns([3, 1])
+    map_column, legend_column = st.columns([5, 2])
     with map_column:
         event = st.pydeck_chart(
             generation_view.plant_deck(plants),
@@ -46,7 +46,11 @@ with problem_boundary():
         if legend.empty:
             st.caption("No plant to colour: widen the filters.")
         else:
-            st.altair_chart(generation_view.technology_legend_chart(legend), width="stretch")
+            st.altair_chart(
+                generation_view.technology_legend_chart(legend),
+                width="stretch",
+                height=generation_view.legend_height(legend) + 40,  # and the axis below
+            )
         if maps.basemap_style() is None:
             st.caption("County outlines from the Census; no online basemap configured.")
     st.subheader("Generators")

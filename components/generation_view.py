@@ -163,6 +163,11 @@ def technology_legend(plants: pd.DataFrame) -> pd.DataFrame:
     return grouped.reset_index(drop=True)
 
 
+def legend_height(legend: pd.DataFrame) -> int:
+    """Return the legend's height: a readable row per technology."""
+    return max(80, 22 * len(legend))
+
+
 def technology_legend_chart(legend: pd.DataFrame) -> alt.Chart:
     """Return the map's legend as swatches: one bar per technology in its map colour, its
     length the technology's MW, its plants and MW in the tooltip."""
@@ -170,8 +175,16 @@ def technology_legend_chart(legend: pd.DataFrame) -> alt.Chart:
         alt.Chart(legend)
         .mark_bar()
         .encode(
-            y=alt.Y("technology:N", sort=list(legend["technology"]), title=None),
-            x=alt.X("capacityMw:Q", title="Nameplate MW", axis=alt.Axis(format=",.0f")),
+            # every technology named: a swatch without its name is no legend
+            y=alt.Y(
+                "technology:N",
+                sort=list(legend["technology"]),
+                title=None,
+                axis=alt.Axis(labelOverlap=False, labelLimit=130),
+            ),
+            x=alt.X(
+                "capacityMw:Q", title="Nameplate MW", axis=alt.Axis(format=",.0f", tickCount=3)
+            ),
             color=alt.Color(
                 "technology:N",
                 scale=alt.Scale(domain=list(legend["technology"]), range=list(legend["color"])),
@@ -183,7 +196,7 @@ def technology_legend_chart(legend: pd.DataFrame) -> alt.Chart:
                 alt.Tooltip("capacityMw:Q", title="MW", format=",.0f"),
             ],
         )
-        .properties(height=max(80, 22 * len(legend)))
+        .properties(height=legend_height(legend))
     )
 
 

@@ -25,6 +25,8 @@ def test_filters_map_and_monthly_generation(service_env, alpha_client):
     scale = legend["encoding"]["color"]["scale"]
     assert scale["domain"] == [technology]
     assert all(colour.startswith("#") for colour in scale["range"])
+    # every swatch is named: the axis never drops a label it has no room for
+    assert legend["encoding"]["y"]["axis"]["labelOverlap"] is False
 
     deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
     plants = next(layer for layer in deck["layers"] if layer["id"] == "plants")
