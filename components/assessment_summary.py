@@ -15,7 +15,7 @@ import streamlit as st
 
 from components import glossary
 from components.text import escape_markdown
-from gridclient import Assessment, Fact, GenerationPlant, QueueRecord
+from gridclient import Assessment, AssessmentSummary, Fact, GenerationPlant, QueueRecord
 
 # Anchors of the assessment's sections, which the band's numbers link to
 ANCHORS = {
@@ -25,6 +25,7 @@ ANCHORS = {
     "queue": "relevant-queue-records",
     "transmission": "relevant-transmission-projects",
     "map": "map",
+    "surroundings": "grid-around-the-site",
 }
 CAPACITY_PREDICATES = ("summer_firm_capacity", "total_capacity_mw")
 DEMAND_PREDICATES = ("summer_peak_demand_forecast", "firm_peak_load_mw")
@@ -55,6 +56,25 @@ def active_queue(records: Iterable[QueueRecord]) -> tuple[list[QueueRecord], flo
         if r.expanded_details and r.expanded_details.interconnection_agreement_date
     )
     return active, total, firm
+
+
+def county_queue(assessment: Assessment) -> Headline | None:
+    """Return the county's whole active queue in the report the assessment read (its
+    `queueHistory`, the figures the portfolio lists), or None when the assessment has none
+    (a deployment without harvested queue reports): the band then counts the listed records."""
+    queue = AssessmentSummary.from_assessment(assessment).queue
+    if queue is None or queue.active_mw is None:
+        return None
+    share = f"{queue.firm_share:.0%}" if queue.firm_share is not None else "none"
+    projects = queue.active_projects or 0
+    return Headline(
+        "Active queue in the site's county",
+        glossary.mw(queue.active_mw) or "0 MW",
+        f"{projects:,} active project{'s' if projects != 1 else ''} in the "
+        f"{queue.report_month or 'newest'} queue report; {glossary.mw(queue.firm_mw) or '0 MW'}"
+        f" ({share}) with an interconnection agreement signed or security posted",
+        "surroundings",
+    )
 
 
 def tightest_reserve_margin(signals: Iterable[Fact]) -> tuple[float, str] | None:
@@ -122,11 +142,13 @@ def headlines(
             "; ".join(utilities) if utilities else "No service territory found for the site",
             "candidates",
         ),
-        Headline(
+        county_queue(assessment)
+        or Headline(
             "Active queue near the site",
             glossary.mw(active_mw),
-            f"{len(active)} active requests; {glossary.mw(firm_mw) or '0 MW'} ({share}) with "
-            "an interconnection agreement",
+            f"{len(active)} active of the {len(assessment.relevant_queue_records or [])} "
+            f"relevant requests listed; {glossary.mw(firm_mw) or '0 MW'} ({share}) with an "
+            "interconnection agreement",
             "queue",
         ),
         Headline(

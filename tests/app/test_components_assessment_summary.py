@@ -88,3 +88,29 @@ def test_the_timeline_shows_the_first_projects_by_date_and_one_colour_per_status
     assert colour["domain"] == ["Planned", "Engineering", "Cancelled"]
     assert len(set(colour["range"])) == 3
     assert spec["layer"][1]["encoding"]["x"]["axis"]["format"] == "%Y"
+
+
+def test_the_queue_figure_is_the_countys_whole_queue_when_the_assessment_has_it():
+    from gridclient import Assessment
+
+    records = [
+        QueueRecord(id=f"q{n}", status="active", requested_capacity_mw=100.0) for n in range(3)
+    ]
+    history = {
+        "countyFips": "48209",
+        "report": {"reportMonth": "2025-09"},
+        "activeProjects": 40,
+        "activeMw": 4_250.0,
+        "byFirmness": [{"firmness": "ia_signed", "mw": 850.0}, {"firmness": "none", "mw": 3400}],
+    }
+    whole = summary.county_queue(Assessment(relevant_queue_records=records, queue_history=history))
+    assert (whole.label, whole.value, whole.section) == (
+        "Active queue in the site's county",
+        "4,250 MW",
+        "surroundings",
+    )
+    assert whole.detail.startswith("40 active projects in the 2025-09 queue report; 850 MW (20%)")
+    # without queue history (no harvested reports), the band counts the records it lists
+    listed = summary.headlines(Assessment(relevant_queue_records=records), None, None)[1]
+    assert (listed.label, listed.value) == ("Active queue near the site", "300 MW")
+    assert listed.detail.startswith("3 active of the 3 relevant requests listed")
