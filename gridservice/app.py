@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 from gridservice.auth import current_tenant, limiter_for
 from gridservice.errors import install_error_handlers
 from gridservice.middleware import PooledConnectionMiddleware, RequestContextMiddleware
-from gridservice.page_cache import PageCache, PageCacheMiddleware
+from gridservice.page_cache import PageCache, PageCacheMiddleware, SnapshotTag
 from gridservice.paging import CursorCodec
 from gridservice.release import release_identity
 from gridservice.routers import (
@@ -202,10 +202,17 @@ def create_app(settings: Settings) -> FastAPI:
     )
     install_error_handlers(app)
     app.state.page_cache = PageCache(settings.page_cache_bytes)
+    # The snapshot hash the cache answers on: read on every request on SQLite, kept a
+    # short, stated time on PostgreSQL (a round trip per read).
+    app.state.snapshot_tag = SnapshotTag(
+        settings.data_check_seconds if isinstance(connections, PooledConnections) else 0.0
+    )
     if settings.page_cache_bytes > 0:
         # Inside the request context: cached pages get the same request id, version header
         # and early refusals as every other answer.
-        app.add_middleware(PageCacheMiddleware, cache=app.state.page_cache)
+        app.add_middleware(
+            PageCacheMiddleware, cache=app.state.page_cache, snapshot=app.state.snapshot_tag
+        )
     app.add_middleware(
         RequestContextMiddleware,
         max_body_bytes=settings.max_body_bytes,

@@ -33,10 +33,10 @@ def _serve(args: argparse.Namespace) -> int:
     if args.max_store_mb is not None and args.max_store_mb < 1:
         print("gridservice serve: --max-store-mb must be at least 1", file=sys.stderr)
         return 2
-    if args.mmap_mb < 0 or args.page_cache_mb < 0 or args.token_cache_seconds < 0:
+    if min(args.mmap_mb, args.page_cache_mb, args.token_cache_seconds, args.data_check_seconds) < 0:
         print(
-            "gridservice serve: --mmap-mb, --page-cache-mb and --token-cache-seconds must be "
-            "0 or more",
+            "gridservice serve: --mmap-mb, --page-cache-mb, --token-cache-seconds and "
+            "--data-check-seconds must be 0 or more",
             file=sys.stderr,
         )
         return 2
@@ -55,6 +55,7 @@ def _serve(args: argparse.Namespace) -> int:
         max_store_bytes=args.max_store_mb * 2**20 if args.max_store_mb else None,
         page_cache_bytes=args.page_cache_mb * 2**20,
         token_cache_seconds=args.token_cache_seconds,
+        data_check_seconds=args.data_check_seconds,
     )
     if args.workers == 1:
         sock = bound_socket(args.host, args.port)
@@ -216,6 +217,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="PostgreSQL: how long a token's tenant is remembered, so the longest a token "
         "revoked by another process is still accepted here (default 2; 0: ask every time)",
+    )
+    serve.add_argument(
+        "--data-check-seconds",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="PostgreSQL: how often the page cache reads the data snapshot hash again, so the "
+        "longest a page changed by a harvest elsewhere is still answered from the cache here "
+        "(default 1; 0: every request)",
     )
     add_database_url_option(serve)
     serve.add_argument(

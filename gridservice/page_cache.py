@@ -23,16 +23,29 @@ after it; every insert, update or delete of public data deletes that key in the 
 transaction (schema triggers, on SQLite and PostgreSQL), so an entry is served only
 while the hash it was built under is still the store's. A harvest or a new release, by
 this process or another instance on the same PostgreSQL database, makes every entry
-stale at once; until the hash is taken again (at the next service start) pages are built
-by the full path. The next-page cursor is signed afresh for every answer (its expiry
-moves with the clock), so a cached answer is the bytes the full path would send.
+stale at once; pages are built by the full path until the hash is taken again: by the
+`harvest` and `build` commands once they have written, or at the next service start.
+
+When the hash is read (`SnapshotTag`): on SQLite on every request (a few microseconds in
+the process), so a change is never answered from the cache. On PostgreSQL a read is a
+network round trip, so an instance keeps the hash it read for `data_check_seconds` (1 s
+by default) and answers cached pages on that: a harvest committed on another instance is
+answered from this one's cache for at most that long after its commit, never later. A
+page is only ever kept under a hash read from the store just before and after it was
+built, so no entry holds data of another snapshot than its tag. With the token's tenant
+in the token cache too, a cached page then asks nothing of the database.
+
+The next-page cursor is signed afresh for every answer (its expiry moves with the clock),
+so a cached answer is the bytes the full path would send.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -150,6 +163,7 @@ PUBLIC_PAGES: dict[str, PublicPage] = {
 }
 
 PageKey = tuple[Any, ...]
+_UNREAD = object()  # no hash read from the store for this request yet
 
 
 @dataclass(frozen=True)
@@ -203,6 +217,36 @@ class PageCache:
                 self._bytes -= len(dropped.data)
 
 
+class SnapshotTag:
+    """The store's data snapshot hash as this process last read it, kept `interval` seconds
+    after the read began (0: read on every request); thread-safe."""
+
+    def __init__(self, interval: float = 0.0, clock: Callable[[], float] = time.monotonic):
+        self.interval = interval
+        self.clock = clock
+        self.reads = 0
+        self._value: str | None = None
+        self._read_at = -math.inf
+        self._lock = threading.Lock()
+
+    def known(self) -> tuple[bool, str | None]:
+        """(True, hash) while the last read is recent enough to answer on, else (False, None)."""
+        with self._lock:
+            if self.interval > 0 and self.clock() < self._read_at + self.interval:
+                return True, self._value
+        return False, None
+
+    def read(self, conn: Any) -> str | None:
+        """Read the hash from the store now and keep it."""
+        started = self.clock()
+        value = meta_reads.get_meta(conn, meta_reads.SNAPSHOT_KEY)
+        with self._lock:
+            self.reads += 1
+            if started >= self._read_at:  # a read begun earlier may end later: keep the newer
+                self._value, self._read_at = value, started
+        return value
+
+
 def _authorization(scope: Scope) -> str | None:
     """The first Authorization header, as Starlette's `request.headers.get` returns it."""
     for name, value in scope["headers"]:
@@ -224,9 +268,10 @@ def _bearer_token(authorization: str | None) -> str | None:
 class PageCacheMiddleware:
     """Answer registered public pages from the cache; everything else goes on unchanged."""
 
-    def __init__(self, app: ASGIApp, cache: PageCache) -> None:
+    def __init__(self, app: ASGIApp, cache: PageCache, snapshot: SnapshotTag | None = None):
         self.app = app
         self.cache = cache
+        self.snapshot = snapshot if snapshot is not None else SnapshotTag()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         page = PUBLIC_PAGES.get(scope.get("path", "")) if scope["type"] == "http" else None
@@ -253,27 +298,35 @@ class PageCacheMiddleware:
             after = position[0]
         key = (page.collection, filters, after, limit)
         connections = state.connections
+        snapshot = self.snapshot
 
         def tag_now() -> str | None:
-            return meta_reads.get_meta(connections.get(), meta_reads.SNAPSHOT_KEY)
+            return snapshot.read(connections.get())
 
-        def tenant_now() -> tuple[str | None, str | None]:
-            return (
-                meta_reads.get_meta(connections.get(), meta_reads.SNAPSHOT_KEY),
-                tenant_of(state, token),
-            )
-
+        # What this process knows already (PostgreSQL: a recent hash, a token seen lately)
+        # is not asked of the store: a cached page then makes no round trip at all.
+        tag_known, tag = snapshot.known()
+        token_cache = getattr(state, "token_cache", None)
+        tenant = token_cache.known(token) if token_cache is not None and tag_known else None
         in_pool = isinstance(connections, PooledConnections)
-        try:
-            tag, tenant = await _blocking(tenant_now, in_pool)
-        except Exception:
-            # The store failed before anything was counted: the full path meets the same
-            # failure and answers it as it always does (503 when the store is down).
-            await self.app(scope, receive, send)
-            return
+        if tenant is None:
+
+            def lookup() -> tuple[str | None, str | None]:
+                return (tag if tag_known else tag_now()), tenant_of(state, token)
+
+            try:
+                tag, tenant = await _blocking(lookup, in_pool)
+            except Exception:
+                # The store failed before anything was counted: the full path meets the same
+                # failure and answers it as it always does (503 when the store is down).
+                await self.app(scope, receive, send)
+                return
         entry = self.cache.get(key, tag) if tag is not None else None
         if entry is None or tenant is None:
-            await self._fill(scope, receive, send, key, tag, tag_now, in_pool)
+            # A hash kept from an earlier read is not one to keep a new page under.
+            await self._fill(
+                scope, receive, send, key, _UNREAD if tag_known else tag, tag_now, in_pool
+            )
             return
         limiter = state.rate_limiter
         if limiter is not None:
@@ -315,11 +368,18 @@ class PageCacheMiddleware:
         receive: Receive,
         send: Send,
         key: PageKey,
-        tag: str | None,
+        tag: str | None | object,
         tag_now: Callable[[], str | None],
         in_pool: bool,
     ) -> None:
-        """Let the full path answer; keep the page it built if the data did not change."""
+        """Let the full path answer; keep the page it built if the data did not change.
+
+        `tag`: the hash read from the store just before, or `_UNREAD` to read it here first."""
+        if tag is _UNREAD:
+            try:
+                tag = await _blocking(tag_now, in_pool)
+            except Exception:  # the full path meets the same failure and answers it
+                tag = None
         status: list[int] = []
 
         async def watch(message: Message) -> None:

@@ -66,6 +66,10 @@ class Settings:
     `token_cache_seconds`: on PostgreSQL, how long an instance remembers a token's tenant
     (`gridservice.token_cache`), so also the longest a token revoked by another process is
     still accepted by it; 0 asks the database on every request. SQLite always asks.
+    `data_check_seconds`: on PostgreSQL, how often an instance reads the data snapshot hash
+    again for its page cache, so also the longest it may answer a cached page of public data
+    that a harvest on another instance has changed; 0 reads it on every request. SQLite
+    always reads it (a few microseconds in the process).
     """
 
     db_path: Path
@@ -91,6 +95,7 @@ class Settings:
     pool_timeout_seconds: float = 5.0
     page_cache_bytes: int = 64 * 2**20
     token_cache_seconds: float = 2.0
+    data_check_seconds: float = 1.0
 
     @classmethod
     def for_store(cls, location: str | Path, **fields) -> Settings:

@@ -51,6 +51,16 @@ class TokenCache:
         self.hits = self.misses = 0
         _CACHES.add(self)
 
+    def known(self, token: str) -> str | None:
+        """The token's tenant while the cache holds it fresh, else None (ask `tenant`)."""
+        digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
+        with self._lock:
+            entry = self._entries.get(digest)
+            if entry is None or entry[1] <= self.clock():
+                return None
+            self.hits += 1
+            return entry[0]
+
     def tenant(self, conn_for: Callable[[], Any], token: str) -> str | None:
         """The token's tenant, from the cache while fresh, else from the store
         (`conn_for()` gives the connection, asked for only then); None when unknown."""

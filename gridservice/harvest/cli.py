@@ -18,7 +18,7 @@ from gridservice.harvest.runner import (
     run_harvest,
 )
 from gridservice.settings import add_database_url_option
-from gridservice.store import backend, db
+from gridservice.store import backend, db, meta_reads
 
 
 def default_harvest_db() -> Path:
@@ -39,7 +39,9 @@ def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
     )
     harvest.add_argument("source", choices=sorted(SOURCES))
     harvest.add_argument("path", nargs="?", type=Path, help="the publisher's file")
-    harvest.add_argument("--db", type=Path, default=None, help="database (default $GRIDSERVICE_DB)")
+    harvest.add_argument(
+        "--db", default=None, help="database: a file or a URL (default $GRIDSERVICE_DB)"
+    )
     harvest.add_argument(
         "--download", action="store_true", help="fetch the publisher's current file first"
     )
@@ -52,7 +54,9 @@ def add_subcommands(subparsers: argparse._SubParsersAction) -> None:
         "build", help="harvest every recognised file of a folder into one database"
     )
     build.add_argument("--from", dest="directory", type=Path, required=True)
-    build.add_argument("--db", type=Path, default=None, help="database (default $GRIDSERVICE_DB)")
+    build.add_argument(
+        "--db", default=None, help="database: a file or a URL (default $GRIDSERVICE_DB)"
+    )
     add_database_url_option(build)
     build.set_defaults(run=_build_command)
 
@@ -98,6 +102,7 @@ def _harvest_command(args: argparse.Namespace) -> int:
         conn = _open(args)
         try:
             _report(run_harvest(conn, args.source, path))
+            meta_reads.data_snapshot_sha256(conn)  # see _build_command
         finally:
             conn.close()
     except HarvestError as exc:
@@ -149,6 +154,10 @@ def _build_command(args: argparse.Namespace) -> int:
         conn = _open(args)
         try:
             results = build_from_dir(conn, args.directory, progress=TerminalProgress())
+            # Take the snapshot hash of what is now stored: every service on the store
+            # answers its public pages from its page cache again (PostgreSQL: within its
+            # --data-check-seconds) instead of building each one until it restarts.
+            meta_reads.data_snapshot_sha256(conn)
         finally:
             conn.close()
     except HarvestError as exc:

@@ -142,8 +142,13 @@ class PooledConnections:
 
     A request takes a connection on its first query and gives it back when its response is
     sent (`scope`, entered by the service's middleware). Work outside a request (start-up)
-    keeps one connection per thread, as the SQLite store does. The pool checks a connection
-    before lending it, so a restarted database is reconnected to without a restart here.
+    keeps one connection per thread, as the SQLite store does.
+
+    A connection is lent without a check (a check is a round trip on every request): one the
+    database closed meanwhile (a restart, an idle timeout) fails its first statement, which
+    is then sent again, once, on a working connection after the pool has checked and
+    replaced its idle ones (`_replace`). So a restarted database is reconnected to without a
+    restart here, and without failing the requests that find its old connections.
     """
 
     def __init__(
@@ -160,7 +165,6 @@ class PooledConnections:
             max_size=max_size,
             timeout=timeout,
             open=False,
-            check=ConnectionPool.check_connection,
             kwargs={"connect_timeout": max(1, int(timeout))},
             name="gridservice",
         )
@@ -169,19 +173,30 @@ class PooledConnections:
     def _wrap(self, raw: Any):
         from gridservice.store.pg import PgConnection
 
-        conn = PgConnection(raw, self._dialect)
+        conn = PgConnection(raw, self._dialect, replace=self._replace)
         self._dialect = conn._dialect
         return conn
 
-    def _take(self):
+    def _getconn(self) -> Any:
         try:
-            return self._wrap(self.pool.getconn())
+            return self.pool.getconn()
         except Exception as exc:
             if isinstance(exc, unavailable_errors()):
                 raise StoreUnavailable(
                     f"the database at {redact_url(self.url)} is unavailable"
                 ) from None
             raise
+
+    def _take(self):
+        return self._wrap(self._getconn())
+
+    def _replace(self, broken: Any) -> Any:
+        """Give back a connection found broken (the pool drops it), have the pool check
+        its idle ones (after a restart they are all broken), and lend a working one."""
+        with contextlib.suppress(Exception):
+            self.pool.putconn(broken)
+        self.pool.check()
+        return self._getconn()
 
     def _give_back(self, conn: Any) -> None:
         with contextlib.suppress(Exception):

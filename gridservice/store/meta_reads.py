@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 
+from gridservice.store.pg import is_postgres
+
 # Public data tables, in the order the snapshot hash reads them.
 DATA_TABLES = (
     ("states", "state_fips", "state_fips || state || name || geojson"),
@@ -100,15 +102,18 @@ def data_snapshot_sha256(conn: sqlite3.Connection) -> str:
 
     Reading a large store takes seconds, so the hash is kept in `meta` and read from there
     until a change to the public data deletes it. It is computed and kept in one
-    transaction: if another connection writes meanwhile, the value is returned but not
-    kept (the next call computes it again); a read-only connection keeps nothing.
+    transaction: on SQLite, if another connection writes meanwhile, the value is returned
+    but not kept (the next call computes it again); on PostgreSQL, where each statement reads
+    what is committed when it starts, the transaction takes the store's write lock first
+    (`BEGIN IMMEDIATE`, which public data writers take too), so no write lands between the
+    tables it reads. A read-only connection keeps nothing.
     """
     cached = get_meta(conn, SNAPSHOT_KEY)
     if cached:
         return cached
     in_transaction = conn.in_transaction
     if not in_transaction:
-        conn.execute("BEGIN")
+        conn.execute("BEGIN IMMEDIATE" if is_postgres(conn) else "BEGIN")
     try:
         digest = _compute_data_snapshot_sha256(conn)
         try:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # psycopg is imported when a PostgreSQL store is opened, not before
@@ -141,12 +141,24 @@ class PgConnection:
 
     dialect_name = "postgresql"
 
-    def __init__(self, raw: psycopg.Connection[Any], dialect: _Dialect | None = None) -> None:
+    def __init__(
+        self,
+        raw: psycopg.Connection[Any],
+        dialect: _Dialect | None = None,
+        replace: Callable[[psycopg.Connection[Any]], psycopg.Connection[Any]] | None = None,
+    ) -> None:
+        """`replace`: given this connection found broken, return a working one (a pool's
+        next); the first statement is then sent again once on it (`execute`)."""
+        self.raw = self._ready(raw)
+        self._dialect = dialect or _Dialect(primary_keys(raw))
+        self._replace = replace
+        self._used = False
 
+    @staticmethod
+    def _ready(raw: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
         raw.autocommit = True  # transactions are opened below, as sqlite3 opens them
         raw.row_factory = _row_factory
-        self.raw = raw
-        self._dialect = dialect or _Dialect(primary_keys(raw))
+        return raw
 
     @property
     def in_transaction(self) -> bool:
@@ -170,6 +182,24 @@ class PgConnection:
         return sql
 
     def execute(self, sql: str, parameters: Sequence[Any] | Mapping[str, Any] = ()) -> Any:
+        if self._used or self._replace is None:
+            return self._execute(sql, parameters)
+        import psycopg
+
+        try:
+            return self._execute(sql, parameters)
+        except psycopg.OperationalError:
+            # A pooled connection is lent unchecked (a check is a round trip per request):
+            # one that the database closed since (a restart, an idle timeout) fails its first
+            # statement, which ran nothing. Send it again, once, on a working connection.
+            if not self.raw.broken:
+                raise
+            self.raw = self._ready(self._replace(self.raw))
+            return self._execute(sql, parameters)
+        finally:
+            self._used = True
+
+    def _execute(self, sql: str, parameters: Sequence[Any] | Mapping[str, Any]) -> Any:
         statement = self._begin_for(sql)
         cursor = self.raw.cursor()
         if statement is None:
@@ -181,6 +211,7 @@ class PgConnection:
     def executemany(
         self, sql: str, rows: Iterable[Sequence[Any] | Mapping[str, Any]]
     ) -> psycopg.Cursor[Any]:
+        self._used = True
         self._begin_for(sql)
         cursor = self.raw.cursor()
         rows = list(rows)

@@ -14,8 +14,9 @@ import pytest
 import service_records as rec
 from fastapi.testclient import TestClient
 from service_support import ALPHA, BETA
+from test_harvest_support import data_file
 
-from gridservice import paging
+from gridservice import cli, paging
 from gridservice.app import create_app
 from gridservice.page_cache import CachedPage, PageCache
 from gridservice.settings import Settings
@@ -23,6 +24,7 @@ from gridservice.store import tenancy, writer
 from gridservice.store.db import connect
 
 KEY = b"k" * 32
+LBNL = "lbnl_queued_up/lbnl_queued_up_thru2024_ercot_q2023_ge100mw.csv"
 NOW = 1_900_000_000.0
 
 
@@ -154,8 +156,16 @@ def test_a_cursor_of_other_filters_is_refused_as_before(cached, full_path):
     assert mine.json()["code"] == "cursor_filter_mismatch"
 
 
-def test_a_change_of_public_data_is_never_answered_from_the_cache(cached, full_path, small_db):
+@pytest.fixture
+def checking(small_db: Path | str) -> Iterator[TestClient]:
+    """A service that reads the data snapshot hash on every request (as always on SQLite)."""
+    with TestClient(_app(small_db, data_check_seconds=0), raise_server_exceptions=False) as client:
+        yield client
+
+
+def test_a_change_of_public_data_is_never_answered_from_the_cache(checking, full_path, small_db):
     url = "/v1/generators?limit=500"
+    cached = checking
     cached.get(url, headers=ALPHA)
     before = cached.get(url, headers=ALPHA)
     new = rec.generator(0, version="new")  # id gen-000-new sorts first
@@ -254,3 +264,55 @@ def test_the_cache_keeps_to_its_memory_bound():
     assert cache.get(("generators", (), "9", 500), "other tag") is None  # stale: not served
     cache.put(("generators", (), "big", 500), CachedPage("t", b"x" * 2000, False, None, ""))
     assert cache.get(("generators", (), "big", 500), "t") is None  # past a quarter: not kept
+
+
+def test_a_change_elsewhere_is_answered_from_the_cache_at_most_data_check_seconds(
+    full_path, small_db
+):
+    """PostgreSQL keeps the hash it read for `data_check_seconds` (1 s); SQLite reads it on
+    every request. Either way a page of changed data is answered no later than that."""
+    url = "/v1/generators?limit=500"
+    now = [5000.0]
+    with TestClient(_app(small_db)) as service:
+        tag = service.app.state.snapshot_tag
+        tag.clock = lambda: now[0]
+        bound = tag.interval
+        assert bound == (1.0 if isinstance(small_db, str) else 0.0)
+        first = service.get(url, headers=ALPHA)
+        service.get(url, headers=ALPHA)
+        new = rec.generator(0, version="elsewhere")  # id gen-000-elsewhere sorts first
+        _write(small_db, lambda c: writer.insert_generators(
+            c, [new], source_id="eia860-2024", is_current=True
+        ))  # fmt: skip
+        hits = _cache(service).hits
+        if bound:
+            now[0] += bound * 0.99
+            still = service.get(url, headers=ALPHA)  # within the bound: the page kept
+            assert _cache(service).hits == hits + 1
+            assert still.content == first.content
+            now[0] += bound * 0.01
+        changed = service.get(url, headers=ALPHA)  # past it: the data as it is now
+        assert changed.json()["data"][0]["id"] == "gen-000-elsewhere"
+        _same_answer(changed, full_path.get(url, headers=ALPHA))
+
+
+def test_after_a_harvest_elsewhere_pages_are_answered_from_the_cache_again(
+    full_path, small_db, capsys
+):
+    """A harvest (another process, here `gridservice harvest`) takes the new snapshot hash:
+    a running service answers pages from its cache again, of the harvested data, without
+    a restart. (Before, each page was built by the full path until the service restarted.)"""
+    url = "/v1/generators?limit=3"
+    with TestClient(_app(small_db, data_check_seconds=0)) as service:
+        service.get(url, headers=ALPHA)
+        service.get(url, headers=ALPHA)
+        assert (
+            cli.main(["harvest", "lbnl-queued-up", str(data_file(LBNL)), "--db", str(small_db)])
+            == 0
+        )
+        assert "harvested lbnl-queued-up" in capsys.readouterr().out
+        service.get(url, headers=ALPHA)  # built by the full path under the new hash, and kept
+        hits = _cache(service).hits
+        again = service.get(url, headers=ALPHA)
+        assert _cache(service).hits == hits + 1
+        _same_answer(again, full_path.get(url, headers=ALPHA))

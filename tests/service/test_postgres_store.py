@@ -225,6 +225,22 @@ def test_the_database_down_answers_503_and_the_service_recovers_without_restart(
         assert client.get("/v1/sites", headers=demo).status_code == 200
 
 
+def test_after_a_database_restart_no_request_fails(postgres_cluster, postgres_demo_template):
+    """Pooled connections are lent without a check (a round trip per request): the ones a
+    restart closed fail their first statement, which is sent again on a new connection."""
+    url = postgres_cluster.new_database(template=postgres_demo_template)
+    settings = Settings(db_path=Path("unused.db"), database_url=url, rate_limit_enabled=False)
+    demo = {"Authorization": "Bearer gds_demo_alpha"}
+    paths = ("/v1/sites", "/v1/generators?limit=5", "/v1/release")
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        assert [client.get(p, headers=demo).status_code for p in paths] == [200, 200, 200]
+        postgres_cluster.stop()
+        postgres_cluster.start()
+        for _ in range(2):
+            answers = [client.get(p, headers=demo) for p in paths]
+            assert [a.status_code for a in answers] == [200, 200, 200], answers[0].text
+
+
 def test_a_database_of_an_older_release_is_refused_until_migrated(
     postgres_url: str, monkeypatch, capsys
 ):
