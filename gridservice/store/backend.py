@@ -199,6 +199,8 @@ class PooledConnections:
         return self._getconn()
 
     def _give_back(self, conn: Any) -> None:
+        if conn.raw is None:  # found broken and given back, no other one to be had
+            return
         with contextlib.suppress(Exception):
             conn.rollback()
         if self.pool.closed:
@@ -213,7 +215,7 @@ class PooledConnections:
                 holder["conn"] = self._take()
             return holder["conn"]
         held = getattr(self._local, "held", None)
-        if held is None or held[0].raw.closed:
+        if held is None or held[0].raw is None or held[0].raw.closed:
             conn = self._take()
             held = (conn, weakref.finalize(threading.current_thread(), self._give_back, conn))
             self._local.held = held

@@ -194,7 +194,8 @@ class PgConnection:
             # statement, which ran nothing. Send it again, once, on a working connection.
             if not self.raw.broken:
                 raise
-            self.raw = self._ready(self._replace(self.raw))
+            broken, self.raw = self.raw, None  # given back: never given back twice
+            self.raw = self._ready(self._replace(broken))
             return self._execute(sql, parameters)
         finally:
             self._used = True
