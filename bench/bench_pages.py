@@ -4,6 +4,7 @@ the map picker's clicks.
 Usage:
     uv run python bench/bench_pages.py [--rounds 5] [--url http://localhost:8501]
     uv run python bench/bench_pages.py --scales 1 10 100 [--data-dir DIR] [--rounds 5]
+    uv run python bench/bench_pages.py --floor [--url ...]   # and a one-title app's new tab
 
 Without --url or --scales, starts the reference service on a fresh demo database (in a
 temporary folder), screens one site there as demo-alpha, and runs `streamlit run app.py`
@@ -107,15 +108,58 @@ def start_app(port: int, service_url: str) -> subprocess.Popen:
     process = subprocess.Popen(
         command, cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
+    wait_for_port(process, port)
+    return process
+
+
+def wait_for_port(process: subprocess.Popen, port: int) -> None:
+    """Return once the app listens on `port`; stop it and raise after 60 s."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return process
+                return
         except OSError:
             time.sleep(0.2)
     process.terminate()
     raise RuntimeError("streamlit did not start")
+
+
+FLOOR_APP = """import streamlit as st
+
+st.title("Floor")
+st.write("A page that asks nothing of any service: what a new tab costs the framework.")
+"""
+
+
+def start_floor_app(port: int, folder: Path) -> subprocess.Popen:
+    """Start a one-title Streamlit app with this app's config: the floor a page can reach."""
+    (folder / ".streamlit").mkdir(parents=True, exist_ok=True)
+    shutil.copy(REPO / ".streamlit" / "config.toml", folder / ".streamlit" / "config.toml")
+    (folder / "floor.py").write_text(FLOOR_APP)
+    command = [sys.executable, "-m", "streamlit", "run", "floor.py", "--server.port", str(port)]
+    process = subprocess.Popen(
+        command, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    wait_for_port(process, port)
+    return process
+
+
+def measure_floor(browser, rounds: int) -> list[float]:
+    """Time a new tab of the one-title app `rounds` times (browser cache warm)."""
+    port = free_port()
+    folder = Path(tempfile.mkdtemp(prefix="bench-floor-"))
+    process = start_floor_app(port, folder)
+    try:
+        context = new_context(browser)
+        time_page(context, f"http://127.0.0.1:{port}/", "Floor")  # warms the cache
+        timings = [time_page(context, f"http://127.0.0.1:{port}/", "Floor") for _ in range(rounds)]
+        context.close()
+        return timings
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def wait_for_content(page, title: str, timeout_ms: int = 60_000) -> None:
@@ -331,6 +375,11 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--json", type=Path, help="also write the timings to this JSON file")
     parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also time a one-title Streamlit app the same way: the framework's floor",
+    )
+    parser.add_argument(
         "--empty-cache",
         action="store_true",
         help="open every page in a new browser context (no cached JS), as a first visit",
@@ -345,6 +394,14 @@ def main() -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
+            if args.floor:
+                floor = measure_floor(browser, max(args.rounds, 5))
+                results["floor"] = {"pages": {"one-title app": floor}}
+                print(
+                    f"floor (a one-title Streamlit app, new tab): p50 "
+                    f"{statistics.median(floor):.2f} s, max {max(floor):.2f} s\n",
+                    flush=True,
+                )
             if args.scales:
                 for scale in args.scales:
                     results[f"scale {scale}"] = run_scale(browser, scale, args)
