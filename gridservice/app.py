@@ -34,7 +34,7 @@ from gridservice.routers import (
 )
 from gridservice.routers.models import Problem
 from gridservice.settings import Settings
-from gridservice.store import evidence_impacts, meta_reads, migrations
+from gridservice.store import evidence_impacts, meta_reads, migrations, surroundings_summary
 from gridservice.store.backend import PooledConnections, connection_source
 from gridservice.store.collections import RankedSearchCache
 from gridservice.store.db import connect, init_schema
@@ -147,6 +147,7 @@ def _prepare(settings: Settings, conn) -> tuple[bytes, str]:
         init_schema(conn)
     _ensure_data(settings, conn)
     evidence_impacts.refresh(conn)
+    surroundings_summary.refresh(conn)
     deployment_id = meta_reads.set_meta_if_absent(
         conn, "deployment_id", "dep_" + secrets.token_hex(8)
     )

@@ -18,7 +18,7 @@ from gridservice.demo import (
     territories,
 )
 from gridservice.demo.common import BUILT_AT, DEMO_STATES, SOURCES, DemoContext
-from gridservice.store import evidence_impacts, history_store, writer
+from gridservice.store import evidence_impacts, history_store, surroundings_summary, writer
 
 DEFAULT_SEED = 20261121
 DEMO_TOKENS = (("gds_demo_alpha", "demo-alpha"), ("gds_demo_beta", "demo-beta"))
@@ -176,6 +176,7 @@ def build_demo_database(
         _load_queue_releases(conn, later)
         _set_meta(conn, seed, scale)
     evidence_impacts.refresh(conn)
+    surroundings_summary.refresh(conn)
 
 
 def _set_meta(conn: sqlite3.Connection, seed: int, scale: int) -> None:

@@ -27,7 +27,13 @@ from gridservice.harvest import (
     lbnl,
 )
 from gridservice.harvest._base import Asset, Harvest, HarvestError
-from gridservice.store import evidence_impacts, harvest_store, history_store, writer
+from gridservice.store import (
+    evidence_impacts,
+    harvest_store,
+    history_store,
+    surroundings_summary,
+    writer,
+)
 
 
 @dataclass(frozen=True)
@@ -176,7 +182,8 @@ def run_harvest(
 
     `on_step` is told each stage as it starts ('hash', 'parse', 'store'), for progress.
     When the harvest changed the evidence, the search's impact index is rebuilt
-    (`store.evidence_impacts`) unless `refresh_search_index` is False.
+    (`store.evidence_impacts`), and when it changed the queue history the surroundings'
+    summary (`store.surroundings_summary`), unless `refresh_search_index` is False.
     """
     step = on_step or (lambda _stage: None)
     spec = _source(source)
@@ -212,6 +219,7 @@ def run_harvest(
         writer.set_meta(conn, "built_at", asset.harvested_at)
     if refresh_search_index:
         evidence_impacts.refresh(conn)
+        surroundings_summary.refresh(conn)
     return HarvestResult(source, asset.path, run)
 
 
@@ -257,6 +265,7 @@ def build_from_dir(
         progress.done(result)
         results.append(result)
     evidence_impacts.refresh(conn)
+    surroundings_summary.refresh(conn)
     return results
 
 

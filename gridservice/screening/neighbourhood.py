@@ -21,7 +21,7 @@ from gridservice.screening.queue_history import (
     positive_mw,
     project_summary,
 )
-from gridservice.store import surroundings_reads
+from gridservice.store import surroundings_reads, surroundings_summary
 
 Row = dict[str, Any]
 PLANTS_PER_COUNTY = 5
@@ -89,7 +89,7 @@ def points_by_county(conn: sqlite3.Connection, fips: list[str]) -> dict[str, dic
     """Return each county's interconnection points grouped by kV (highest first) and unparsed."""
     out: dict[str, dict[str, Any]] = {f: {"byKv": [], "unparsed": []} for f in fips}
     by_kv: dict[str, dict[float | None, list[dict]]] = defaultdict(lambda: defaultdict(list))
-    for row in surroundings_reads.points_in_counties(conn, fips):
+    for row in surroundings_summary.points_in_counties(conn, fips):
         point = _point_wire(row)
         if point["kind"] == "unparsed":
             out[row["county_fips"]]["unparsed"].append(point)

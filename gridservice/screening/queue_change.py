@@ -20,7 +20,7 @@ from gridservice.screening.queue_history import (
     others_by_project,
     project_summary,
 )
-from gridservice.store import surroundings_reads
+from gridservice.store import surroundings_reads, surroundings_summary
 
 Row = dict[str, Any]
 OUTCOME_ORDER = ("inactive", "cancelled", "commissioned")
@@ -179,7 +179,7 @@ def dropout_rates(
     cancelled. Fuel and county are those of its last active row.
     """
     report_ids = [r["report_id"] for r in reports]
-    outcomes = _project_outcomes(surroundings_reads.project_outcome_rows(conn, report_ids, fips))
+    outcomes = _project_outcomes(surroundings_summary.project_outcome_rows(conn, report_ids, fips))
     by_fuel: dict[str, list] = defaultdict(list)
     by_county: dict[str, list] = defaultdict(list)
     for outcome in outcomes:

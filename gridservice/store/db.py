@@ -6,7 +6,7 @@ import sqlite3
 from importlib import resources
 from pathlib import Path
 
-from gridservice.store import backend, meta_reads, migrations
+from gridservice.store import backend, meta_reads, migrations, surroundings_summary
 from gridservice.store.pg import is_postgres
 
 SCHEMA_VERSION = "1"
@@ -45,6 +45,7 @@ def init_schema(conn: sqlite3.Connection) -> None:
     _upgrade_history_tables(conn)
     conn.executescript(sql)
     conn.executescript(meta_reads.snapshot_invalidation_sql())
+    conn.executescript(surroundings_summary.invalidation_sql())
     conn.execute(
         "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,)
     )

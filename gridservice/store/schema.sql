@@ -322,6 +322,34 @@ CREATE TABLE IF NOT EXISTS interconnection_point_projects (
     PRIMARY KEY (point_id, project_id, report_id)
 );
 CREATE INDEX IF NOT EXISTS ipp_county ON interconnection_point_projects(county_fips);
+-- What a site's surroundings read of the four tables above, summarised once
+-- (store/surroundings_summary.py): per project and county, the months its rows say it was
+-- queued, inactive, cancelled and commissioned, and the fuel of its newest queued row there;
+-- per interconnection point and county, its newest naming row and every project naming it.
+-- Rebuilt when the demo store is built, after a harvest and when the service opens a store;
+-- used only while meta.surroundings_summary is set (any change to the four tables deletes it).
+CREATE TABLE IF NOT EXISTS queue_project_counties (
+    market            TEXT NOT NULL,  -- upper(queue_reports.market)
+    county_fips       TEXT NOT NULL,
+    project_key       TEXT NOT NULL,  -- upper(project_id)
+    newest_active     TEXT,           -- 'YYYY-MM' + '1' large-gen / '0' small-gen; NULL: never
+    fuel              TEXT,           -- of that newest queued row
+    first_active      TEXT,
+    last_inactive     TEXT,
+    last_cancelled    TEXT,
+    last_commissioned TEXT,
+    PRIMARY KEY (market, county_fips, project_key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS interconnection_point_counties (
+    county_fips TEXT NOT NULL,
+    point_id    TEXT NOT NULL,
+    report_id   TEXT NOT NULL,        -- the newest naming row (the highest row of its report)
+    file_name   TEXT NOT NULL,
+    worksheet   TEXT NOT NULL,
+    row         INTEGER NOT NULL,
+    project_ids TEXT NOT NULL,        -- every project naming the point there, comma-separated
+    PRIMARY KEY (county_fips, point_id)
+) WITHOUT ROWID;
 
 -- Harvest runs (the `data` of /v1/quality).
 CREATE TABLE IF NOT EXISTS harvest_runs (

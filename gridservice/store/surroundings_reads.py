@@ -83,6 +83,31 @@ def history_rows(
     return _dicts(cursor, _HISTORY_NAMES)
 
 
+def ranked_history_sql(partition: str, where: str) -> str:
+    """Return a query of queue-history rows (`where`) ranked within each `partition`: its
+    place-1 row is its newest queued row (its newest month, the large-gen sheet first; never
+    queued: any row), beside the partition's first queued month and the newest month each of
+    the inactive, cancellation and commissioning sheets lists it. Columns: market (upper
+    case), county_fips, project_key (upper case), status, fuel, newest (that row's month and
+    '1' for large-gen, '0' else), place, first_active, last_inactive, last_cancelled,
+    last_commissioned."""
+    outcomes = ", ".join(
+        f"max(CASE WHEN h.status = '{status}' THEN r.report_month END) OVER project "
+        f"AS last_{status}"
+        for status in ("inactive", "cancelled", "commissioned")
+    )
+    return (
+        "SELECT upper(r.market) AS market, h.county_fips, upper(h.project_id) AS project_key, "
+        "h.status, h.fuel, r.report_month || CASE WHEN h.sheet = 'large_gen' THEN '1' "
+        f"ELSE '0' END AS newest, row_number() OVER (PARTITION BY {partition} ORDER BY "
+        "CASE WHEN h.status = 'active' THEN 0 ELSE 1 END, r.report_month DESC, "
+        "CASE WHEN h.sheet = 'large_gen' THEN 0 ELSE 1 END) AS place, "
+        "min(CASE WHEN h.status = 'active' THEN r.report_month END) OVER project AS first_active, "
+        f"{outcomes} FROM queue_history h JOIN queue_reports r ON r.report_id = h.report_id "
+        f"WHERE {where} WINDOW project AS (PARTITION BY {partition})"
+    )
+
+
 def project_outcome_rows(
     conn: sqlite3.Connection, report_ids: Sequence[str], county_fips: Sequence[str]
 ) -> list[Row]:
@@ -99,24 +124,13 @@ def project_outcome_rows(
         "project_key", "fuel", "county_fips", "first_active", "last_inactive", "last_cancelled",
         "last_commissioned",
     ]  # fmt: skip
+    ranked = ranked_history_sql(
+        "upper(h.project_id)",
+        f"h.county_fips IN ({_marks(county_fips)}) AND +h.report_id IN ({_marks(report_ids)})",
+    )
     cursor = _tuples(
         conn,
-        f"SELECT {', '.join(names)} "
-        "FROM (SELECT upper(h.project_id) AS project_key, h.status, h.fuel, "
-        "h.county_fips, row_number() OVER (PARTITION BY upper(h.project_id) ORDER BY "
-        "CASE WHEN h.status = 'active' THEN 0 ELSE 1 END, r.report_month DESC, "
-        "CASE WHEN h.sheet = 'large_gen' THEN 0 ELSE 1 END) AS place, "
-        "min(CASE WHEN h.status = 'active' THEN r.report_month END) OVER project AS first_active, "
-        "max(CASE WHEN h.status = 'inactive' THEN r.report_month END) OVER project "
-        "AS last_inactive, "
-        "max(CASE WHEN h.status = 'cancelled' THEN r.report_month END) OVER project "
-        "AS last_cancelled, "
-        "max(CASE WHEN h.status = 'commissioned' THEN r.report_month END) OVER project "
-        "AS last_commissioned "
-        "FROM queue_history h JOIN queue_reports r ON r.report_id = h.report_id "
-        f"WHERE h.county_fips IN ({_marks(county_fips)}) "
-        f"AND +h.report_id IN ({_marks(report_ids)}) "
-        "WINDOW project AS (PARTITION BY upper(h.project_id))) AS ranked "
+        f"SELECT {', '.join(names)} FROM ({ranked}) AS ranked "
         "WHERE place = 1 AND status = 'active' ORDER BY project_key",
         [*county_fips, *report_ids],
     )
@@ -143,26 +157,34 @@ def project_rows(
     return sorted(rows, key=lambda r: (r["report_id"], r["project_id"].upper(), r["sheet"]))
 
 
-def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> list[Row]:
-    """Return each (point, county) named in some counties: the point, the projects naming it
-    there (comma-separated) and the newest row that names it (SQLite takes the bare columns
-    from the row holding max(report_id))."""
-    if not county_fips:
+POINT_COLUMNS = [
+    "point_id", "kind", "kv", "bus_number", "bus_name", "from_bus_number", "from_bus_name",
+    "to_bus_number", "to_bus_name", "circuit", "raw", "quality_flags",
+]  # fmt: skip
+
+
+def point_namings(conn: sqlite3.Connection, county_fips: Sequence[str] | None) -> list[tuple]:
+    """Return each (point, county) named in some counties (None: every county), by point
+    and county: (point id, county, the newest naming row's report id, file, worksheet and
+    row, the ids of every project naming it there, comma-separated and sorted).
+
+    Of several rows of the newest report naming a point, the highest row is cited.
+    """
+    if county_fips is not None and not county_fips:
         return []
-    point_names = [
-        "point_id", "kind", "kv", "bus_number", "bus_name", "from_bus_number", "from_bus_name",
-        "to_bus_number", "to_bus_name", "circuit", "raw", "quality_flags",
-    ]  # fmt: skip
+    where = (
+        f"x.county_fips IN ({_marks(county_fips)})"
+        if county_fips is not None
+        else "x.county_fips IS NOT NULL"
+    )
     # Grouped here rather than with SQLite's bare columns beside max(), which PostgreSQL
     # refuses: per point and county, the newest naming row is cited, with every project.
-    # Only the naming rows' own columns are read per row; each point's once, after.
     cursor = _tuples(
         conn,
         "SELECT x.point_id, x.county_fips, x.report_id, x.file_name, x.worksheet, x.row, "
-        "x.project_id FROM interconnection_point_projects x "
-        f"WHERE x.county_fips IN ({_marks(county_fips)}) "
-        "ORDER BY x.point_id, x.county_fips, x.report_id",
-        list(county_fips),
+        f"x.project_id FROM interconnection_point_projects x WHERE {where} "
+        "ORDER BY x.point_id, x.county_fips, x.report_id, x.row, x.worksheet",
+        list(county_fips or ()),
     )
     newest: dict[tuple, tuple] = {}
     projects: dict[tuple, set[str]] = {}
@@ -170,30 +192,38 @@ def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> 
         key = (row[0], row[1])
         newest[key] = row  # rows come oldest report first: the last one read is cited
         projects.setdefault(key, set()).add(str(row[6]))
+    return [(*row[:6], ",".join(sorted(projects[key]))) for key, row in newest.items()]
+
+
+def with_point_columns(conn: sqlite3.Connection, named: list[tuple]) -> list[Row]:
+    """Return point namings (`point_namings`' tuples) with their points' own columns, each
+    point's read once; a naming whose point is missing is left out."""
     points = {}
-    ids = sorted({point_id for point_id, _ in newest})
+    ids = sorted({naming[0] for naming in named})
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         cursor = _tuples(
             conn,
-            f"SELECT {', '.join(point_names)} FROM interconnection_points "
+            f"SELECT {', '.join(POINT_COLUMNS)} FROM interconnection_points "
             f"WHERE point_id IN ({_marks(chunk)})",
             chunk,
         )
         points.update((row[0], row) for row in cursor)
+    names = ["county_fips", "report_id", "file_name", "worksheet", "row", "project_ids"]
     return [
         {
-            **dict(zip(point_names, points[key[0]], strict=True)),
-            "county_fips": row[1],
-            "report_id": row[2],
-            "file_name": row[3],
-            "worksheet": row[4],
-            "row": row[5],
-            "project_ids": ",".join(sorted(projects[key])),
+            **dict(zip(POINT_COLUMNS, points[naming[0]], strict=True)),
+            **dict(zip(names, naming[1:], strict=True)),
         }
-        for key, row in newest.items()
-        if key[0] in points
+        for naming in named
+        if naming[0] in points
     ]
+
+
+def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> list[Row]:
+    """Return each (point, county) named in some counties, read from every naming row: the
+    point, the projects naming it there (comma-separated) and its newest naming row."""
+    return with_point_columns(conn, point_namings(conn, county_fips))
 
 
 def plant_positions_in_bbox(

@@ -1,0 +1,176 @@
+"""The surroundings' summary: what a site's dropout rates and interconnection points need of
+the queue history, kept per county so a request reads its counties' few rows.
+
+The dropout rates count every project queued in any harvested report of a market, with the
+month each status was first or last listed; the interconnection points cite, per point and
+county, the newest row naming the point and every project naming it. Read from the history
+itself, both grow with every report harvested (at demo scale 100 they read 60,000 to 86,000
+rows for one site and took about two thirds of the answer's time). Summarised per county:
+
+- `queue_project_counties`: per market, county and project (upper-case id), the newest month
+  its rows there list it as queued (and whether on the large-gen sheet), that row's fuel, its
+  first queued month, and the newest month each of the inactive, cancellation and
+  commissioning sheets lists it there. A request combines a project's counties within its
+  radius (`project_outcome_rows`): the same one row per project the history gives.
+- `interconnection_point_counties`: per county and point, its newest naming row and the ids
+  of every project naming it there.
+
+The summary is rebuilt when the demo store is built, after a harvest and when the service
+opens a store (`refresh`); any change to the four queue-history tables deletes
+`meta.surroundings_summary` (triggers), and without it every read below answers from the
+history itself, as before. So the summary can be missing but never stale.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from gridservice.store import surroundings_reads, writer
+from gridservice.store.pg import is_postgres
+
+Row = dict[str, Any]
+SUMMARY_KEY = "surroundings_summary"
+SUMMARY_VERSION = "1"  # a change to what the tables hold changes this: they are rebuilt
+WATCHED_TABLES = (
+    "queue_reports", "queue_history", "interconnection_points", "interconnection_point_projects",
+)  # fmt: skip
+OUTCOME_STATUSES = ("inactive", "cancelled", "commissioned")
+
+
+def invalidation_sql() -> str:
+    """SQLite triggers that forget the summary when any queue-history table changes (the
+    PostgreSQL ones are migration 0009's)."""
+    return "\n".join(
+        f"CREATE TRIGGER IF NOT EXISTS {table}_summary_{suffix} AFTER {event} ON {table} "
+        f"BEGIN DELETE FROM meta WHERE key = '{SUMMARY_KEY}'; END;"
+        for table in WATCHED_TABLES
+        for event, suffix in (("INSERT", "ai"), ("UPDATE", "au"), ("DELETE", "ad"))
+    )
+
+
+def is_current(conn: sqlite3.Connection) -> bool:
+    """Return whether the summary holds what the queue history says now."""
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (SUMMARY_KEY,)).fetchone()
+    return row is not None and row[0] == SUMMARY_VERSION
+
+
+def refresh(conn: sqlite3.Connection) -> bool:
+    """Build the summary when it is missing or behind the history; True when rebuilt. A
+    read-only store is left as it is (its reads answer from the history)."""
+    if is_current(conn):
+        return False
+    try:
+        build(conn)
+    except sqlite3.OperationalError as error:
+        if "readonly" not in str(error):
+            raise
+        conn.rollback()
+        return False
+    return True
+
+
+# Per market, county and project: its newest queued row there and its statuses' months.
+_OUTCOMES_SQL = (
+    "INSERT INTO queue_project_counties (market, county_fips, project_key, newest_active, "
+    "fuel, first_active, last_inactive, last_cancelled, last_commissioned) "
+    "SELECT market, county_fips, project_key, "
+    "CASE WHEN status = 'active' THEN newest END, CASE WHEN status = 'active' THEN fuel END, "
+    "first_active, last_inactive, last_cancelled, last_commissioned FROM ("
+    + surroundings_reads.ranked_history_sql(
+        "upper(r.market), h.county_fips, upper(h.project_id)", "h.county_fips IS NOT NULL"
+    )
+    + ") AS ranked WHERE place = 1"
+)
+
+
+def build(conn: sqlite3.Connection) -> None:
+    """Rebuild both summary tables from the queue history, in one transaction."""
+    named = surroundings_reads.point_namings(conn, None)
+    with conn:
+        conn.execute("DELETE FROM queue_project_counties")
+        conn.execute("DELETE FROM interconnection_point_counties")
+        conn.execute(_OUTCOMES_SQL)
+        conn.executemany(
+            "INSERT INTO interconnection_point_counties (point_id, county_fips, report_id, "
+            "file_name, worksheet, row, project_ids) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            named,
+        )
+        writer.set_meta(conn, SUMMARY_KEY, SUMMARY_VERSION)
+    if is_postgres(conn):
+        conn.execute("ANALYZE queue_project_counties")
+        conn.execute("ANALYZE interconnection_point_counties")
+        conn.commit()
+
+
+def _whole_market(conn: sqlite3.Connection, report_ids: Sequence[str]) -> str | None:
+    """Return the market (upper case) whose reports are exactly `report_ids`, or None."""
+    reports = surroundings_reads.queue_reports(conn)
+    wanted = set(report_ids)
+    markets = {r["market"].upper() for r in reports if r["report_id"] in wanted}
+    if len(markets) != 1:
+        return None
+    market = markets.pop()
+    whole = {r["report_id"] for r in reports if r["market"].upper() == market}
+    return market if whole == wanted else None
+
+
+def project_outcome_rows(
+    conn: sqlite3.Connection, report_ids: Sequence[str], county_fips: Sequence[str]
+) -> list[Row]:
+    """Return `surroundings_reads.project_outcome_rows` (one row per project queued in the
+    reports and counties): from the summary when the reports are all of one market's and the
+    summary is current, else from the history."""
+    market = _whole_market(conn, report_ids) if report_ids and county_fips else None
+    if market is None or not is_current(conn):
+        return surroundings_reads.project_outcome_rows(conn, report_ids, county_fips)
+    marks = ",".join("?" for _ in county_fips)
+    rows = conn.execute(
+        "SELECT project_key, county_fips, newest_active, fuel, first_active, last_inactive, "
+        "last_cancelled, last_commissioned FROM queue_project_counties "
+        f"WHERE market = ? AND county_fips IN ({marks})",
+        [market, *county_fips],
+    ).fetchall()
+    by_project: dict[str, list] = defaultdict(list)
+    for row in rows:
+        by_project[row[0]].append(row)
+    found = []
+    for key in sorted(by_project):
+        places = by_project[key]
+        queued = [p for p in places if p[2] is not None]
+        if not queued:
+            continue  # never queued in these counties: not in the cohort
+        newest = max(queued, key=lambda p: p[2])
+        found.append(
+            {
+                "project_key": key,
+                "fuel": newest[3],
+                "county_fips": newest[1],
+                "first_active": min(p[4] for p in queued),
+                **{
+                    f"last_{status}": max((p[5 + i] for p in places if p[5 + i]), default=None)
+                    for i, status in enumerate(OUTCOME_STATUSES)
+                },
+            }
+        )
+    return found
+
+
+def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> list[Row]:
+    """Return `surroundings_reads.points_in_counties` (each point named in some counties,
+    with its newest naming row and every project naming it there): from the summary when
+    it is current, else from every naming row."""
+    if not county_fips:
+        return []
+    if not is_current(conn):
+        return surroundings_reads.points_in_counties(conn, county_fips)
+    marks = ",".join("?" for _ in county_fips)
+    named = conn.execute(
+        "SELECT point_id, county_fips, report_id, file_name, worksheet, row, project_ids "
+        f"FROM interconnection_point_counties WHERE county_fips IN ({marks}) "
+        "ORDER BY point_id, county_fips",
+        list(county_fips),
+    ).fetchall()
+    return surroundings_reads.with_point_columns(conn, [tuple(r) for r in named])
