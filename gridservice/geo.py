@@ -233,6 +233,20 @@ class CountyIndex:
             return None
         return min((self._counties[i] for i in hits), key=lambda c: c.county_fips).as_dict()
 
+    def fips_at(self, positions: list[tuple[float, float]]) -> list[str | None]:
+        """Return the FIPS code of the county holding each (latitude, longitude), or None:
+        `county_at` for many points in one query of the tree (same border rule)."""
+        if not positions:
+            return []
+        points = shapely.points([(lon, lat) for lat, lon in positions])
+        found: list[str | None] = [None] * len(positions)
+        inputs, hits = self._tree.query(points, predicate="intersects")
+        for i, hit in zip(inputs.tolist(), hits.tolist(), strict=True):
+            fips = self._counties[hit].county_fips
+            if found[i] is None or fips < found[i]:
+                found[i] = fips
+        return found
+
     def geometry(self, county_fips: str) -> BaseGeometry:
         """Return the stored geometry of a county (KeyError when it is not loaded)."""
         return self._by_fips[county_fips].geometry

@@ -27,29 +27,30 @@ Row = dict[str, Any]
 PLANTS_PER_COUNTY = 5
 
 
-def queue_figures(rows: list[Row]) -> dict[str, Any]:
-    """Return count and MW of active projects, in all, by fuel and by firmness.
+def queue_figures(rows: list[Row], *, with_projects: bool = True) -> dict[str, Any]:
+    """Return count and MW of active projects, in all, by fuel and by firmness (and, unless
+    `with_projects` is False, every active project's summary, by queue id).
 
     MW sums positive capacities only; `withoutCapacity` counts the projects left out.
     """
     active = sorted(active_by_project(rows).values(), key=lambda r: r["project_id"].upper())
-    by_fuel: dict[str, list[Row]] = defaultdict(list)
-    by_grade: dict[str, list[Row]] = defaultdict(list)
-    for row in active:
-        by_fuel[row["fuel"] or "unknown"].append(row)
-        by_grade[firmness(row)].append(row)
+    mw = [positive_mw(r) for r in active]
+    by_fuel: dict[str, list[float | None]] = defaultdict(list)
+    by_grade: dict[str, list[float | None]] = defaultdict(list)
+    for row, value in zip(active, mw, strict=True):
+        by_fuel[row["fuel"] or "unknown"].append(value)
+        by_grade[firmness(row)].append(value)
 
-    def total(group: list[Row]) -> float:
-        return round(sum(positive_mw(r) or 0.0 for r in group), 1)
+    def total(group: list[float | None]) -> float:
+        return round(sum(value or 0.0 for value in group), 1)
 
-    return {
+    fuels = sorted(((total(group), fuel, len(group)) for fuel, group in by_fuel.items()),
+                   key=lambda item: (-item[0], item[1]))  # fmt: skip
+    figures = {
         "activeProjects": len(active),
-        "activeMw": total(active),
-        "withoutCapacity": sum(1 for r in active if positive_mw(r) is None),
-        "byFuel": [
-            {"fuel": fuel, "projects": len(group), "mw": total(group)}
-            for fuel, group in sorted(by_fuel.items(), key=lambda item: (-total(item[1]), item[0]))
-        ],
+        "activeMw": total(mw),
+        "withoutCapacity": sum(1 for value in mw if value is None),
+        "byFuel": [{"fuel": fuel, "projects": n, "mw": mw_total} for mw_total, fuel, n in fuels],
         "byFirmness": [
             {
                 "firmness": grade,
@@ -59,8 +60,10 @@ def queue_figures(rows: list[Row]) -> dict[str, Any]:
             }
             for grade, label in FIRMNESS
         ],
-        "projects": [project_summary(r) for r in active],
     }
+    if with_projects:
+        figures["projects"] = [project_summary(r) for r in active]
+    return figures
 
 
 def _point_wire(row: Row) -> dict[str, Any]:
@@ -117,12 +120,13 @@ def plants_by_county(
     max_lat = max(s.bounds[3] for s in shapes)
     nearest: dict[str, list[tuple[float, str]]] = {f: [] for f in fips}
     box = (min_lon, min_lat, max_lon, max_lat)
-    for plant_id, lat, lon in surroundings_reads.plant_positions_in_bbox(conn, box):
-        county = index.county_at(lat, lon)
-        if county is None or county["county_fips"] not in wanted:
+    plants = surroundings_reads.plant_positions_in_bbox(conn, box)
+    counties = index.fips_at([(lat, lon) for _, lat, lon in plants])
+    for (plant_id, lat, lon), county_fips in zip(plants, counties, strict=True):
+        if county_fips not in wanted:
             continue
         distance = round(great_circle_km(latitude, longitude, lat, lon), 2)
-        nearest[county["county_fips"]].append((distance, plant_id))
+        nearest[county_fips].append((distance, plant_id))
     chosen = {f: sorted(found)[:PLANTS_PER_COUNTY] for f, found in nearest.items()}
     rows = surroundings_reads.plants_with_ids(conn, [i for c in chosen.values() for _, i in c])
     wire = {row["id"]: _plant_wire(row, latitude, longitude) for row in rows}

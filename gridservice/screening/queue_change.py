@@ -82,7 +82,7 @@ def queue_changes(
         and r["market"] == to_report["market"]
     ]
     gone = sorted(set(before) - set(after))
-    later = others_by_project(surroundings_reads.project_rows(conn, between, gone))
+    later = others_by_project(surroundings_reads.project_event_rows(conn, between, gone))
     entered = [
         {
             **project_summary(after[key]),
@@ -139,33 +139,17 @@ def report_wire(report: Row) -> dict[str, Any]:
     }
 
 
-def _project_outcomes(rows: list[Row]) -> list[dict[str, Any]]:
-    """Return, per project queued in some report, its newest queued row and what followed:
-    a status counts when a report from its first queued month on lists it."""
-    outcomes = []
-    for row in rows:
-        first = row["first_active"]
-        outcomes.append(
-            {
-                "row": row,
-                **{
-                    status: row[f"last_{status}"] is not None and row[f"last_{status}"] >= first
-                    for status in OUTCOME_ORDER
-                },
-            }
-        )
-    return outcomes
-
-
-def _rate_entry(group: list[dict[str, Any]]) -> dict[str, Any]:
-    dropped = sum(1 for o in group if o["inactive"] or o["cancelled"])
+def _rate_entry(counts: list[int]) -> dict[str, Any]:
+    """Return a rate's wire entry from its counts: projects, went inactive, cancelled,
+    dropped out (either) and commissioned."""
+    projects, inactive, cancelled, dropped, commissioned = counts
     return {
-        "projects": len(group),
-        "wentInactive": sum(1 for o in group if o["inactive"]),
-        "cancelled": sum(1 for o in group if o["cancelled"]),
+        "projects": projects,
+        "wentInactive": inactive,
+        "cancelled": cancelled,
         "droppedOut": dropped,
-        "commissioned": sum(1 for o in group if o["commissioned"]),
-        "rate": round(dropped / len(group), 4) if group else None,
+        "commissioned": commissioned,
+        "rate": round(dropped / projects, 4) if projects else None,
     }
 
 
@@ -179,19 +163,25 @@ def dropout_rates(
     cancelled. Fuel and county are those of its last active row.
     """
     report_ids = [r["report_id"] for r in reports]
-    outcomes = _project_outcomes(surroundings_summary.project_outcome_rows(conn, report_ids, fips))
-    by_fuel: dict[str, list] = defaultdict(list)
-    by_county: dict[str, list] = defaultdict(list)
-    for outcome in outcomes:
-        by_fuel[outcome["row"]["fuel"] or "unknown"].append(outcome)
-        by_county[outcome["row"]["county_fips"]].append(outcome)
+    every = [0] * 5
+    by_fuel: dict[str, list[int]] = defaultdict(lambda: [0] * 5)
+    by_county: dict[str, list[int]] = defaultdict(lambda: [0] * 5)
+    for _, fuel, county, first, *lasts in surroundings_summary.project_outcome_rows(
+        conn, report_ids, fips
+    ):
+        # A status counts when a report from the project's first queued month on lists it.
+        inactive, cancelled, commissioned = (m is not None and m >= first for m in lasts)
+        counts = (1, inactive, cancelled, inactive or cancelled, commissioned)
+        for total in (every, by_fuel[fuel or "unknown"], by_county[county]):
+            for i, count in enumerate(counts):
+                total[i] += count
     first, last = (
         (reports[0]["report_month"], reports[-1]["report_month"]) if reports else (None, None)
     )
     return {
         "locationBasis": "county",
         "window": {"firstMonth": first, "lastMonth": last, "reports": len(reports)},
-        "all": _rate_entry(outcomes),
+        "all": _rate_entry(every),
         "byFuel": [{"fuel": f, **_rate_entry(g)} for f, g in sorted(by_fuel.items())],
         "byCounty": [
             {"countyFips": f, "county": county_names.get(f), **_rate_entry(g)}

@@ -190,15 +190,17 @@ def site_surroundings(
     now_rows = [r for r in report_rows if r["report_id"] == newest["report_id"]]
     points = points_by_county(conn, fips)
     plants = plants_by_county(conn, index, fips, latitude, longitude)
+    now_by_county: dict[str, list[Row]] = {}
+    for row in now_rows:
+        now_by_county.setdefault(row["county_fips"], []).append(row)
     counties = []
     for county, distance in within:
         entry = _county_entry(county, distance, site_county["county_fips"], newest)
-        rows = [r for r in now_rows if r["county_fips"] == county["county_fips"]]
-        entry["queue"].update(queue_figures(rows))
+        entry["queue"].update(queue_figures(now_by_county.get(county["county_fips"], [])))
         entry["interconnectionPoints"] = points[county["county_fips"]]
         entry["plants"] = {"locationBasis": "coordinates", "nearest": plants[county["county_fips"]]}
         counties.append(entry)
-    totals = {k: v for k, v in queue_figures(now_rows).items() if k != "projects"}
+    totals = queue_figures(now_rows, with_projects=False)
     names = {c["county_fips"]: c["name"] for c, _ in within}
     checked = [r for r in (from_report, to_report, newest) if r is not None]
     return {

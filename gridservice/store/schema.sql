@@ -88,6 +88,9 @@ CREATE TABLE IF NOT EXISTS generation_plants (
     longitude REAL,
     body      TEXT NOT NULL
 );
+-- The plants in a box (a site's surroundings), read from the index alone.
+CREATE INDEX IF NOT EXISTS generation_plants_position
+    ON generation_plants(longitude, latitude, id);
 
 CREATE TABLE IF NOT EXISTS generator_operations (
     id           TEXT PRIMARY KEY,
@@ -134,6 +137,9 @@ CREATE INDEX IF NOT EXISTS queue_records_county ON queue_records(state, county);
 -- The screening's market of a site no territory names: a state's records counted by market
 -- from the index alone (a scan of every record of the state without it).
 CREATE INDEX IF NOT EXISTS queue_records_state_market ON queue_records(state, market COLLATE NOCASE);
+-- The queue record of a queue id in a market (a surroundings' listed projects' `recordId`).
+CREATE INDEX IF NOT EXISTS queue_records_key
+    ON queue_records(market COLLATE NOCASE, upper(json_extract(body, '$.recordKey')));
 CREATE TABLE IF NOT EXISTS queue_record_details (
     record_id TEXT PRIMARY KEY REFERENCES queue_records(id),
     body      TEXT NOT NULL

@@ -23,7 +23,7 @@ def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" for _ in values)
 
 
-def _tuples(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+def tuples(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
     """Execute with plain tuples for rows (the store's sqlite3.Row costs here)."""
     if not isinstance(conn, sqlite3.Connection):
         return conn.execute(sql, params)  # PostgreSQL's rows read by position too
@@ -71,7 +71,7 @@ def history_rows(
     """Return the rows of some reports in some counties, by report, project and sheet."""
     if not report_ids or not county_fips:
         return []
-    cursor = _tuples(
+    cursor = tuples(
         conn,
         f"SELECT {HISTORY_COLUMNS} FROM queue_history "
         # `+report_id`: the county index is the selective one; without the plus SQLite walks
@@ -128,7 +128,7 @@ def project_outcome_rows(
         "upper(h.project_id)",
         f"h.county_fips IN ({_marks(county_fips)}) AND +h.report_id IN ({_marks(report_ids)})",
     )
-    cursor = _tuples(
+    cursor = tuples(
         conn,
         f"SELECT {', '.join(names)} FROM ({ranked}) AS ranked "
         "WHERE place = 1 AND status = 'active' ORDER BY project_key",
@@ -137,20 +137,22 @@ def project_outcome_rows(
     return _dicts(cursor, names)
 
 
-def project_rows(
+def project_event_rows(
     conn: sqlite3.Connection, report_ids: Sequence[str], project_ids: Sequence[str]
 ) -> list[Row]:
-    """Return the rows of some projects in some reports (any county), by report and project."""
+    """Return the inactive, cancellation and commissioning rows of some projects in some
+    reports (any county), by report and project: what says why a project left the queue."""
     if not report_ids or not project_ids:
         return []
     rows: list[Row] = []
     ids = sorted(set(project_ids))
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
-        cursor = _tuples(
+        cursor = tuples(
             conn,
             f"SELECT {HISTORY_COLUMNS} FROM queue_history "
-            f"WHERE project_id IN ({_marks(chunk)}) AND +report_id IN ({_marks(report_ids)})",
+            f"WHERE project_id IN ({_marks(chunk)}) AND +report_id IN ({_marks(report_ids)}) "
+            "AND status <> 'active'",
             [*chunk, *report_ids],
         )
         rows += _dicts(cursor, _HISTORY_NAMES)
@@ -179,7 +181,7 @@ def point_namings(conn: sqlite3.Connection, county_fips: Sequence[str] | None) -
     )
     # Grouped here rather than with SQLite's bare columns beside max(), which PostgreSQL
     # refuses: per point and county, the newest naming row is cited, with every project.
-    cursor = _tuples(
+    cursor = tuples(
         conn,
         "SELECT x.point_id, x.county_fips, x.report_id, x.file_name, x.worksheet, x.row, "
         f"x.project_id FROM interconnection_point_projects x WHERE {where} "
@@ -202,7 +204,7 @@ def with_point_columns(conn: sqlite3.Connection, named: list[tuple]) -> list[Row
     ids = sorted({naming[0] for naming in named})
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
-        cursor = _tuples(
+        cursor = tuples(
             conn,
             f"SELECT {', '.join(POINT_COLUMNS)} FROM interconnection_points "
             f"WHERE point_id IN ({_marks(chunk)})",

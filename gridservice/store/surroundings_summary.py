@@ -24,7 +24,6 @@ history itself, as before. So the summary can be missing but never stale.
 from __future__ import annotations
 
 import sqlite3
-from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,7 +36,10 @@ SUMMARY_VERSION = "1"  # a change to what the tables hold changes this: they are
 WATCHED_TABLES = (
     "queue_reports", "queue_history", "interconnection_points", "interconnection_point_projects",
 )  # fmt: skip
-OUTCOME_STATUSES = ("inactive", "cancelled", "commissioned")
+OUTCOME_COLUMNS = (
+    "project_key", "fuel", "county_fips", "first_active", "last_inactive", "last_cancelled",
+    "last_commissioned",
+)  # fmt: skip
 
 
 def invalidation_sql() -> str:
@@ -119,43 +121,40 @@ def _whole_market(conn: sqlite3.Connection, report_ids: Sequence[str]) -> str | 
 
 def project_outcome_rows(
     conn: sqlite3.Connection, report_ids: Sequence[str], county_fips: Sequence[str]
-) -> list[Row]:
-    """Return `surroundings_reads.project_outcome_rows` (one row per project queued in the
-    reports and counties): from the summary when the reports are all of one market's and the
-    summary is current, else from the history."""
+) -> list[tuple]:
+    """Return `surroundings_reads.project_outcome_rows` as tuples in its column order (one
+    per project queued in the reports and counties): from the summary when the reports are
+    all of one market's and the summary is current, else from the history."""
     market = _whole_market(conn, report_ids) if report_ids and county_fips else None
     if market is None or not is_current(conn):
-        return surroundings_reads.project_outcome_rows(conn, report_ids, county_fips)
+        rows = surroundings_reads.project_outcome_rows(conn, report_ids, county_fips)
+        return [tuple(row[name] for name in OUTCOME_COLUMNS) for row in rows]
     marks = ",".join("?" for _ in county_fips)
-    rows = conn.execute(
-        "SELECT project_key, county_fips, newest_active, fuel, first_active, last_inactive, "
+    cursor = surroundings_reads.tuples(
+        conn,
+        "SELECT project_key, newest_active, fuel, county_fips, first_active, last_inactive, "
         "last_cancelled, last_commissioned FROM queue_project_counties "
         f"WHERE market = ? AND county_fips IN ({marks})",
         [market, *county_fips],
-    ).fetchall()
-    by_project: dict[str, list] = defaultdict(list)
-    for row in rows:
-        by_project[row[0]].append(row)
-    found = []
-    for key in sorted(by_project):
-        places = by_project[key]
-        queued = [p for p in places if p[2] is not None]
-        if not queued:
-            continue  # never queued in these counties: not in the cohort
-        newest = max(queued, key=lambda p: p[2])
-        found.append(
-            {
-                "project_key": key,
-                "fuel": newest[3],
-                "county_fips": newest[1],
-                "first_active": min(p[4] for p in queued),
-                **{
-                    f"last_{status}": max((p[5 + i] for p in places if p[5 + i]), default=None)
-                    for i, status in enumerate(OUTCOME_STATUSES)
-                },
-            }
-        )
-    return found
+    )
+    combined: dict[str, list] = {}
+    for key, *place in cursor.fetchall():
+        found = combined.get(key)
+        if found is None:
+            combined[key] = place
+            continue
+        if place[0] is not None and (found[0] is None or place[0] > found[0]):
+            found[:3] = place[:3]  # a newer queued row: its fuel and county
+        firsts = [m for m in (found[3], place[3]) if m is not None]
+        found[3] = min(firsts) if firsts else None
+        for i in range(4, 7):
+            lasts = [m for m in (found[i], place[i]) if m is not None]
+            found[i] = max(lasts) if lasts else None
+    return [
+        (key, *place[1:])
+        for key, place in sorted(combined.items())
+        if place[0] is not None  # never queued in these counties: not in the cohort
+    ]
 
 
 def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> list[Row]:

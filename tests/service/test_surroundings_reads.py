@@ -17,7 +17,7 @@ from collections import defaultdict
 import pytest
 
 from gridservice.demo import DEMO_POINTS, build_demo_database
-from gridservice.screening.queue_change import OUTCOME_ORDER, _rate_entry, dropout_rates
+from gridservice.screening.queue_change import OUTCOME_ORDER, dropout_rates
 from gridservice.screening.site_changes import site_changes
 from gridservice.screening.surroundings import (
     _market_reports,
@@ -117,6 +117,18 @@ def _add_edge_cases(conn) -> None:
         row(reports[4], "EDGE-3", "small_gen", "active", fuel="Gas")
         row(reports[4], "EDGE-3", "large_gen", "active", fuel="Storage")
         row(reports[5], "EDGE-3", "inactive", "inactive")
+
+
+def _rate_entry(group):
+    dropped = sum(1 for o in group if o["inactive"] or o["cancelled"])
+    return {
+        "projects": len(group),
+        "wentInactive": sum(1 for o in group if o["inactive"]),
+        "cancelled": sum(1 for o in group if o["cancelled"]),
+        "droppedOut": dropped,
+        "commissioned": sum(1 for o in group if o["commissioned"]),
+        "rate": round(dropped / len(group), 4) if group else None,
+    }
 
 
 def reference_dropout(conn, reports, fips, names):

@@ -1,6 +1,8 @@
 -- Migration 0009: the surroundings' summary tables (store/schema.sql,
 -- store/surroundings_summary.py), and meta.surroundings_summary forgotten when any of the
--- four queue-history tables changes (the summary is used only while that key is set).
+-- four queue-history tables changes (the summary is used only while that key is set); the
+-- queue record of a queue id in a market found by an index (a surroundings' `recordId`), and
+-- the plants in a box read from an index.
 CREATE TABLE queue_project_counties (
     market            TEXT NOT NULL,
     county_fips       TEXT NOT NULL,
@@ -39,3 +41,6 @@ CREATE TRIGGER interconnection_points_summary
 CREATE TRIGGER interconnection_point_projects_summary
     AFTER INSERT OR UPDATE OR DELETE ON interconnection_point_projects
     FOR EACH STATEMENT EXECUTE FUNCTION forget_surroundings_summary();
+
+CREATE INDEX queue_records_key ON queue_records(market, upper(body::jsonb ->> 'recordKey'));
+CREATE INDEX generation_plants_position ON generation_plants(longitude, latitude, id);
