@@ -29,6 +29,8 @@ COMPARED = (
     ("projectedCod", "projected_cod"),
     ("studyPhase", "study_phase"),
 )
+# Every column a change is read from: the compared ones and those firmness is read from.
+_VALUE_COLUMNS = (*(column for _, column in COMPARED), "security_ntp", "ia_signed")
 
 
 def _why_left(later_rows: list[Row], to_report_id: str) -> Row | None:
@@ -42,6 +44,8 @@ def _why_left(later_rows: list[Row], to_report_id: str) -> Row | None:
 
 
 def _value_changes(before: Row, after: Row) -> list[dict[str, Any]]:
+    if all(before[column] == after[column] for column in _VALUE_COLUMNS):
+        return []  # most projects: nothing compared (firmness included) differs
     changes = []
     for wire, column in COMPARED:
         if before[column] != after[column]:
