@@ -65,13 +65,12 @@ def refresh(conn: sqlite3.Connection) -> bool:
     if is_current(conn):
         return False
     try:
-        build(conn)
+        return build(conn)
     except sqlite3.OperationalError as error:
         if "readonly" not in str(error):
             raise
         conn.rollback()
         return False
-    return True
 
 
 # Per market, county and project: its newest queued row there and its statuses' months.
@@ -88,10 +87,15 @@ _OUTCOMES_SQL = (
 )
 
 
-def build(conn: sqlite3.Connection) -> None:
-    """Rebuild both summary tables from the queue history, in one transaction."""
-    named = surroundings_reads.point_namings(conn, None)
+def build(conn: sqlite3.Connection) -> bool:
+    """Rebuild both summary tables from the queue history, in one transaction that holds
+    the store's write lock (on PostgreSQL its advisory lock: instances opening the store at
+    once build it one at a time, and a later one finds it built); True when rebuilt."""
     with conn:
+        conn.execute("BEGIN IMMEDIATE")
+        if is_current(conn):
+            return False
+        named = surroundings_reads.point_namings(conn, None)
         conn.execute("DELETE FROM queue_project_counties")
         conn.execute("DELETE FROM interconnection_point_counties")
         conn.execute(_OUTCOMES_SQL)
@@ -105,6 +109,7 @@ def build(conn: sqlite3.Connection) -> None:
         conn.execute("ANALYZE queue_project_counties")
         conn.execute("ANALYZE interconnection_point_counties")
         conn.commit()
+    return True
 
 
 def _whole_market(conn: sqlite3.Connection, report_ids: Sequence[str]) -> str | None:
