@@ -156,22 +156,20 @@ def queue_record_ids(
 ) -> dict[str, str]:
     """Return queue id (upper case) -> the first record id (by id) of that market listing it
     in one of the places (state -> county names)."""
-    # Found by the index `queue_records_key` (market, the key): on SQLite the state and
-    # county terms are kept off their own indexes (`+`), which would read every record of
-    # the counties (or of the state's market) to extract its key.
-    postgres = is_postgres(conn)
+    # Found by the index `queue_records_key` (market, the key): the state and county terms
+    # are kept off their own indexes (`+`), which would read every record of the counties
+    # (or of the state's market) to extract its key.
     key_sql = (
         "upper(body::jsonb ->> 'recordKey')"
-        if postgres
+        if is_postgres(conn)
         else "upper(json_extract(body, '$.recordKey'))"
     )
-    plus = "" if postgres else "+"
     found: dict[str, str] = {}
     for state, counties in sorted(places.items()):
         names = _county_name_variants(counties)
         rows = conn.execute(
-            f"SELECT id, {key_sql} FROM queue_records WHERE {plus}state = ? "
-            f"AND {plus}county IN ({_placeholders(names)}) AND market = ? "
+            f"SELECT id, {key_sql} FROM queue_records WHERE +state = ? "
+            f"AND +county IN ({_placeholders(names)}) AND market = ? "
             f"AND {key_sql} IN ({_placeholders(keys)}) ORDER BY id",
             [state, *names, market, *keys],
         ).fetchall()

@@ -76,11 +76,13 @@ def history_rows(
         f"SELECT {HISTORY_COLUMNS} FROM queue_history "
         # `+report_id`: the county index is the selective one; without the plus SQLite walks
         # the primary key of whole reports instead.
-        f"WHERE county_fips IN ({_marks(county_fips)}) AND +report_id IN ({_marks(report_ids)}) "
-        "ORDER BY report_id, project_id, sheet",
+        f"WHERE county_fips IN ({_marks(county_fips)}) AND +report_id IN ({_marks(report_ids)})",
         [*county_fips, *report_ids],
     )
-    return _dicts(cursor, _HISTORY_NAMES)
+    # Sorted here: SQLite's sorter copies every wide row once more (a fifth of the read).
+    rows = _dicts(cursor, _HISTORY_NAMES)
+    rows.sort(key=lambda r: (r["report_id"], r["project_id"].lower(), r["sheet"]))
+    return rows
 
 
 def ranked_history_sql(partition: str, where: str) -> str:
