@@ -38,6 +38,7 @@ from gridservice.screening.surroundings import (
     site_surroundings,
 )
 from gridservice.screening.surroundings_lists import (
+    LIST_LIMIT,
     add_record_ids,
     bound_surroundings,
     listed_projects,
@@ -117,8 +118,10 @@ def _surroundings(
     radius_km: float | None,
     from_month: str | None,
     to_month: str | None,
+    summaries: int | None = None,
 ) -> dict:
-    """Return the full (unbounded) surroundings, or the problem the input is."""
+    """Return the full (unbounded) surroundings, the first `summaries` of each list
+    described (None: all), or the problem the input is."""
     try:
         return site_surroundings(
             conn_for(request),
@@ -126,6 +129,7 @@ def _surroundings(
             radius_km=radius_km,
             from_month=_month(from_month, "from"),
             to_month=_month(to_month, "to"),
+            summaries=summaries,
         )
     except SurroundingsInputError as error:
         errors = [{"field": error.field, "message": error.code}] if error.field else None
@@ -166,7 +170,8 @@ def read_surroundings(
     to_month: ToMonth = None,
 ) -> Response:
     site = json.loads(tenant_site(request, site_id, tenant))
-    surroundings = _surroundings(request, site, radius_km, from_month, to_month)
+    # Only the listed projects are described: the rest are counted and paged past.
+    surroundings = _surroundings(request, site, radius_km, from_month, to_month, LIST_LIMIT)
     query = {"radius_km": surroundings["radiusKm"], "from": from_month, "to": to_month}
     cursors = codec(request)
 

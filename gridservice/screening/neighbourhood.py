@@ -27,9 +27,12 @@ Row = dict[str, Any]
 PLANTS_PER_COUNTY = 5
 
 
-def queue_figures(rows: list[Row], *, with_projects: bool = True) -> dict[str, Any]:
+def queue_figures(
+    rows: list[Row], *, with_projects: bool = True, summaries: int | None = None
+) -> dict[str, Any]:
     """Return count and MW of active projects, in all, by fuel and by firmness (and, unless
-    `with_projects` is False, every active project's summary, by queue id).
+    `with_projects` is False, every active project by queue id: the first `summaries` (None:
+    all) with their summary, the others with their queue id alone).
 
     MW sums positive capacities only; `withoutCapacity` counts the projects left out.
     """
@@ -62,7 +65,12 @@ def queue_figures(rows: list[Row], *, with_projects: bool = True) -> dict[str, A
         ],
     }
     if with_projects:
-        figures["projects"] = [project_summary(r) for r in active]
+        figures["projects"] = [
+            project_summary(r)
+            if summaries is None or i < summaries
+            else {"projectId": r["project_id"]}
+            for i, r in enumerate(active)
+        ]
     return figures
 
 

@@ -65,11 +65,14 @@ def queue_changes(
     to_report: Row,
     fips: list[str],
     rows: list[Row] | None = None,
+    summaries: int | None = None,
 ) -> dict[str, Any]:
     """Return the projects in `fips` that entered, left and changed between two reports.
 
     `rows`: the two reports' rows in `fips` when the caller has read them already (in
-    `history_rows` order; rows of other reports are ignored).
+    `history_rows` order; rows of other reports are ignored). `summaries`: how many of each
+    list to describe in full (None: all); the others carry their queue id (and a left one
+    its outcome) alone, enough to count them and to page past the described ones.
     """
     from_id, to_id = from_report["report_id"], to_report["report_id"]
     if from_id == to_id:
@@ -87,31 +90,45 @@ def queue_changes(
     ]
     gone = sorted(set(before) - set(after))
     later = others_by_project(surroundings_reads.project_event_rows(conn, between, gone))
-    entered = [
-        {
-            **project_summary(after[key]),
-            "enteredAs": "reactivated" if key in earlier_other else "new",
-            "fromCell": cell(earlier_other[key][0]) if key in earlier_other else None,
-            "toCell": cell(after[key]),
-        }
-        for key in sorted(set(after) - set(before))
-    ]
-    left = []
+
+    def described(found: list) -> bool:
+        return summaries is None or len(found) < summaries
+
+    entered: list[dict[str, Any]] = []
+    for key in sorted(set(after) - set(before)):
+        if not described(entered):
+            entered.append({"projectId": after[key]["project_id"]})
+            continue
+        entered.append(
+            {
+                **project_summary(after[key]),
+                "enteredAs": "reactivated" if key in earlier_other else "new",
+                "fromCell": cell(earlier_other[key][0]) if key in earlier_other else None,
+                "toCell": cell(after[key]),
+            }
+        )
+    left: list[dict[str, Any]] = []
     for key in gone:
         why = _why_left(later.get(key, []), to_id)
+        outcome = why["status"] if why else "unstated"
+        if not described(left):
+            left.append({"projectId": before[key]["project_id"], "outcome": outcome})
+            continue
         left.append(
             {
                 **project_summary(before[key]),
-                "outcome": why["status"] if why else "unstated",
+                "outcome": outcome,
                 "eventDate": why["event_date"] if why else None,
                 "fromCell": cell(before[key]),
                 "toCell": cell(why) if why else None,
             }
         )
-    changed = []
+    changed: list[dict[str, Any]] = []
     for key in sorted(set(before) & set(after)):
         changes = _value_changes(before[key], after[key])
-        if changes:
+        if changes and not described(changed):
+            changed.append({"projectId": after[key]["project_id"]})
+        elif changes:
             changed.append({**project_summary(after[key]), "changes": changes})
     outcomes = {o: sum(1 for p in left if p["outcome"] == o) for o in (*OUTCOME_ORDER, "unstated")}
     return {

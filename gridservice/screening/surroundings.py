@@ -157,8 +157,11 @@ def site_surroundings(
     radius_km: float | None = None,
     from_month: str | None = None,
     to_month: str | None = None,
+    summaries: int | None = None,
 ) -> dict[str, Any]:
-    """Return the surroundings of a site (the wire `SiteSurroundings`)."""
+    """Return the surroundings of a site (the wire `SiteSurroundings`), every project of
+    every list in it; `summaries`: how many of each list to describe in full (None: all),
+    the others carrying their queue id alone (for an answer that lists only those)."""
     radius = _radius(radius_km)
     latitude = float(site["location"]["latitude"])
     longitude = float(site["location"]["longitude"])
@@ -196,7 +199,8 @@ def site_surroundings(
     counties = []
     for county, distance in within:
         entry = _county_entry(county, distance, site_county["county_fips"], newest)
-        entry["queue"].update(queue_figures(now_by_county.get(county["county_fips"], [])))
+        rows = now_by_county.get(county["county_fips"], [])
+        entry["queue"].update(queue_figures(rows, summaries=summaries))
         entry["interconnectionPoints"] = points[county["county_fips"]]
         entry["plants"] = {"locationBasis": "coordinates", "nearest": plants[county["county_fips"]]}
         counties.append(entry)
@@ -218,7 +222,7 @@ def site_surroundings(
         "reports": [report_wire(r) for r in reports],
         "counties": counties,
         "changes": (
-            queue_changes(conn, reports, from_report, to_report, fips, report_rows)
+            queue_changes(conn, reports, from_report, to_report, fips, report_rows, summaries)
             if from_report is not None
             else None
         ),

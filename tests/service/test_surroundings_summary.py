@@ -15,6 +15,7 @@ import pytest
 
 from gridservice.demo import DEMO_POINTS, build_demo_database
 from gridservice.screening.surroundings import site_surroundings
+from gridservice.screening.surroundings_lists import LIST_LIMIT, bound_surroundings
 from gridservice.screening.territory import county_index
 from gridservice.store import db, surroundings_summary
 
@@ -273,3 +274,20 @@ def test_the_summary_on_postgresql_gives_the_figures_of_the_raw_rows(
         assert not surroundings_summary.is_current(conn)  # migration 0009's trigger
     finally:
         conn.close()
+
+
+@pytest.mark.parametrize("point", POINTS)
+def test_an_answer_describing_only_its_listed_projects_is_the_bounded_full_one(store, point):
+    latitude, longitude = DEMO_POINTS[point]
+    site = {"id": "site_x", "location": {"latitude": latitude, "longitude": longitude}}
+    query = {"radius_km": 150.0, "from": None, "to": None}
+
+    def sign(name, county, last_key):
+        return f"{name}:{county}:{last_key}"
+
+    full = bound_surroundings(site_surroundings(store, site, radius_km=150.0), query, sign)
+    described = site_surroundings(store, site, radius_km=150.0, summaries=LIST_LIMIT)
+    assert bound_surroundings(described, query, sign) == full
+    totals = [c["queue"]["lists"]["projects"]["total"] for c in full["counties"]]
+    totals += [full["changes"]["lists"][name]["total"] for name in ("entered", "left", "changed")]
+    assert max(totals) > LIST_LIMIT  # some list is cut
