@@ -143,21 +143,24 @@ def project_event_rows(
     conn: sqlite3.Connection, report_ids: Sequence[str], project_ids: Sequence[str]
 ) -> list[Row]:
     """Return the inactive, cancellation and commissioning rows of some projects in some
-    reports (any county), by report and project: what says why a project left the queue."""
+    reports (any county), by report and project: what says why a project left the queue
+    (its status, event date and source cell)."""
     if not report_ids or not project_ids:
         return []
+    names = ["report_id", "project_id", "sheet", "status", "file_name", "worksheet", "row",
+             "event_date"]  # fmt: skip
     rows: list[Row] = []
     ids = sorted(set(project_ids))
     for start in range(0, len(ids), 500):
         chunk = ids[start : start + 500]
         cursor = tuples(
             conn,
-            f"SELECT {HISTORY_COLUMNS} FROM queue_history "
+            f"SELECT {', '.join(names)} FROM queue_history "
             f"WHERE project_id IN ({_marks(chunk)}) AND +report_id IN ({_marks(report_ids)}) "
             "AND status <> 'active'",
             [*chunk, *report_ids],
         )
-        rows += _dicts(cursor, _HISTORY_NAMES)
+        rows += _dicts(cursor, names)
     return sorted(rows, key=lambda r: (r["report_id"], r["project_id"].upper(), r["sheet"]))
 
 
