@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from components import connection, data, grid_context, site_form, sites_view, state
-from components.picker import draw_picker_map, in_bounds, point_inputs
+from components.picker import draw_picker_map, in_bounds, point_inputs, zoom_out_button
 from components.problems import describe_problem, problem_boundary
 from components.text import escape_markdown
 from gridclient import Capabilities, SiteDefinition, UnprocessableEntityError
@@ -87,8 +87,10 @@ def draw_pin_and_form(capabilities: Capabilities) -> None:
     with map_column:
         conn = connection.connection_key()
         draw_picker_map(PICKER, grid=lambda: grid_context.grid_context(conn))
-        point = point_inputs(PICKER)
+        zoom_out_button(PICKER)
     with form_column:
+        # the coordinates head the form they belong to, beside the map
+        point = point_inputs(PICKER, zoom_button=False)
         # always drawn (empty when the point is covered), so the form below keeps its place
         with st.container():
             if in_bounds(point):

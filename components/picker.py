@@ -411,17 +411,29 @@ def zoom_out(picker: str) -> None:
     state.set_picked_cell(picker, None)
 
 
-def point_inputs(picker: str) -> tuple[float, float] | None:
-    """Draw latitude and longitude inputs bound to the picker; return the point if complete."""
-    left, right, back = st.columns([2, 2, 1.4], vertical_alignment="bottom")
+def zoom_out_button(picker: str) -> None:
+    """Draw "Whole region" while the map shows a pin's surroundings."""
+    if state.picked_cell(picker):
+        st.button("Whole region", key=f"{picker}.zoom_out", on_click=zoom_out, args=(picker,))
+
+
+def point_inputs(picker: str, *, zoom_button: bool = True) -> tuple[float, float] | None:
+    """Draw latitude and longitude inputs bound to the picker (and "Whole region" beside
+    them, unless drawn elsewhere); return the point if complete."""
+    if zoom_button:
+        left, right, back = st.columns([2, 2, 1.4], vertical_alignment="bottom")
+    else:
+        # one above the other: in a form's narrow column, side by side cut the values short
+        left, right, back = st.container(), st.container(), None
     for column, label, bound, key in (
         (left, "Latitude", 90, state.latitude_key(picker)),
         (right, "Longitude", 180, state.longitude_key(picker)),
     ):
         help_text = f"Between -{bound} and {bound}"
         column.number_input(label, help=help_text, value=None, step=0.01, format="%.5f", key=key)
-    if state.picked_cell(picker):
-        back.button("Whole region", key=f"{picker}.zoom_out", on_click=zoom_out, args=(picker,))
+    if back is not None:
+        with back:
+            zoom_out_button(picker)
     point = state.picked_point(picker)
     if point is not None and not in_bounds(point):
         st.error("Latitude must be between -90 and 90, longitude between -180 and 180.")

@@ -564,3 +564,13 @@ def test_the_surroundings_show_plants_by_size_and_each_countys_queue_points(
     texts = {row["text"] for row in layers["map_labels"]["data"]}
     assert f"{len(points)} queue POIs · {hays_mw:,.0f} MW" in texts
     assert any(":orange[**queue POIs · MW**]" in c.value for c in at.caption)
+
+
+def test_the_coordinates_head_the_form_beside_the_map(service_env):
+    at = open_screen()
+    map_column, form_column = at.columns[0], at.columns[1]
+    assert map_column.get("deck_gl_json_chart")
+    keys = [n.key for n in form_column.number_input]
+    assert keys[:2] == ["screen.latitude", "screen.longitude"]
+    assert "Create site and screen it" in [b.label for b in form_column.get("form_submit_button")]
+    assert not [n for n in map_column.number_input if n.key.startswith("screen.l")]
