@@ -139,13 +139,17 @@ def county_at(counties: dict[str, County], latitude: float, longitude: float) ->
     return None
 
 
+def name_key(name: str) -> str:
+    """Return how a county's name is compared: "Travis County " and "travis" alike."""
+    return str(name).strip().lower().removesuffix(" county").strip()
+
+
 def counties_by_name(counties: dict[str, County], names: list[str]) -> list[County]:
     """Return the counties named: a FIPS code, "Travis", "Travis County" or "Travis, TX"."""
     wanted: set[tuple[str, str | None]] = set()
     for name in names:
         text, _, state = str(name).partition(",")
-        text = text.strip().lower().removesuffix(" county")
-        wanted.add((text, state.strip().upper() or None))
+        wanted.add((name_key(text), state.strip().upper() or None))
     found = []
     for county in counties.values():
         name = county.name.lower()

@@ -18,12 +18,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import pandas as pd
 import pydeck as pdk
 import streamlit as st
 
 from components import data
 from components.connection import ConnectionKey
-from components.geography import County
+from components.generation_view import plant_capacity
+from components.geography import County, name_key
 from components.queue_view import status_now
 from gridclient import GenerationPlant, Generator, QueueRecord
 
@@ -60,33 +62,30 @@ class CountyQueue:
 def plant_markers(
     plants: Iterable[GenerationPlant], generators: Iterable[Generator]
 ) -> list[PlantMarker]:
-    """Return every located plant with the summed nameplate MW of its listed generators."""
-    capacity: dict[int, float] = {}
-    for generator in generators:
-        if generator.agency_plant_id is not None:
-            mw = generator.nameplate_capacity_mw or 0.0
-            capacity[generator.agency_plant_id] = capacity.get(generator.agency_plant_id, 0.0) + mw
-    markers = []
-    for plant in plants:
-        if plant.latitude is None or plant.longitude is None:
-            continue
-        markers.append(
-            PlantMarker(
-                name=plant.plant_name or f"Plant {plant.agency_plant_id or plant.id}",
-                latitude=plant.latitude,
-                longitude=plant.longitude,
-                capacity_mw=capacity.get(plant.agency_plant_id, 0.0)
-                if plant.agency_plant_id is not None
-                else 0.0,
-            )
+    """Return every located plant with the summed nameplate MW of its listed generators
+    (the Generation page's `plant_capacity`)."""
+    rows = [
+        (g.agency_plant_id, g.technology, g.nameplate_capacity_mw)
+        for g in generators
+        if g.agency_plant_id is not None
+    ]
+    frame = pd.DataFrame(rows, columns=["agencyPlantId", "technology", "nameplateCapacityMw"])
+    capacity = dict(plant_capacity(frame)[["agencyPlantId", "capacityMw"]].itertuples(index=False))
+    return [
+        PlantMarker(
+            name=plant.plant_name or f"Plant {plant.agency_plant_id or plant.id}",
+            latitude=plant.latitude,
+            longitude=plant.longitude,
+            capacity_mw=float(capacity.get(plant.agency_plant_id, 0.0)),
         )
-    return markers
+        for plant in plants
+        if plant.latitude is not None and plant.longitude is not None
+    ]
 
 
 def county_key(state: str | None, county: str | None) -> tuple[str, str]:
     """Return how a queue record's county and a county outline are matched: state, name."""
-    name = str(county or "").strip().lower().removesuffix(" county").strip()
-    return str(state or "").strip().upper(), name
+    return str(state or "").strip().upper(), name_key(county or "")
 
 
 def queue_by_county(records: Iterable[QueueRecord]) -> dict[tuple[str, str], CountyQueue]:

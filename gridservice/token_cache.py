@@ -51,15 +51,19 @@ class TokenCache:
         self.hits = self.misses = 0
         _CACHES.add(self)
 
+    def _fresh(self, digest: str, now: float) -> str | None:
+        """The tenant kept for a digest while fresh, counted as a hit (hold the lock)."""
+        entry = self._entries.get(digest)
+        if entry is None or entry[1] <= now:
+            return None
+        self.hits += 1
+        return entry[0]
+
     def known(self, token: str) -> str | None:
         """The token's tenant while the cache holds it fresh, else None (ask `tenant`)."""
         digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
         with self._lock:
-            entry = self._entries.get(digest)
-            if entry is None or entry[1] <= self.clock():
-                return None
-            self.hits += 1
-            return entry[0]
+            return self._fresh(digest, self.clock())
 
     def tenant(self, conn_for: Callable[[], Any], token: str) -> str | None:
         """The token's tenant, from the cache while fresh, else from the store
@@ -67,10 +71,8 @@ class TokenCache:
         digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
         now = self.clock()
         with self._lock:
-            entry = self._entries.get(digest)
-            if entry is not None and entry[1] > now:
-                self.hits += 1
-                return entry[0]
+            if (found := self._fresh(digest, now)) is not None:
+                return found
             self.misses += 1
             generation = self._generation
         tenant = tenant_for_digest(conn_for(), digest)

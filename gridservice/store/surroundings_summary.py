@@ -27,7 +27,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from gridservice.store import surroundings_reads, writer
+from gridservice.store import meta_reads, surroundings_reads, writer
 from gridservice.store.pg import is_postgres
 
 Row = dict[str, Any]
@@ -55,8 +55,7 @@ def invalidation_sql() -> str:
 
 def is_current(conn: sqlite3.Connection) -> bool:
     """Return whether the summary holds what the queue history says now."""
-    row = conn.execute("SELECT value FROM meta WHERE key = ?", (SUMMARY_KEY,)).fetchone()
-    return row is not None and row[0] == SUMMARY_VERSION
+    return meta_reads.get_meta(conn, SUMMARY_KEY) == SUMMARY_VERSION
 
 
 def refresh(conn: sqlite3.Connection) -> bool:
