@@ -17,8 +17,9 @@ the second figure measures the machine as much as the design.
 Where the CPU goes (`bench.cpu_accounting`, from /proc): over each wrk run, the cores used
 (CPU-seconds per second) by each instance, by wrk, by the PostgreSQL server (postmaster and
 backends, when it runs on this machine) and by the machine as a whole (busy and idle; "other"
-is busy less all of these: the kernel's softirq work on loopback and anything else running).
-Per run it prints those and the requests per instance-CPU-second; the summary adds the
+is busy less all of these: the kernel's softirq work on loopback and anything else running,
+its busiest processes named). Per run it prints those and the requests per
+instance-CPU-second; the summary adds the
 instances' CPU-seconds per 1,000 requests with one and with two instances, and the machine's
 idle share while two served. If two instances cost no more per request than one and the
 machine is nearly never idle, a ratio below 2 is the machine's limit, not the design's; if
@@ -129,9 +130,11 @@ def cpu_line(cpu: dict) -> str:
     each = "+".join(f"{c:.2f}" for c in cpu["instances_each"])
     postgres = cpu["groups"].get("postgres")
     postgres_text = "n/a" if postgres is None else f"{postgres:.2f}"
+    others = ", ".join(f"{name} {cores:.2f}" for name, cores in cpu["busiest_others"])
     return (
         f"cores: instances {cpu['instances']:.2f} ({each}) wrk {cpu['groups']['wrk']:.2f} "
-        f"postgres {postgres_text} other {cpu['other']:.2f} (softirq {cpu['softirq']:.2f}); "
+        f"postgres {postgres_text} other {cpu['other']:.2f} (softirq {cpu['softirq']:.2f}"
+        f"{'; ' + others if others else ''}); "
         f"machine busy {cpu['machine_busy']:.2f} idle {cpu['machine_idle']:.2f}; "
         f"{cpu['requests_per_instance_cpu_second']} req per instance-CPU-s"
     )

@@ -52,6 +52,8 @@ class CpuSnapshot:
     at: float  # time.monotonic()
     machine: MachineTimes
     groups: dict[str, int] = field(default_factory=dict)  # ticks per group
+    # Every process outside the groups (and this one): name and ticks, to name "other".
+    outsiders: dict[int, tuple[str, int]] = field(default_factory=dict)
 
 
 def parse_pid_stat(line: str) -> ProcessTimes:
@@ -94,26 +96,43 @@ def parse_cpu_line(line: str) -> MachineTimes:
     )
 
 
+def tree_members(processes: dict[int, ProcessTimes], root: int) -> set[int]:
+    """Return the pids of `root` and its live descendants (none when `root` is gone)."""
+    if root not in processes:
+        return set()
+    children: dict[int, list[int]] = {}
+    for proc in processes.values():
+        children.setdefault(proc.ppid, []).append(proc.pid)
+    members, stack = set(), [root]
+    while stack:
+        pid = stack.pop()
+        if pid not in members:
+            members.add(pid)
+            stack.extend(children.get(pid, []))
+    return members
+
+
 def tree_ticks(processes: dict[int, ProcessTimes], root: int) -> int:
     """Return the CPU ticks of `root` and its live descendants, each with its reaped children.
 
     0 when `root` is gone.
     """
-    if root not in processes:
-        return 0
-    children: dict[int, list[int]] = {}
-    for proc in processes.values():
-        children.setdefault(proc.ppid, []).append(proc.pid)
-    total, stack, seen = 0, [root], set()
-    while stack:
-        pid = stack.pop()
-        if pid in seen:
-            continue
-        seen.add(pid)
-        proc = processes[pid]
-        total += proc.own_ticks + proc.reaped_children_ticks
-        stack.extend(children.get(pid, []))
-    return total
+    return sum(
+        processes[pid].own_ticks + processes[pid].reaped_children_ticks
+        for pid in tree_members(processes, root)
+    )
+
+
+def busiest_outsiders(before: CpuSnapshot, after: CpuSnapshot, top: int = 3) -> list:
+    """Return the `top` process names outside the groups that used the most ticks between
+    the snapshots, as (name, ticks), processes of one name summed."""
+    by_name: dict[str, int] = {}
+    for pid, (name, ticks) in after.outsiders.items():
+        earlier = before.outsiders.get(pid)
+        used = ticks - earlier[1] if earlier and earlier[0] == name else ticks
+        by_name[name] = by_name.get(name, 0) + used
+    ranked = sorted(by_name.items(), key=lambda item: (-item[1], item[0]))
+    return [(name, ticks) for name, ticks in ranked[:top] if ticks > 0]
 
 
 def cpu_used(before: CpuSnapshot, after: CpuSnapshot, clock_ticks: int) -> dict:
@@ -122,7 +141,8 @@ def cpu_used(before: CpuSnapshot, after: CpuSnapshot, clock_ticks: int) -> dict:
     `groups` maps each group to cores (CPU-seconds per wall second); `machine_busy` and
     `machine_idle` are cores of the whole machine (they add up to its core count),
     `softirq` is the part of busy in softirq, and `other` is busy less every group: the
-    kernel's work no process is charged for, and anything else running on the machine.
+    kernel's work no process is charged for, and anything else running on the machine;
+    `busiest_others` names the processes outside the groups that used the most of it.
     """
     seconds = after.at - before.at
     if seconds <= 0:
@@ -140,6 +160,9 @@ def cpu_used(before: CpuSnapshot, after: CpuSnapshot, clock_ticks: int) -> dict:
         "machine_idle": cores(after.machine.idle - before.machine.idle),
         "softirq": cores(after.machine.softirq - before.machine.softirq),
         "other": round(busy - sum(groups.values()), 3),
+        "busiest_others": [
+            [name, cores(ticks)] for name, ticks in busiest_outsiders(before, after)
+        ],
     }
 
 
@@ -173,7 +196,15 @@ def snapshot(roots: dict[str, list[int]]) -> CpuSnapshot:
     groups = {name: sum(tree_ticks(processes, pid) for pid in pids) for name, pids in roots.items()}
     me = processes.get(os.getpid())
     groups["wrk"] = me.reaped_children_ticks if me else 0
-    return CpuSnapshot(at=at, machine=machine, groups=groups)
+    members = {os.getpid()}.union(
+        *(tree_members(processes, pid) for pids in roots.values() for pid in pids)
+    )
+    outsiders = {
+        pid: (proc.comm, proc.own_ticks + proc.reaped_children_ticks)
+        for pid, proc in processes.items()
+        if pid not in members
+    }
+    return CpuSnapshot(at=at, machine=machine, groups=groups, outsiders=outsiders)
 
 
 def clock_ticks() -> int:

@@ -85,8 +85,31 @@ def test_cores_are_ticks_per_second_of_wall_time_and_other_is_busy_less_every_gr
     assert (used["machine_busy"], used["machine_idle"]) == (1.8, 0.2)
     assert used["softirq"] == 0.1
     assert used["other"] == pytest.approx(1.8 - 1.0 - 0.3 - 0.02)
+    assert used["busiest_others"] == []
     with pytest.raises(ValueError):
         ca.cpu_used(after, before, clock_ticks=100)
+
+
+def test_other_names_the_busiest_processes_outside_the_groups_by_what_they_used_meanwhile():
+    machine = ca.MachineTimes(busy=0, idle=0, softirq=0)
+    before = ca.CpuSnapshot(
+        at=0.0, machine=machine,
+        outsiders={5: ("chromium", 1000), 6: ("chromium", 10), 7: ("kdamond.0", 500), 8: ("old", 1)},
+    )  # fmt: skip
+    after = ca.CpuSnapshot(
+        at=2.0, machine=machine,
+        outsiders={
+            5: ("chromium", 1060), 6: ("chromium", 30), 7: ("kdamond.0", 502),
+            9: ("streamlit", 50),  # started during the run
+            8: ("reused pid", 40),  # pid 8 ended and a new process took it
+            4: ("idle", 3),
+        },
+    )  # fmt: skip
+    assert ca.busiest_outsiders(before, after) == [
+        ("chromium", 80), ("streamlit", 50), ("reused pid", 40),
+    ]  # fmt: skip
+    used = ca.cpu_used(before, after, clock_ticks=100)
+    assert used["busiest_others"] == [["chromium", 0.4], ["streamlit", 0.25], ["reused pid", 0.2]]
 
 
 def test_the_instances_cost_per_request_sums_every_instance():
@@ -120,3 +143,7 @@ def test_a_child_that_ended_is_counted_as_the_benchmark_process_own_wrk_time():
     assert after.machine.busy + after.machine.idle > before.machine.busy + before.machine.idle
     me = ca.read_processes()[os.getpid()]
     assert me.ppid == os.getppid()
+    # A group's members are not "others"; everything else still is.
+    grouped = ca.snapshot({"parent": [os.getppid()]})
+    assert os.getppid() not in grouped.outsiders and os.getpid() not in grouped.outsiders
+    assert 1 in grouped.outsiders or os.getppid() == 1
