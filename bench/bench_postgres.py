@@ -16,9 +16,9 @@ the second figure measures the machine as much as the design.
 
 Where the CPU goes (`bench.cpu_accounting`, from /proc): over each wrk run, the cores used
 (CPU-seconds per second) by each instance, by wrk, by the PostgreSQL server (postmaster and
-backends, when it runs on this machine) and by the machine as a whole (busy and idle; "other"
-is busy less all of these: the kernel's softirq work on loopback and anything else running,
-its busiest processes named). Per run it prints those and the requests per
+backends, when it runs on this machine) and by the machine as a whole (busy and idle, and
+softirq within busy; "other" is busy less all of these: anything else running, its busiest
+processes named, and kernel time charged to none of them). Per run it prints those and the requests per
 instance-CPU-second; the summary adds the
 instances' CPU-seconds per 1,000 requests with one and with two instances, and the machine's
 idle share while two served. If two instances cost no more per request than one and the

@@ -11,8 +11,11 @@ A `CpuSnapshot` is taken before and after a run; `cpu_used` turns the pair into 
   the growth of the benchmark process's own reaped-children time over the run (nothing else
   is reaped during a run: the servers end after it).
 - The machine's busy time comes from the first line of /proc/stat: everything but idle and
-  iowait, softirq included. The part no group accounts for ("other") is the kernel's
-  softirq work (loopback delivery) plus whatever else runs on the machine.
+  iowait, softirq included. The part no group accounts for ("other") is whatever else runs
+  on the machine (its busiest processes are named) and kernel time charged to no group.
+  Softirq time (loopback delivery, much of it) is reported on its own; the kernel may also
+  charge it to the process that was running, so it can overlap the groups, and "other" can
+  come out a few hundredths of a core below zero.
 
 Linux only (/proc). The parsing is kept in pure functions so it can be tested on text.
 """
@@ -140,8 +143,8 @@ def cpu_used(before: CpuSnapshot, after: CpuSnapshot, clock_ticks: int) -> dict:
 
     `groups` maps each group to cores (CPU-seconds per wall second); `machine_busy` and
     `machine_idle` are cores of the whole machine (they add up to its core count),
-    `softirq` is the part of busy in softirq, and `other` is busy less every group: the
-    kernel's work no process is charged for, and anything else running on the machine;
+    `softirq` is the part of busy in softirq (it may also be in a group's time), and `other`
+    is busy less every group: anything else running and kernel time charged to no group;
     `busiest_others` names the processes outside the groups that used the most of it.
     """
     seconds = after.at - before.at
