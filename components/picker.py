@@ -13,6 +13,16 @@ cell under the pointer:
 The pick is read from the chart's session state *before* the map is drawn, so a click costs
 one run of the picker's fragment (`st.fragment`), not a rerun of the page. The deck's JSON is
 written compactly, with the big surface layers built once per process.
+
+One chart serves the picker's whole life (a fixed key), so a click redraws the map it is on
+instead of building a new one: under software WebGL a new chart compiles every shader
+program again, seconds a click. Two things make that work with Streamlit's chart:
+- the surface a click lands on has no layer id. Streamlit fades every layer but the selected
+  object while a selection names a layer *with* an id that is still drawn; deck.gl names an
+  id-less layer after its type (`CLICK_LAYER_ID`) and Streamlit ignores a selection on it, so
+  nothing is faded, and it drops that selection once the next map arrives;
+- the map's double-click zoom is off: with it on, deck.gl holds every click back about
+  300 ms to tell it from a double click (the mouse wheel and the +/- buttons still zoom).
 """
 
 from __future__ import annotations
@@ -43,6 +53,8 @@ from components.maps import (
 
 REGION_LAYER_ID = "region_cells"
 NEAR_LAYER_ID = "near_cells"
+# the id deck.gl gives the id-less surface a click lands on, and so the key of its selection
+CLICK_LAYER_ID = "H3HexagonLayer"
 REGION_RES, NEAR_RES = 4, 7
 NEAR_ZOOM = 9.0
 # half the surroundings box, east-west and north-south: at NEAR_ZOOM a map 1,300 px wide and
@@ -72,7 +84,9 @@ def layer_spec(layer: pdk.Layer) -> dict[str, Any]:
 
 
 def surface_spec(cells: Iterable[str], layer_id: str, colour: list[int]) -> dict[str, Any]:
-    """Return the pickable, nearly transparent cell surface (a click picks a cell)."""
+    """Return the pickable, nearly transparent cell surface (a click picks a cell; the cell
+    under the pointer lights up). Not outlined: under software WebGL the outlines of a few
+    thousand cells cost every frame of the map hundreds of milliseconds."""
     return {
         "@@type": "H3HexagonLayer",
         "id": layer_id,
@@ -80,14 +94,24 @@ def surface_spec(cells: Iterable[str], layer_id: str, colour: list[int]) -> dict
         "getHexagon": "@@=hex",
         "pickable": True,
         "filled": True,
-        "stroked": layer_id == NEAR_LAYER_ID,
+        "stroked": False,
         "extruded": False,
         "getFillColor": colour,
-        "getLineColor": [30, 111, 217, 40],
-        "lineWidthMinPixels": 0.5,
         "autoHighlight": True,
         "highlightColor": [214, 39, 40, 140],
     }
+
+
+def clickable(surface: dict[str, Any]) -> dict[str, Any]:
+    """Return the surface a click lands on: without its id (see the module's note)."""
+    return {key: value for key, value in surface.items() if key != "id"}
+
+
+def passed_over(surface: dict[str, Any], centre: str) -> dict[str, Any]:
+    """Return the region surface under the surroundings view, its id naming the view: a click
+    on it (past the surroundings' edge) moves the view, and the selection it left names a
+    layer the next map no longer draws, so Streamlit drops it instead of fading the map."""
+    return {**surface, "id": f"{surface['id']}.{centre}"}
 
 
 @st.cache_resource(show_spinner=False)
@@ -97,7 +121,6 @@ def region_surface() -> dict[str, Any]:
     for county in region_counties().values():
         shape = h3.geo_to_h3shape(county.geometry)
         cells.update(h3.h3shape_to_cells_experimental(shape, REGION_RES, contain="overlap"))
-    # a selected cell is drawn at full opacity by Streamlit: nearly clear, it stays faint
     return surface_spec(sorted(cells), REGION_LAYER_ID, [30, 111, 217, 1])
 
 
@@ -115,7 +138,6 @@ def near_surface(centre: str) -> dict[str, Any]:
     south, west, north, east = near_box(*h3.cell_to_latlng(centre))
     box = h3.LatLngPoly([(south, west), (south, east), (north, east), (north, west)])
     cells = sorted(h3.h3shape_to_cells_experimental(box, NEAR_RES, contain="overlap"))
-    # the selected cell turns solid pin red under the pin: the cell the point stands for
     return surface_spec(cells, NEAR_LAYER_ID, [*PIN_COLOUR[:3], 8])
 
 
@@ -244,7 +266,8 @@ def deck_spec(layers: list[dict[str, Any]], view_state: pdk.ViewState | None) ->
             "bearing": 0,
         },
         "layers": layers,
-        "views": [{"@@type": "MapView", "controller": True}],
+        # no double-click zoom: with it, deck.gl holds each click ~300 ms (module's note)
+        "views": [{"@@type": "MapView", "controller": {"doubleClickZoom": False}}],
     }
     style = basemap_style()
     if style:
@@ -255,11 +278,12 @@ def deck_spec(layers: list[dict[str, Any]], view_state: pdk.ViewState | None) ->
 
 
 def read_pick(selection: Any) -> MapPick | None:
-    """Return the cell a chart's selection picked on a surface layer, if any."""
+    """Return the cell a chart's selection picked on a surface layer, if any (the layer's
+    name does not matter: only the surfaces are pickable, and their objects are cells)."""
     selection = _get(selection, "selection") or {}
     objects = _get(selection, "objects") or {}
-    for layer_id in (NEAR_LAYER_ID, REGION_LAYER_ID):
-        for obj in objects.get(layer_id) or []:
+    for picked in objects.values():
+        for obj in picked or []:
             cell = obj.get("hex") if isinstance(obj, Mapping) else None
             if cell and h3.is_valid_cell(cell):
                 latitude, longitude = h3.cell_to_latlng(cell)
@@ -279,21 +303,25 @@ def in_bounds(point: tuple[float, float] | None) -> bool:
 
 
 def chart_key(picker: str) -> str:
-    """Return the chart's key for the picker's view and point: each pick makes a new chart.
+    """Return the key of the picker's chart: one chart for the picker's whole life."""
+    return f"{picker}.map"
 
-    A new chart starts with no selection. Kept across a pick, Streamlit would keep the old
-    selection and redraw every layer through a per-object colour function (it fades what is
-    not selected): in headless Chromium that redraw took seconds, a new chart a fraction of one.
-    """
-    centre, point = state.picked_cell(picker), state.picked_point(picker)
-    where = f"{point[0]:.5f},{point[1]:.5f}" if point else "none"
-    return f"{picker}.map.{centre or 'region'}.{where}"
+
+def applied_pick_key(picker: str) -> str:
+    return f"{picker}.applied_pick"
 
 
 def apply_pick(picker: str) -> None:
-    """Act on the click the picker's chart reported since the last run (once: a pick changes
-    the point, hence the chart's key, so the next run reads a new chart)."""
+    """Act on the click the picker's chart reported since the last run, once.
+
+    The chart keeps reporting a pick until the browser has the next map and drops it, so a
+    run in between (a typed coordinate, a form field) sees the same pick again: it is applied
+    only when it differs from the last one applied, and forgotten once the chart reports none.
+    """
     pick = read_pick(st.session_state.get(chart_key(picker)))
+    if pick == st.session_state.get(applied_pick_key(picker)):
+        return
+    st.session_state[applied_pick_key(picker)] = pick
     if pick is None:
         return
     state.set_picked_point(picker, pick.latitude, pick.longitude)
@@ -323,7 +351,7 @@ def picker_caption(centre: str | None) -> str:
     if centre is None:
         return "Click the map to place the pin; the map then shows its surroundings."
     return (
-        "Click to move the pin (to the centre of the ~2.5 km cell under the pointer). Grey "
+        "Click to move the pin (to the centre of the ~2.5 km cell lit under the pointer). Grey "
         f'lines are county borders, the bar is {SCALE_KM} km; "Whole region" zooms back out.'
     )
 
@@ -359,15 +387,15 @@ def draw_picker_map(
     point = state.picked_point(picker)
     point = point if in_bounds(point) else None
     centre = state.picked_cell(picker)
-    layers = [state_outlines(), region_surface()]
+    layers = [state_outlines(), clickable(region_surface())]
     named: dict[str, County] = {}
     labels: list[dict[str, Any]] = []
     view_state = None
     if centre is not None:
         latitude, longitude = h3.cell_to_latlng(centre)
         near = counties_near(region_counties(), latitude, longitude)
-        layers = [state_outlines(), near_outlines(near, point), region_surface()]
-        layers.append(near_surface(centre))
+        layers = [state_outlines(), near_outlines(near, point)]
+        layers += [passed_over(region_surface(), centre), clickable(near_surface(centre))]
         named.update((county.fips, county) for county in [*named_counties, *near])
         bar, bar_label = scale_bar(latitude, longitude)
         layers.append(bar)

@@ -53,12 +53,12 @@ def test_the_fine_cells_cover_the_whole_surroundings_map_on_a_wide_screen(where)
 
 def test_a_pick_is_the_centre_of_the_picked_cell_and_only_a_region_pick_moves_the_view():
     coarse = h3.latlng_to_cell(*HAYS, picker.REGION_RES)
-    event = {"selection": {"objects": {picker.REGION_LAYER_ID: [{"hex": coarse}]}}}
+    event = {"selection": {"objects": {picker.CLICK_LAYER_ID: [{"hex": coarse}]}}}
     pick = picker.read_pick(event)
     assert (pick.latitude, pick.longitude) == pytest.approx(h3.cell_to_latlng(coarse), abs=1e-5)
     assert pick.moves_view
     fine = h3.latlng_to_cell(*HAYS, picker.NEAR_RES)
-    event = {"selection": {"objects": {picker.NEAR_LAYER_ID: [{"hex": fine}]}}}
+    event = {"selection": {"objects": {picker.CLICK_LAYER_ID: [{"hex": fine}]}}}
     pick = picker.read_pick(event)
     assert pick.cell == fine and not pick.moves_view
 
@@ -68,7 +68,7 @@ def test_no_selection_another_layer_or_a_bad_cell_picks_nothing():
     assert picker.read_pick(None) is None
     other = {"selection": {"objects": {"counties": [{"properties": {"fips": "48209"}}]}}}
     assert picker.read_pick(other) is None
-    bad = {"selection": {"objects": {picker.NEAR_LAYER_ID: [{"hex": "not-a-cell"}]}}}
+    bad = {"selection": {"objects": {picker.CLICK_LAYER_ID: [{"hex": "not-a-cell"}]}}}
     assert picker.read_pick(bad) is None
 
 

@@ -64,7 +64,7 @@ def test_the_map_moves_to_the_point_and_frames_its_surroundings(service_env):
     assert spec["initialViewState"]["latitude"] == pytest.approx(around[0])
     assert spec["initialViewState"]["longitude"] == pytest.approx(around[1])
     assert spec["initialViewState"]["zoom"] == picker.NEAR_ZOOM
-    pin = next(layer for layer in spec["layers"] if layer["id"] == "pin")
+    pin = next(layer for layer in spec["layers"] if layer.get("id") == "pin")
     assert pin["data"][0]["latitude"] == latitude
 
 
@@ -72,9 +72,8 @@ def test_a_map_click_resolves_the_clicked_point_at_once(service_env):
     at = AppTest.from_file(page_path("service_territory"), default_timeout=90)
     at.run()
     cell = h3.latlng_to_cell(*DEMO_POINTS["dual_certified"], picker.REGION_RES)
-    key = "territory.map.region.none"  # the picker's chart before any point (picker.chart_key)
-    layer = picker.REGION_LAYER_ID
-    at.session_state[key] = {
+    layer = picker.CLICK_LAYER_ID
+    at.session_state[picker.chart_key("territory")] = {
         "selection": {"indices": {layer: [0]}, "objects": {layer: [{"hex": cell}]}}
     }
     at.run()
@@ -86,7 +85,7 @@ def test_a_map_click_resolves_the_clicked_point_at_once(service_env):
 
 def layer_fips(at: AppTest, layer_id: str) -> set[str]:
     spec = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
-    layer = next(layer for layer in spec["layers"] if layer["id"] == layer_id)
+    layer = next(layer for layer in spec["layers"] if layer.get("id") == layer_id)
     return {feature["properties"]["fips"] for feature in layer["data"]}
 
 
@@ -102,7 +101,7 @@ def test_the_map_shades_the_candidate_territories_counties(service_env):
 def test_the_shaded_counties_are_named_over_their_shading(service_env):
     at = resolve_on_page(DEMO_POINTS["dual_certified"])
     spec = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
-    ids = [layer["id"] for layer in spec["layers"]]
+    ids = [layer.get("id") for layer in spec["layers"]]
     labels = spec["layers"][ids.index("map_labels")]
     names = {row["text"] for row in labels["data"]}
     counties = geography.region_counties()
