@@ -16,7 +16,9 @@ for later runs), the service in its own process.
 left; the first, cold load of the whole app is reported apart. A map click is timed from the
 click until the latitude field shows the new point, the picker's run has finished and the
 map has drawn two frames: the first click on the region view (which also brings the view to
-the pin's surroundings), then clicks in the surroundings view. Prints Markdown tables with
+the pin's surroundings), then clicks in the surroundings view; each click also reports the CPU
+time Chromium's GPU process (software WebGL: drawing and picking) and renderers (JavaScript,
+layout) spent on it, read from /proc. Prints Markdown tables with
 p50 and max, the machine and the load average before and after; targets: page p50 < 1 s,
 map click p50 < 400 ms (scale 10, quiet machine).
 """
@@ -220,22 +222,67 @@ LATITUDE_SHOWN = """(before) => {
 TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
-def time_click(page, x: float, y: float) -> float:
-    """Click the map at (x, y) and return the seconds until the new point is drawn."""
+def chromium_kind(argv: list[str]) -> str | None:
+    """Return which of Chromium's processes a command line is ("gpu", "renderer", "browser"
+    or "utility"), or None for another program. Chromium's children rewrite their command
+    line into one string, so it is split on spaces first."""
+    words = " ".join(argv).split()
+    if not words or "chrom" not in Path(words[0]).name:
+        return None
+    if Path(words[0]).name not in ("chromium", "chrome"):
+        return "utility"  # the crash handler
+    kinds = {"gpu-process": "gpu", "renderer": "renderer"}
+    for word in words[1:]:
+        if word.startswith("--type="):
+            return kinds.get(word.removeprefix("--type="), "utility")
+    return "browser"
+
+
+def chromium_cpu_seconds(proc: Path = Path("/proc"), root: int | None = None) -> dict[str, float]:
+    """Return the CPU seconds (user + system) that the Chromium processes under `root` (this
+    process by default: the browser the benchmark launched, not another one on the machine)
+    have used, by kind."""
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    from bench.cpu_accounting import clock_ticks, read_processes, tree_members
+
+    processes = read_processes(proc)
+    ticks: dict[str, int] = {}
+    for pid in tree_members(processes, os.getpid() if root is None else root):
+        try:
+            kind = chromium_kind((proc / str(pid) / "cmdline").read_bytes().decode().split("\0"))
+        except (FileNotFoundError, ProcessLookupError, PermissionError):
+            continue  # a process that ended meanwhile
+        if kind is not None:
+            ticks[kind] = ticks.get(kind, 0) + processes[pid].own_ticks
+    return {kind: value / clock_ticks() for kind, value in ticks.items()}
+
+
+def cpu_spent(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    """Return the CPU seconds each kind spent between two readings (a new process counts
+    from zero; one that ended is left out)."""
+    return {kind: round(after[kind] - before.get(kind, 0.0), 3) for kind in after}
+
+
+def time_click(page, x: float, y: float) -> tuple[float, dict[str, float]]:
+    """Click the map at (x, y); return the seconds until the new point is drawn, and the CPU
+    seconds Chromium's processes spent meanwhile, by kind."""
     field = page.locator('input[aria-label="Latitude"]')
     before = field.input_value()
     page.mouse.move(x, y)  # rest on the spot first, as a user does (deck.gl picks on hover)
     page.wait_for_timeout(300)
+    cpu_before = chromium_cpu_seconds()
     started = time.perf_counter()
     page.mouse.click(x, y)
     page.wait_for_function(LATITUDE_SHOWN, arg=before, timeout=60_000)
     page.evaluate(TWO_FRAMES)
-    return time.perf_counter() - started
+    elapsed = time.perf_counter() - started
+    return elapsed, cpu_spent(cpu_before, chromium_cpu_seconds())
 
 
-def time_map_clicks(context, base_url: str) -> tuple[float, list[float]]:
+def time_map_clicks(context, base_url: str) -> tuple[tuple, list[tuple]]:
     """Open the screening page, click the region map, then click around the pin; return the
-    first click's seconds and each later click's."""
+    first click's (seconds, browser CPU) and each later click's."""
     import h3
 
     sys.path.insert(0, str(REPO))
@@ -287,10 +334,12 @@ def measure_app(browser, base_url: str, assessment_id: str | None, args) -> dict
         first_clicks.append(first)
         near_clicks.extend(later)
     warm_context.close()
+    clicks = {"region view (places the pin)": first_clicks, "surroundings": near_clicks}
     return {
         "cold_s": cold,
         "pages": timings,
-        "clicks": {"region view (places the pin)": first_clicks, "surroundings": near_clicks},
+        "clicks": {name: [seconds for seconds, _ in done] for name, done in clicks.items()},
+        "click_cpu": {name: [cpu for _, cpu in done] for name, done in clicks.items()},
     }
 
 
@@ -304,12 +353,20 @@ def print_results(result: dict, empty_cache: bool) -> None:
     print("|---|---:|---:|---:|")
     for path, values in result["pages"].items():
         print(f"| /{path} | {statistics.median(values):.2f} | {max(values):.2f} | {len(values)} |")
-    print("\n| map click | p50 (ms) | max (ms) | clicks |")
-    print("|---|---:|---:|---:|")
+    print(
+        "\n| map click | p50 (ms) | max (ms) | clicks "
+        "| Chromium CPU-s a click, p50: GPU process / renderer |"
+    )
+    print("|---|---:|---:|---:|---:|")
     for name, values in result["clicks"].items():
         if values:
             p50, top = statistics.median(values) * 1000, max(values) * 1000
-            print(f"| {name} | {p50:.0f} | {top:.0f} | {len(values)} |")
+            cpu = result.get("click_cpu", {}).get(name) or [{}]
+            gpu = statistics.median(c.get("gpu", 0.0) for c in cpu)
+            renderer = statistics.median(c.get("renderer", 0.0) for c in cpu)
+            print(
+                f"| {name} | {p50:.0f} | {top:.0f} | {len(values)} | {gpu:.2f} / {renderer:.2f} |"
+            )
 
 
 def machine() -> str:
