@@ -17,16 +17,13 @@ st.caption(
 
 with problem_boundary():
     conn = connection.connection_key()
-    every_generator = data.all_generators(conn)
-    every = generation_view.generators_frame(every_generator)
-    arguments = generation_view.draw_generator_filters(every)
-    filtered = any(value is not None for value in arguments.values())
-    generators = generation_view.generators_frame(
-        data.generators(conn, **arguments) if filtered else every_generator
-    )
     plants_all = data.all_generation_plants(conn)
-    plants = generation_view.plants_frame(plants_all, generators)
-    plants = plants[plants["agencyPlantId"].isin(set(generators["agencyPlantId"]))]
+    every = generation_view.every_generation(conn, data.all_generators(conn), plants_all)
+    arguments = generation_view.draw_generator_filters(every)
+    shown = every
+    if any(value is not None for value in arguments.values()):
+        shown = generation_view.generation_frames(data.generators(conn, **arguments), plants_all)
+    generators, plants = shown.generators, shown.plants
     st.markdown(
         f"**{len(generators):,}** generators · **{generators['nameplateCapacityMw'].sum():,.0f} "
         f"MW** nameplate · **{len(plants):,}** plants"
@@ -34,7 +31,7 @@ with problem_boundary():
     map_column, legend_column = st.columns([5, 2])
     with map_column:
         event = st.pydeck_chart(
-            generation_view.plant_deck(plants),
+            shown.deck,
             on_select="rerun",
             selection_mode="single-object",
             key="generation.map",
@@ -54,9 +51,7 @@ with problem_boundary():
         if maps.basemap_style() is None:
             st.caption("County outlines from the Census; no online basemap configured.")
     st.subheader("Generators")
-    tables.show_table(
-        **glossary.table(generators, generation_view.generator_table_config()), hide_index=True
-    )
+    tables.show_rows(shown.table, hide_index=True)
 
     st.subheader("Monthly net generation of a plant")
     names = dict(zip(plants["agencyPlantId"], plants["plantName"], strict=True))

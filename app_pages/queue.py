@@ -16,15 +16,10 @@ st.caption(
 
 with problem_boundary():
     conn = connection.connection_key()
-    records = data.all_queue_records(conn)
-    by_id = {str(record.id): record for record in records}
-    authorities = queue_requests.source_authorities(
-        conn, queue_requests.duplicated_sources(records)
-    )
-    collapsed = queue_requests.one_per_request(records, authorities)
-    frame = queue_view.queue_frame(collapsed.kept)
-    filtered = queue_view.filter_queue(frame, queue_view.draw_filters(frame))
-    filtered = queue_view.draw_technology(conn, filtered)
+    queue = queue_view.queue_list(conn, data.all_queue_records(conn))
+    frame = queue.frame
+    narrowed = queue_view.filter_queue(frame, queue_view.draw_filters(queue))
+    filtered = queue_view.draw_technology(conn, narrowed)
 
     total_mw = filtered["requestedCapacityMw"].sum()
     active, active_mw = queue_view.active_now(filtered)
@@ -32,16 +27,17 @@ with problem_boundary():
         f"**{len(filtered):,}** of {len(frame):,} records · **{total_mw:,.0f} MW** requested"
         f" · **{active:,}** active now, **{active_mw:,.0f} MW**"
     )
-    note = queue_requests.collapse_note(collapsed, authorities)
+    note = queue_requests.collapse_note(queue.collapsed, queue.authorities)
     if note:
         st.caption(escape_markdown(note))
     if filtered.empty:
         st.info("No queue record matches these filters.")
     else:
         queue_view.draw_charts(filtered)
-    selected = queue_view.draw_table(filtered)
-    if selected and selected in by_id:
-        queue_view.draw_record(conn, by_id[selected])
+    # the rows of the whole list's table, unless the details added technology to them
+    selected = queue_view.draw_table(filtered, queue.table if filtered is narrowed else None)
+    if selected and selected in queue.by_id:
+        queue_view.draw_record(conn, queue.by_id[selected])
     elif selected:
         st.warning(f"No queue record with id “{escape_markdown(selected)}” in this release.")
     else:

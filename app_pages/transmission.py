@@ -14,44 +14,39 @@ st.title("Transmission projects")
 
 with problem_boundary():
     conn = connection.connection_key()
-    every_project = data.all_transmission_projects(conn)
+    every = transmission_view.every_project_list(conn, data.all_transmission_projects(conn))
     left, right = st.columns(2)
     with left:
         county = filters.selectbox(
-            "County",
-            ["All counties", *transmission_view.county_options(every_project)],
-            "county",
-            scope="transmission",
+            "County", ["All counties", *every.counties], "county", scope="transmission"
         )
     with right:
-        statuses = sorted({p.status for p in every_project if p.status})
         status = filters.selectbox(
             "Status",
-            ["All statuses", *statuses],
+            ["All statuses", *every.statuses],
             "status",
             scope="transmission",
             format_func=lambda s: glossary.label("status", s) if s != "All statuses" else s,
         )
     # The service filters (county and status are the interface's own filters). Unfiltered,
-    # the list already loaded is the answer, cut as a filtered one is (5,000): a second
-    # cached copy cost unpickling every project on every run.
-    unfiltered = county == "All counties" and status == "All statuses"
-    projects = (
-        every_project[:5000]
-        if unfiltered
-        else data.transmission_projects(
-            conn,
-            county=None if county == "All counties" else county,
-            status=None if status == "All statuses" else status,
+    # the list already loaded is the answer, cut as a filtered one is (5,000), and its table
+    # is made once for that list.
+    listing = every
+    if county != "All counties" or status != "All statuses":
+        listing = transmission_view.project_list(
+            data.transmission_projects(
+                conn,
+                county=None if county == "All counties" else county,
+                status=None if status == "All statuses" else status,
+            )
         )
-    )
-    frame = transmission_view.projects_frame(projects)
+    frame = listing.frame
     st.markdown(f"**{len(frame):,}** projects")
     if frame.empty:
         st.info("No transmission project matches these filters.")
         st.stop()
-    event = tables.show_table(
-        **glossary.table(frame, transmission_view.table_config()),
+    event = tables.show_rows(
+        listing.table,
         hide_index=True,
         on_select="rerun",
         selection_mode="single-row",
@@ -59,7 +54,7 @@ with problem_boundary():
     )
     rows = event.selection.rows if event else []
     chosen = frame.iloc[rows[0]] if rows else frame.iloc[0]
-    project = next(p for p in projects if p.id == chosen["id"])
+    project = next(p for p in listing.projects if p.id == chosen["id"])
     st.subheader(f"Evidence · {escape_markdown(str(project.project_number or project.id))}")
     st.markdown(escape_markdown(project.description or "(no description)"))
     evidence = project.evidence or TransmissionEvidence()
@@ -72,7 +67,7 @@ with problem_boundary():
     draw_flags(project.quality_flags)
 
     st.subheader("In-service dates")
-    timeline = transmission_view.timeline_frame(frame)
+    timeline = listing.timeline
     if timeline.empty:
         st.caption(
             "None of these projects states an in-service date: pick another county or status."

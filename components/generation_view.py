@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
 import math
 from collections.abc import Iterable
@@ -12,14 +14,17 @@ import pandas as pd
 import pydeck as pdk
 import streamlit as st
 
-from components import filters, maps
+from components import data, filters, maps
+from components.connection import ConnectionKey
 from components.geography import region_counties
 from components.tables import (
     PROVENANCE_COLUMNS,
+    ShownTable,
     by_attribute,
     mw_column,
     provenance_config,
     records_frame,
+    shown_table,
 )
 from gridclient import GenerationPlant, Generator, GeneratorOperation
 
@@ -63,6 +68,47 @@ PLANT_COLUMNS = [
 def generators_frame(generators: Iterable[Generator]) -> pd.DataFrame:
     """Return generators as a flat frame with provenance and quality flags as text."""
     return records_frame(generators, by_attribute(GENERATOR_COLUMNS) | PROVENANCE_COLUMNS)
+
+
+@dataclasses.dataclass(frozen=True)
+class GenerationFrames:
+    """The generators that pass the filters as a frame and as the table drawn, and the plants
+    they belong to, with their capacity from those generators."""
+
+    generators: pd.DataFrame
+    table: ShownTable
+    plants: pd.DataFrame
+
+    @functools.cached_property
+    def deck(self) -> pdk.Deck:
+        """The region's county outlines with these plants on top."""
+        return plant_deck(self.plants)
+
+    @functools.cached_property
+    def choices(self) -> dict[str, list[str]]:
+        """Each filter's choices, `any` first, from these generators' distinct values."""
+        return {column: filter_choices(self.generators, column) for column in FILTER_COLUMNS}
+
+
+def generation_frames(
+    generators: Iterable[Generator], plants: Iterable[GenerationPlant]
+) -> GenerationFrames:
+    """Return the frames of the page for these generators and the plants they belong to."""
+    frame = generators_frame(generators)
+    with_capacity = plants_frame(plants, frame)
+    with_capacity = with_capacity[with_capacity["agencyPlantId"].isin(set(frame["agencyPlantId"]))]
+    return GenerationFrames(frame, shown_table(frame, generator_table_config()), with_capacity)
+
+
+def every_generation(
+    conn: ConnectionKey, generators: list[Generator], plants: list[GenerationPlant]
+) -> GenerationFrames:
+    """Return the page's frames for every generator (`data.all_generators`) and every plant,
+    made once for those lists: an unfiltered visit only draws them."""
+    return data.derived(
+        conn, "generators and plants", (generators, plants),
+        lambda: generation_frames(generators, plants),
+    )  # fmt: skip
 
 
 def plant_capacity(generators: pd.DataFrame) -> pd.DataFrame:
@@ -216,12 +262,20 @@ def monthly_generation(operations: Iterable[GeneratorOperation]) -> pd.DataFrame
 SCOPE = "generation"
 
 
-def draw_generator_filters(every_generator: pd.DataFrame) -> dict[str, Any]:
+FILTER_COLUMNS = ("state", "status", "balancingAuthorityCode", "technology")
+
+
+def filter_choices(generators: pd.DataFrame, column: str) -> list[str]:
+    """Return `any` and the column's distinct values, sorted, for a filter's choices."""
+    values = generators[column].dropna().astype(str)
+    return ["any", *sorted({v for v in values if v}, key=str.casefold)]
+
+
+def draw_generator_filters(every: GenerationFrames) -> dict[str, Any]:
     """Draw every filter of the generators interface (kept in the URL); return the arguments."""
 
     def choices(column: str) -> list[str]:
-        values = every_generator[column].dropna().astype(str)
-        return ["any", *sorted({v for v in values if v}, key=str.casefold)]
+        return every.choices[column]
 
     top = st.columns(4)
     with top[0]:

@@ -16,23 +16,29 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from components import charts, data, filters, glossary
+from components import charts, data, filters, glossary, queue_requests
 from components.connection import ConnectionKey
 from components.evidence_view import draw_flags, draw_queue_evidence
+from components.queue_requests import CollapsedQueue
 from components.tables import (
+    ShownTable,
     by_attribute,
     flags_text,
     link_column,
     mw_column,
     provenance_config,
     records_frame,
+    show_rows,
     show_table,
+    shown_table,
 )
 from components.text import escape_markdown
 from gridclient import QueueRecord, QueueRecordDetails
 from gridclient.models import QueueDetailsEvidence
 
 DETAILS_BUDGET = 300
+# the columns whose distinct values the filters offer
+CHOICE_COLUMNS = ("state", "county", "status", "market")
 
 QUEUE_COLUMNS = [
     "id",
@@ -132,6 +138,41 @@ def queue_frame(records: Iterable[QueueRecord]) -> pd.DataFrame:
     frame["proposedDate"] = pd.to_datetime(frame["proposedDate"], errors="coerce")
     frame["queueDate"] = pd.to_datetime(frame["queueDate"], errors="coerce")
     return frame
+
+
+@dataclasses.dataclass(frozen=True)
+class QueueList:
+    """The queue as the page shows it before any filter: each request once, as a frame, as
+    a table, and the filters' choices. Made once per loaded list (`queue_list`)."""
+
+    by_id: dict[str, QueueRecord]
+    authorities: dict[str, str | None]
+    collapsed: CollapsedQueue
+    frame: pd.DataFrame
+    table: ShownTable
+    choices: dict[str, list[str]]
+
+
+def queue_list(conn: ConnectionKey, records: list[QueueRecord]) -> QueueList:
+    """Return the queue made from every record (`data.all_queue_records`), made once for
+    that list: the page's runs only filter it."""
+    return data.derived(conn, "queue records", (records,), lambda: _queue_list(conn, records))
+
+
+def _queue_list(conn: ConnectionKey, records: list[QueueRecord]) -> QueueList:
+    authorities = queue_requests.source_authorities(
+        conn, queue_requests.duplicated_sources(records)
+    )
+    collapsed = queue_requests.one_per_request(records, authorities)
+    frame = queue_frame(collapsed.kept)
+    return QueueList(
+        by_id={str(record.id): record for record in records},
+        authorities=authorities,
+        collapsed=collapsed,
+        frame=frame,
+        table=shown_table(frame, table_config()),
+        choices={column: options(frame, column) for column in CHOICE_COLUMNS},
+    )
 
 
 def with_details(frame: pd.DataFrame, details: Mapping[str, QueueRecordDetails]) -> pd.DataFrame:
@@ -237,22 +278,21 @@ def details_rows(details: QueueRecordDetails) -> list[tuple[str, str]]:
 # Drawing -----------------------------------------------------------------------------------
 
 
-def draw_filters(frame: pd.DataFrame) -> QueueFilters:
+def draw_filters(queue: QueueList) -> QueueFilters:
     """Draw the list filters (kept in the URL) and return them; technology comes later."""
+    frame, choices = queue.frame, queue.choices
     top = st.columns(4)
     with top[0]:
-        states = filters.multiselect("State", options(frame, "state"), "state", scope="queue")
-    by_state = frame if not states else frame[_in(frame["state"], tuple(states))]
+        states = filters.multiselect("State", choices["state"], "state", scope="queue")
+    county_choices = choices["county"]
+    if states:
+        county_choices = options(frame[_in(frame["state"], tuple(states))], "county")
     with top[1]:
-        counties = filters.multiselect(
-            "County", options(by_state, "county"), "county", scope="queue"
-        )
+        counties = filters.multiselect("County", county_choices, "county", scope="queue")
     with top[2]:
-        statuses = filters.multiselect(
-            "Status now", options(frame, "status"), "status", scope="queue"
-        )
+        statuses = filters.multiselect("Status now", choices["status"], "status", scope="queue")
     with top[3]:
-        markets = filters.multiselect("Market", options(frame, "market"), "market", scope="queue")
+        markets = filters.multiselect("Market", choices["market"], "market", scope="queue")
     bottom = st.columns(4)
     with bottom[0]:
         min_mw = filters.number_input("Min MW", "min_mw", min_value=0.0, step=10.0, scope="queue")
@@ -368,11 +408,16 @@ def table_config() -> dict[str, Any]:
     }
 
 
-def draw_table(filtered: pd.DataFrame) -> str | None:
-    """Draw the records; return the id of the selected one (kept in the URL as `record`)."""
+def draw_table(filtered: pd.DataFrame, table: ShownTable | None = None) -> str | None:
+    """Draw the records; return the id of the selected one (kept in the URL as `record`).
+
+    `table` is the whole list's table (`QueueList.table`) when `filtered` is a selection of
+    its rows; None when the rows carry more (technology from the details): made here then.
+    """
     shown = filtered.reset_index(drop=True)
-    event = show_table(
-        **glossary.table(shown, table_config()),
+    event = show_rows(
+        table or shown_table(filtered, table_config()),
+        filtered.index,
         hide_index=True,
         on_select="rerun",
         selection_mode="single-row",

@@ -7,6 +7,7 @@ where a member is missing, so views never dump models back to wire dicts.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -15,6 +16,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from components import glossary
 from components.glossary import column_label, words
 from gridclient import QualityFlag
 from gridclient.models import GridModel
@@ -180,3 +182,27 @@ def show_table(data: pd.DataFrame, **options: Any) -> Any:
     `-`, `@`, a tab or a carriage return shows (and downloads) with a leading `'`.
     """
     return st.dataframe(formula_safe(data), **options)
+
+
+@dataclasses.dataclass(frozen=True)
+class ShownTable:
+    """A frame as `show_table` draws it (the analyst's words, formula-safe cells), with the
+    frame's own index: made once, any selection of its rows is drawn without redoing it."""
+
+    data: pd.DataFrame
+    column_config: dict[str, Any]
+
+
+def shown_table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> ShownTable:
+    """Return the frame relabelled by `glossary.table` and made formula-safe, once."""
+    shown = glossary.table(frame, config)
+    return ShownTable(formula_safe(shown["data"]), shown["column_config"])
+
+
+def show_rows(table: ShownTable, index: pd.Index | None = None, **options: Any) -> Any:
+    """Draw the rows of `table` at `index` (every row when None), numbered from 0, with
+    `st.dataframe`; the same table `show_table` draws for those rows of the frame."""
+    rows = table.data
+    if index is not None and not index.equals(rows.index):
+        rows = rows.loc[index]
+    return st.dataframe(rows.reset_index(drop=True), column_config=table.column_config, **options)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Iterable
 from typing import Any
 
@@ -9,8 +11,10 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from components import glossary
+from components import data, glossary
+from components.connection import ConnectionKey
 from components.tables import (
+    ShownTable,
     as_text,
     by_attribute,
     flags_text,
@@ -18,8 +22,12 @@ from components.tables import (
     link_column,
     provenance_config,
     records_frame,
+    shown_table,
 )
 from gridclient import TransmissionProject
+
+# the most projects a list shows, as the service's filtered list is cut
+MAX_PROJECTS = 5000
 
 PROJECT_COLUMNS = [
     "projectNumber",
@@ -59,6 +67,44 @@ def projects_frame(projects: Iterable[TransmissionProject]) -> pd.DataFrame:
     for column in ("projectedInServiceDate", "actualInServiceDate"):
         frame[column] = pd.to_datetime(frame[column], errors="coerce")
     return frame
+
+
+@dataclasses.dataclass(frozen=True)
+class ProjectList:
+    """Projects as the page shows them: the models, the frame and table of the first
+    `MAX_PROJECTS` (as the service cuts a filtered list), the filters' choices from all."""
+
+    projects: list[TransmissionProject]
+    frame: pd.DataFrame
+    table: ShownTable
+
+    @functools.cached_property
+    def timeline(self) -> pd.DataFrame:
+        """The in-service dates of the projects in the frame (`timeline_frame`)."""
+        return timeline_frame(self.frame)
+
+    @functools.cached_property
+    def counties(self) -> list[str]:
+        """Every county a project crosses, sorted (the county filter's choices)."""
+        return county_options(self.projects)
+
+    @functools.cached_property
+    def statuses(self) -> list[str]:
+        """Every status a project has, sorted (the status filter's choices)."""
+        return sorted({project.status for project in self.projects if project.status})
+
+
+def project_list(projects: Iterable[TransmissionProject]) -> ProjectList:
+    """Return the projects with the frame and table of the first `MAX_PROJECTS`."""
+    projects = list(projects)
+    frame = projects_frame(projects[:MAX_PROJECTS])
+    return ProjectList(projects, frame, shown_table(frame, table_config()))
+
+
+def every_project_list(conn: ConnectionKey, projects: list[TransmissionProject]) -> ProjectList:
+    """Return every project (`data.all_transmission_projects`) as `project_list` does, made
+    once for that list: an unfiltered visit only draws it."""
+    return data.derived(conn, "transmission projects", (projects,), lambda: project_list(projects))
 
 
 def county_options(projects: Iterable[TransmissionProject]) -> list[str]:

@@ -12,7 +12,7 @@ forget the tenant's cached lists. The release is fetched in one place, `release(
     page -> view component -> components.data -> gridclient -> HTTP -> gridservice
 """
 
-from components.data._cache import PAGE_SIZE, TTL_SECONDS, progress_text
+from components.data._cache import PAGE_SIZE, TTL_SECONDS, derived, progress_text
 from components.data.records import (
     all_generation_plants,
     all_generators,
@@ -65,6 +65,7 @@ __all__ = [
     "capabilities",
     "create_export",
     "create_site",
+    "derived",
     "docket_filings",
     "evidence_chunks",
     "evidence_pages",

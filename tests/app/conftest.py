@@ -29,10 +29,14 @@ def demo_service(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def fresh_data_cache():
-    """Each test starts with empty st.cache_data (fetches are cached per process)."""
+    """Each test starts with empty st.cache_data (fetches are cached per process), and
+    without the tenant's sites, which are held rather than copied (`st.cache_resource`)."""
     import streamlit as st
 
+    from components import data
+
     st.cache_data.clear()
+    data.sites_with_latest_assessment.clear()
     yield
 
 
