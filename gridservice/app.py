@@ -189,7 +189,9 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.secret_key = secret_key
     app.state.cursor_codec = CursorCodec(app.state.secret_key, settings.cursor_ttl_seconds)
     app.state.rate_limiter = limiter_for(connections, settings.rate_limit())
-    app.state.refused_limiter = limiter_for(connections, settings.refused_rate_limit())
+    # Refused credentials draw one at a time: no user waits on them, and a guesser's
+    # allowance stays exact across instances.
+    app.state.refused_limiter = limiter_for(connections, settings.refused_rate_limit(), batch=1)
     app.state.search_cache = RankedSearchCache()
     # Each request's token lookup is a round trip on PostgreSQL: kept a short, stated time.
     app.state.token_cache = (

@@ -56,28 +56,124 @@ class RateLimiter:
             return max(1, math.ceil((1.0 - tokens) / self.rate))
 
 
+LEASE_SECONDS = 1.0
+"""How long requests drawn from a shared bucket may wait on one instance to be spent."""
+
+MAX_LEASE = 50
+"""The most requests one draw takes, however generous the limit."""
+
+
+def lease_batch(rate: float, burst: int) -> int:
+    """How many requests an instance draws from a shared bucket at once.
+
+    At most a twentieth of the burst (so other instances' unspent leases hold back little of
+    it), at most a tenth of a second of refill (a lease is small beside what the bucket
+    regains), at most `MAX_LEASE`, and at least 1. The default 50/s, burst 100 draws 5; a
+    burst under 40 or a rate under 20/s draws 1, exactly as without leases."""
+    return max(1, min(int(burst) // 20, int(rate * 0.1), MAX_LEASE))
+
+
+class _Lease:
+    """Requests drawn from one shared bucket and not yet spent, until `expires`."""
+
+    __slots__ = ("left", "expires", "drawing")
+
+    def __init__(self) -> None:
+        self.left = 0
+        self.expires = 0.0
+        self.drawing = threading.Lock()  # one draw per bucket at a time on this instance
+
+
 class SharedRateLimiter:
     """The same token buckets kept in the PostgreSQL store, so that every instance on one
-    database draws from one bucket per token (`store.rate_limits`)."""
+    database draws from one bucket per token (`store.rate_limits`).
 
-    def __init__(self, connections, rate: float, burst: int) -> None:
+    To spare most requests a database statement, an instance draws `batch` requests at once
+    (`lease_batch`) and spends them itself for up to `lease_seconds`; unspent ones are then
+    dropped, never put back. A request is only let through once it was taken from the shared
+    bucket, so a token never gets more than its limit across instances; the price is that up
+    to (instances x batch) requests may sit leased on other instances while this one answers
+    429. A refusal (and its `Retry-After`) always comes from the shared bucket itself.
+
+    Leases live in this process, guarded by a lock that is never held across a database
+    statement; a per-bucket lock keeps this instance's threads from drawing the same bucket
+    at once (they would queue on its row lock anyway), while other buckets go on."""
+
+    def __init__(
+        self,
+        connections,
+        rate: float,
+        burst: int,
+        *,
+        batch: int | None = None,
+        lease_seconds: float = LEASE_SECONDS,
+        clock=time.monotonic,
+    ) -> None:
         self.rate = rate
         self.burst = burst
+        self.batch = lease_batch(rate, burst) if batch is None else max(1, int(batch))
+        self.lease_seconds = lease_seconds
         self._connections = connections
+        self._clock = clock
+        self._leases: dict[str, _Lease] = {}
+        self._lock = threading.Lock()
+        self._prune_at = 1024
+
+    def _lease(self, key: str) -> _Lease:
+        """The lease of `key`, made if new (under `_lock`); spent and idle ones are dropped
+        now and then so that the map does not grow with every address ever seen."""
+        lease = self._leases.get(key)
+        if lease is None:
+            if len(self._leases) >= self._prune_at:
+                now = self._clock()
+                for stale in [
+                    k
+                    for k, held in self._leases.items()
+                    if (held.left == 0 or now >= held.expires) and not held.drawing.locked()
+                ]:
+                    del self._leases[stale]
+                self._prune_at = max(1024, 2 * len(self._leases))
+            lease = self._leases[key] = _Lease()
+        return lease
+
+    def _spend(self, lease: _Lease) -> bool:
+        """Spend one leased request if one is left and the lease is live (under `_lock`)."""
+        if lease.left > 0 and self._clock() < lease.expires:
+            lease.left -= 1
+            return True
+        lease.left = 0
+        return False
 
     def retry_after(self, key: str) -> int:
         """Take one request from the bucket; return 0 if allowed, else seconds to wait."""
-        conn = self._connections.get()
-        return rate_limits.take(conn, key, rate=self.rate, burst=self.burst)
+        with self._lock:
+            lease = self._lease(key)
+            if self._spend(lease):
+                return 0
+        with lease.drawing:
+            with self._lock:
+                if self._spend(lease):  # another thread drew while this one waited
+                    return 0
+            started = self._clock()
+            granted, wait = rate_limits.draw(
+                self._connections.get(), key, rate=self.rate, burst=self.burst, wanted=self.batch
+            )
+            if granted == 0:
+                return wait
+            with self._lock:
+                lease.left = granted - 1
+                lease.expires = started + self.lease_seconds
+            return 0
 
 
-def limiter_for(connections, limit: tuple[float, int] | None):
+def limiter_for(connections, limit: tuple[float, int] | None, *, batch: int | None = None):
     """Return the bucket keeper for `limit`: in the database for a pooled (PostgreSQL) store,
-    so every instance shares it; in memory for SQLite; None when the limit is off."""
+    so every instance shares it (drawing `batch` requests at a time, `lease_batch` when
+    None); in memory for SQLite; None when the limit is off."""
     if limit is None:
         return None
     if isinstance(connections, PooledConnections):
-        return SharedRateLimiter(connections, *limit)
+        return SharedRateLimiter(connections, *limit, batch=batch)
     return RateLimiter(*limit)
 
 
