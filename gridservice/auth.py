@@ -11,6 +11,12 @@ A request refused with 401 (no token, a malformed header, an unknown token) is f
 from the bucket of its client address, the connection's peer (forwarded headers are not
 trusted: a client could pick its bucket): a guesser is slowed to 429 without costing any
 tenant its own limit.
+
+On PostgreSQL the buckets are rows of the database, shared by every instance
+(`SharedRateLimiter`); an instance leases a small batch of a token's requests at once and
+spends it itself for at most `LEASE_SECONDS`, so no token ever exceeds its limit across
+instances, but up to (instances x batch) requests may sit leased on other instances while
+one instance answers 429.
 """
 
 from __future__ import annotations
