@@ -25,7 +25,7 @@ from typing import Any
 # from the newest row; time never runs backwards (a draw whose clock was read before
 # another's commit refills nothing). A bucket seen for the first time is inserted full less
 # the grant; if two first draws race, the loser inserts nothing and returns no row, and
-# `take` runs the statement again, which then finds the row.
+# `draw` runs the statement again, which then finds the row.
 _TAKE = """
 WITH now AS (SELECT extract(epoch FROM clock_timestamp()) AS t),
 old AS (
