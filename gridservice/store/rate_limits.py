@@ -81,4 +81,3 @@ def draw(conn: Any, bucket: str, *, rate: float, burst: int, wanted: int = 1) ->
     if granted > 0:
         return granted, 0
     return 0, max(1, math.ceil((1.0 - tokens) / rate))
-

@@ -4,11 +4,11 @@ loaded again, never handed to another tenant, and drawn as `show_table` would dr
 from __future__ import annotations
 
 import pandas as pd
+from test_components_data_shaping import queue_record
 
 from components import data, glossary, queue_view
 from components.connection import ConnectionKey
 from components.tables import formula_safe, shown_table
-from test_components_data_shaping import queue_record
 
 ALPHA = ConnectionKey("http://127.0.0.1:1", "token-a", "demo-alpha")
 BETA = ConnectionKey("http://127.0.0.1:1", "token-b", "demo-beta")
@@ -49,7 +49,7 @@ def test_another_tenant_never_gets_a_frame_made_for_the_first():
 
 def test_rows_of_the_shown_table_are_those_show_table_draws_for_the_same_rows():
     hostile = queue_record("q2")
-    hostile = hostile.model_copy(update={"project_name": "=HYPERLINK(\"http://x\")"})
+    hostile = hostile.model_copy(update={"project_name": '=HYPERLINK("http://x")'})
     records = [queue_record("q1"), hostile, queue_record("q3", state="NM", county="Lea")]
     frame = queue_view.queue_frame(records)
     table = shown_table(frame, queue_view.table_config())
