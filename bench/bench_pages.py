@@ -12,8 +12,13 @@ against it (GRID_API_BASE_URL / GRID_API_TOKEN), so the assessment page is timed
 assessment; everything is stopped at the end. With --scales, does the same once per scale
 on `<data-dir>/scale<N>.db` (built with `gridservice demo-data --scale N` when missing, kept
 for later runs), the service in its own process.
-"Content shows" means the page's own title is drawn and no spinner or "Running" status is
-left; the first, cold load of the whole app is reported apart. A map click is timed from the
+"Content shows" means the page's own title is drawn, no spinner is left and the app says its
+script has finished (`data-test-script-state` on the app root; Streamlit's "Running" widget
+appears only after 500 ms, so its absence alone would end a timing early); the first, cold
+load of the whole app is reported apart. Two ways to reach a page are timed: a new tab (a new
+Streamlit session: a shared link, a bookmark) and a click in the app's sidebar (the session
+goes on: how an analyst moves from page to page), each page reached from the one before it
+in the sidebar's order; the assessment is also opened by its id from the Assessment page. A map click is timed from the
 click until the latitude field shows the new point, the picker's run has finished and the
 map has drawn two frames: the first click on the region view (which also brings the view to
 the pin's surroundings), then clicks in the surroundings view; each click also reports the CPU
@@ -56,14 +61,30 @@ PAGES = [
     ("service_territory", "Service territory"),
     ("assessment", "Assessment"),
     ("queue", "Interconnection queue"),
-    ("transmission", "Transmission"),
+    ("transmission", "Transmission projects"),
     ("generation", "Generation"),
     ("grid_operations", "Grid operations"),
     ("market_facts", "Market facts"),
     ("evidence_search", "Evidence search"),
     ("dockets", "Dockets"),
-    ("data_quality", "Data quality"),
+    ("data_quality", "Data quality & release"),
 ]
+# the sidebar's links in its order: (the link's label, the title of the page it opens)
+SIDEBAR = [
+    ("Screen a site", "Screen a site"),
+    ("Service territory", "Service territory"),
+    ("Assessment", "Assessment"),
+    ("Portfolio", "Portfolio"),
+    ("Interconnection queue", "Interconnection queue"),
+    ("Transmission", "Transmission projects"),
+    ("Generation", "Generation"),
+    ("Grid operations", "Grid operations"),
+    ("Market facts", "Market facts"),
+    ("Evidence search", "Evidence search"),
+    ("Dockets", "Dockets"),
+    ("Data quality & release", "Data quality & release"),
+]
+OPENED_BY_ID = "Assessment, opened by its id"
 
 
 def free_port() -> int:
@@ -164,14 +185,18 @@ def measure_floor(browser, rounds: int) -> list[float]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+# the app's script (or fragment) has finished and nothing is left spinning
+SCRIPT_IDLE = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && !document.querySelector('[data-testid="stSpinner"]');
+}"""
+
+
 def wait_for_content(page, title: str, timeout_ms: int = 60_000) -> None:
-    """Wait until the page's title shows and the script has finished running."""
-    page.get_by_role("heading", name=title).first.wait_for(timeout=timeout_ms)
-    page.wait_for_function(
-        """() => !document.querySelector('[data-testid="stStatusWidget"]')
-              && !document.querySelector('[data-testid="stSpinner"]')""",
-        timeout=timeout_ms,
-    )
+    """Wait until the page's own title shows and the script has finished running."""
+    page.get_by_role("heading", name=title, exact=True).first.wait_for(timeout=timeout_ms)
+    page.wait_for_function(SCRIPT_IDLE, timeout=timeout_ms)
 
 
 def time_page(context, url: str, title: str) -> float:
@@ -187,6 +212,45 @@ def time_page(context, url: str, title: str) -> float:
 
 def new_context(browser):
     return browser.new_context(viewport={"width": 1280, "height": 800})
+
+
+def time_sidebar_click(page, label: str, title: str) -> float:
+    """Click a page's link in the sidebar; return the seconds until its content shows."""
+    link = page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=label, exact=True)
+    started = time.perf_counter()
+    link.click()
+    wait_for_content(page, title)
+    return time.perf_counter() - started
+
+
+def time_open_by_id(page, assessment_id: str) -> float:
+    """On the Assessment page, type an id and press Open; return the seconds until the
+    assessment's content (its summary band's disclaimer) shows."""
+    page.get_by_label("Assessment id").fill(assessment_id)
+    started = time.perf_counter()
+    page.get_by_role("button", name="Open", exact=True).click()
+    page.get_by_text(f"Assessment {assessment_id} of site").wait_for(timeout=60_000)
+    page.wait_for_function(SCRIPT_IDLE, timeout=60_000)
+    return time.perf_counter() - started
+
+
+def time_navigation(context, base_url: str, assessment_id: str | None, rounds: int) -> dict:
+    """Go round the sidebar `rounds` times in one tab (one Streamlit session), each page
+    reached from the one before it; return the seconds of each click by page title (and
+    of opening the assessment by its id, after the Assessment page's own click)."""
+    timings: dict[str, list[float]] = {label: [] for label, _ in SIDEBAR}
+    if assessment_id:
+        timings[OPENED_BY_ID] = []
+    page = context.new_page()
+    page.goto(f"{base_url}/")
+    wait_for_content(page, "Screen a site")
+    for _ in range(rounds):
+        for label, title in [*SIDEBAR[1:], SIDEBAR[0]]:  # round to the first page again
+            timings[label].append(time_sidebar_click(page, label, title))
+            if label == "Assessment" and assessment_id:
+                timings[OPENED_BY_ID].append(time_open_by_id(page, assessment_id))
+    page.close()
+    return timings
 
 
 # Map clicks -----------------------------------------------------------------------------------
@@ -215,8 +279,9 @@ def deck_pixel(view: dict, box: dict, latitude: float, longitude: float) -> tupl
 
 LATITUDE_SHOWN = """(before) => {
   const field = document.querySelector('input[aria-label="Latitude"]');
+  const app = document.querySelector('[data-testid="stApp"]');
   return field && field.value !== '' && field.value !== before
-    && !document.querySelector('[data-testid="stStatusWidget"]')
+    && app && app.getAttribute('data-test-script-state') === 'notRunning'
     && document.querySelector('[data-testid="stDeckGlJsonChart"] canvas');
 }"""
 TWO_FRAMES = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
@@ -314,7 +379,8 @@ def time_map_clicks(context, base_url: str) -> tuple[tuple, list[tuple]]:
 
 
 def measure_app(browser, base_url: str, assessment_id: str | None, args) -> dict:
-    """Time every page (rounds), then the map clicks (rounds), against a running app."""
+    """Time every page in a new tab (rounds), the sidebar's clicks (rounds), then the map
+    clicks (click rounds), against a running app."""
     query = {"assessment": f"?assessment={assessment_id}"} if assessment_id else {}
     warm_context = new_context(browser)
     cold = time_page(warm_context, f"{base_url}/", "Screen a site")
@@ -328,6 +394,7 @@ def measure_app(browser, base_url: str, assessment_id: str | None, args) -> dict
             timings[path].append(time_page(context, url, title))
             if args.empty_cache:
                 context.close()
+    navigation = time_navigation(warm_context, base_url, assessment_id, args.rounds)
     first_clicks, near_clicks = [], []
     for _ in range(args.click_rounds):
         first, later = time_map_clicks(warm_context, base_url)
@@ -338,6 +405,7 @@ def measure_app(browser, base_url: str, assessment_id: str | None, args) -> dict
     return {
         "cold_s": cold,
         "pages": timings,
+        "navigation": navigation,
         "clicks": {name: [seconds for seconds, _ in done] for name, done in clicks.items()},
         "click_cpu": {name: [cpu for _, cpu in done] for name, done in clicks.items()},
     }
@@ -353,6 +421,14 @@ def print_results(result: dict, empty_cache: bool) -> None:
     print("|---|---:|---:|---:|")
     for path, values in result["pages"].items():
         print(f"| /{path} | {statistics.median(values):.2f} | {max(values):.2f} | {len(values)} |")
+    if result.get("navigation"):
+        print("\neach visit: a click in the sidebar, the same tab and Streamlit session\n")
+        print("| page reached | p50 (s) | max (s) | clicks |")
+        print("|---|---:|---:|---:|")
+        for label, values in result["navigation"].items():
+            print(
+                f"| {label} | {statistics.median(values):.2f} | {max(values):.2f} | {len(values)} |"
+            )
     print(
         "\n| map click | p50 (ms) | max (ms) | clicks "
         "| Chromium CPU-s a click, p50: GPU process / renderer |"
