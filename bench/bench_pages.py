@@ -420,12 +420,16 @@ def print_results(result: dict, empty_cache: bool) -> None:
     print("| page | p50 (s) | max (s) | rounds |")
     print("|---|---:|---:|---:|")
     for path, values in result["pages"].items():
+        if not values:
+            continue
         print(f"| /{path} | {statistics.median(values):.2f} | {max(values):.2f} | {len(values)} |")
     if result.get("navigation"):
         print("\neach visit: a click in the sidebar, the same tab and Streamlit session\n")
         print("| page reached | p50 (s) | max (s) | clicks |")
         print("|---|---:|---:|---:|")
         for label, values in result["navigation"].items():
+            if not values:
+                continue
             print(
                 f"| {label} | {statistics.median(values):.2f} | {max(values):.2f} | {len(values)} |"
             )

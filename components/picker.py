@@ -86,12 +86,18 @@ def layer_spec(layer: pdk.Layer) -> dict[str, Any]:
 def surface_spec(cells: Iterable[str], layer_id: str, colour: list[int]) -> dict[str, Any]:
     """Return the pickable, nearly transparent cell surface (a click picks a cell; the cell
     under the pointer lights up). Not outlined: under software WebGL the outlines of a few
-    thousand cells cost every frame of the map hundreds of milliseconds."""
+    thousand cells cost every frame of the map hundreds of milliseconds.
+
+    Drawn as polygons (`highPrecision`): for cells finer than resolution 5 deck.gl would
+    otherwise draw instanced hexagon columns, whose shaders cost a software-WebGL GPU
+    process about three times as much per click over ~3,200 cells (docs/benchmarks/app.md).
+    """
     return {
         "@@type": "H3HexagonLayer",
         "id": layer_id,
         "data": [{"hex": cell} for cell in cells],
         "getHexagon": "@@=hex",
+        "highPrecision": True,
         "pickable": True,
         "filled": True,
         "stroked": False,
