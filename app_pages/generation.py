@@ -51,7 +51,15 @@ with problem_boundary():
         if maps.basemap_style() is None:
             st.caption("County outlines from the Census; no online basemap configured.")
     st.subheader("Generators")
-    tables.show_rows(shown.table, hide_index=True)
+    st.caption("Largest nameplate MW first.")
+    largest_first = generators["nameplateCapacityMw"].sort_values(ascending=False, kind="stable")
+    tables.show_rows(
+        shown.table,
+        largest_first.index,
+        noun="generators",
+        file_name="generators.csv",
+        hide_index=True,
+    )
 
     st.subheader("Monthly net generation of a plant")
     names = dict(zip(plants["agencyPlantId"], plants["plantName"], strict=True))

@@ -418,6 +418,8 @@ def draw_table(filtered: pd.DataFrame, table: ShownTable | None = None) -> str |
     event = show_rows(
         table or shown_table(filtered, table_config()),
         filtered.index,
+        noun="queue records",
+        file_name="queue-records.csv",
         hide_index=True,
         on_select="rerun",
         selection_mode="single-row",

@@ -1,0 +1,70 @@
+"""A long table sends the browser its first rows only, says so, and offers every row as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pandas as pd
+from streamlit.testing.v1 import AppTest
+
+from components.tables import ROWS_SENT, rows_csv, shown_table
+
+
+def draw_generators(count: int) -> None:
+    """The app under test: `count` generators, largest first, through `show_rows`."""
+    import pandas as pd
+
+    from components.tables import show_rows, shown_table
+
+    frame = pd.DataFrame(
+        {
+            "id": [f"gen-{n}" for n in range(count)],
+            "nameplateCapacityMw": [float(n % 500) for n in range(count)],
+        }
+    )
+    largest_first = frame["nameplateCapacityMw"].sort_values(ascending=False, kind="stable")
+    show_rows(
+        shown_table(frame),
+        largest_first.index,
+        noun="generators",
+        file_name="generators.csv",
+        hide_index=True,
+    )
+
+
+def run(count: int) -> AppTest:
+    at = AppTest.from_function(draw_generators, args=(count,), default_timeout=30).run()
+    assert not at.exception
+    return at
+
+
+def test_a_table_longer_than_the_limit_draws_its_first_rows_and_says_so():
+    count = ROWS_SENT + 500
+    at = run(count)
+    drawn = at.dataframe[0].value
+    assert len(drawn) == ROWS_SENT
+    # the first rows in the order asked for: the largest, not the first loaded
+    capacities = [float(n % 500) for n in range(count)]
+    assert list(drawn.iloc[:, 1]) == sorted(capacities, reverse=True)[:ROWS_SENT]
+    caption = at.caption[0].value
+    assert f"The first {ROWS_SENT:,} of {count:,} generators" in caption
+    assert "sorting a column sorts these only" in caption
+    button = at.get("download_button")[0]
+    assert button.proto.label == f"Download all {count:,} generators (CSV)"
+
+
+def test_a_table_within_the_limit_is_drawn_whole_without_a_note():
+    at = run(ROWS_SENT)
+    assert len(at.dataframe[0].value) == ROWS_SENT
+    assert not at.caption and not at.get("download_button")
+
+
+def test_the_csv_holds_every_row_as_drawn_formula_safe():
+    frame = pd.DataFrame({"plantName": ["=HYPERLINK(1)", "Comal", "Hays"], "id": [1, 2, 3]})
+    rows = shown_table(frame).data
+    content = rows_csv(rows)
+    assert content.startswith("\ufeff".encode())  # spreadsheets read it as UTF-8
+    read = list(csv.reader(io.StringIO(content.decode("utf-8-sig"))))
+    assert read[0] == list(rows.columns)
+    assert [row[0] for row in read[1:]] == ["'=HYPERLINK(1)", "Comal", "Hays"]
