@@ -37,6 +37,8 @@ with problem_boundary():
             key="generation.map",
             height=440,
         )
+        if note := generation_view.plants_drawn_note(len(shown.drawn_plants), len(plants)):
+            st.caption(note)
     with legend_column:
         st.markdown("**Technology** (map colours, by nameplate MW)")
         legend = generation_view.technology_legend(plants)
@@ -62,7 +64,8 @@ with problem_boundary():
     )
 
     st.subheader("Monthly net generation of a plant")
-    names = dict(zip(plants["agencyPlantId"], plants["plantName"], strict=True))
+    drawn = shown.drawn_plants
+    names = dict(zip(drawn["agencyPlantId"], drawn["plantName"], strict=True))
     clicked = generation_view.picked_plant(event)
     if clicked in names:
         st.session_state["generation.plant"] = clicked

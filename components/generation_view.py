@@ -80,9 +80,14 @@ class GenerationFrames:
     plants: pd.DataFrame
 
     @functools.cached_property
+    def drawn_plants(self) -> pd.DataFrame:
+        """The plants the map draws and the chooser offers: the largest `PLANTS_DRAWN`."""
+        return largest_plants(self.plants)
+
+    @functools.cached_property
     def deck(self) -> pdk.Deck:
-        """The region's county outlines with these plants on top."""
-        return plant_deck(self.plants)
+        """The region's county outlines with the plants drawn on top."""
+        return plant_deck(self.drawn_plants)
 
     @functools.cached_property
     def choices(self) -> dict[str, list[str]]:
@@ -129,6 +134,30 @@ def plant_capacity(generators: pd.DataFrame) -> pd.DataFrame:
     return main.merge(total.reset_index(), on="agencyPlantId")[
         ["agencyPlantId", "capacityMw", "technology"]
     ]
+
+
+# The plants the map draws at most, largest first: each is a row of the map's JSON on every
+# visit, and the 4,000 plants of a scale-10 store were most of what the page still sent once
+# its table was bounded. At the region's zoom the smallest are dots under the largest.
+PLANTS_DRAWN = 2_000
+
+
+def largest_plants(plants: pd.DataFrame, limit: int = PLANTS_DRAWN) -> pd.DataFrame:
+    """Return at most `limit` plants, the largest nameplate MW first (ties by plant id)."""
+    if len(plants) <= limit:
+        return plants
+    order = plants.sort_values(["capacityMw", "agencyPlantId"], ascending=[False, True])
+    return order.head(limit)
+
+
+def plants_drawn_note(drawn: int, total: int) -> str | None:
+    """Return the line under the map when it draws only the largest plants, else None."""
+    if drawn >= total:
+        return None
+    return (
+        f"The {drawn:,} largest of {total:,} plants are drawn (and offered below); narrow the "
+        "filters to reach the others."
+    )
 
 
 def plants_frame(plants: Iterable[GenerationPlant], generators: pd.DataFrame) -> pd.DataFrame:

@@ -1,4 +1,5 @@
-"""A long table sends the browser its first rows only, says so, and offers every row as CSV."""
+"""A long table sends the browser its first rows only, says so, and offers every row as CSV;
+the plant map draws the largest plants only, and says so."""
 
 from __future__ import annotations
 
@@ -68,3 +69,20 @@ def test_the_csv_holds_every_row_as_drawn_formula_safe():
     read = list(csv.reader(io.StringIO(content.decode("utf-8-sig"))))
     assert read[0] == list(rows.columns)
     assert [row[0] for row in read[1:]] == ["'=HYPERLINK(1)", "Comal", "Hays"]
+
+
+def test_the_plant_map_draws_the_largest_plants_and_says_how_many_are_left_out():
+    from components.generation_view import largest_plants, plants_drawn_note
+
+    plants = pd.DataFrame(
+        {"agencyPlantId": [5, 4, 3, 2, 1], "capacityMw": [10.0, 300.0, 10.0, 0.0, 50.0]}
+    )
+    drawn = largest_plants(plants, limit=3)
+    # largest first; of two equal plants the lower id
+    assert list(drawn["agencyPlantId"]) == [4, 1, 3]
+    assert plants_drawn_note(len(drawn), len(plants)) == (
+        "The 3 largest of 5 plants are drawn (and offered below); narrow the filters to "
+        "reach the others."
+    )
+    assert largest_plants(plants, limit=5) is plants
+    assert plants_drawn_note(5, 5) is None
