@@ -18,8 +18,8 @@ appears only after 500 ms, so its absence alone would end a timing early); the f
 load of the whole app is reported apart. Two ways to reach a page are timed: a new tab (a new
 Streamlit session: a shared link, a bookmark) and a click in the app's sidebar (the session
 goes on: how an analyst moves from page to page), each page reached from the one before it
-in the sidebar's order; the assessment is also opened by its id from the Assessment page. A map click is timed from the
-click until the latitude field shows the new point, the picker's run has finished and the
+in the sidebar's order; the assessment is also opened by its id from the Assessment page.
+A map click is timed from the click until the latitude field shows the new point, the picker's run has finished and the
 map has drawn two frames: the first click on the region view (which also brings the view to
 the pin's surroundings), then clicks in the surroundings view; each click also reports the CPU
 time Chromium's GPU process (software WebGL: drawing and picking) and renderers (JavaScript,
@@ -226,12 +226,17 @@ def new_context(browser):
 SETTLED = "() => new Promise(r => requestIdleCallback(() => r(), {timeout: 10000}))"
 
 
+def settle(page) -> None:
+    """Wait a second, then until the browser's main thread is idle (see SETTLED)."""
+    page.wait_for_timeout(1000)
+    page.evaluate(SETTLED)
+
+
 def time_sidebar_click(page, label: str, title: str) -> tuple[float, float]:
     """Click a page's link in the sidebar once the page shown has settled; return the
     seconds until the new page's title shows and until its content shows."""
     link = page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=label, exact=True)
-    page.wait_for_timeout(1000)
-    page.evaluate(SETTLED)
+    settle(page)
     link.wait_for()
     started = time.perf_counter()
     link.click()
@@ -243,8 +248,7 @@ def time_open_by_id(page, assessment_id: str) -> tuple[float, float]:
     """On the Assessment page, type an id and press Open; return the seconds until the
     assessment's content (its summary band's disclaimer) shows."""
     page.get_by_label("Assessment id").fill(assessment_id)
-    page.wait_for_timeout(1000)
-    page.evaluate(SETTLED)
+    settle(page)
     started = time.perf_counter()
     page.get_by_role("button", name="Open", exact=True).click()
     page.get_by_text(f"Assessment {assessment_id} of site").wait_for(timeout=60_000)

@@ -23,7 +23,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -32,12 +31,9 @@ sys.path.insert(0, str(REPO))
 from bench.bench_pages import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
-    LATITUDE_SHOWN,
-    TWO_FRAMES,
-    chromium_cpu_seconds,
-    cpu_spent,
     deck_pixel,
     free_port,
+    time_click,
     wait_for_port,
 )
 
@@ -138,7 +134,9 @@ def run_variant(name: str, folder: Path) -> str:
             for round_ in range(2):
                 for d_lat, d_lng in OFFSETS:
                     point = (CENTRE[0] + d_lat + 0.01 * round_, CENTRE[1] + d_lng)
-                    clicks.append(click(page, *deck_pixel(view, canvas.bounding_box(), *point)))
+                    clicks.append(
+                        time_click(page, *deck_pixel(view, canvas.bounding_box(), *point))
+                    )
                     page.wait_for_timeout(600)
             browser.close()
     finally:
@@ -151,20 +149,6 @@ def run_variant(name: str, folder: Path) -> str:
         f"| {name} | {statistics.median(ms):.0f} | {min(ms):.0f} | {max(ms):.0f} "
         f"| {gpu:.2f} / {renderer:.2f} | {len(ms)} |"
     )
-
-
-def click(page, x: float, y: float) -> tuple[float, dict[str, float]]:
-    """Rest on (x, y), click it; return the seconds until the new point is shown and drawn,
-    and the CPU seconds Chromium's processes spent meanwhile, by kind."""
-    before = page.locator('input[aria-label="Latitude"]').input_value()
-    page.mouse.move(x, y)
-    page.wait_for_timeout(300)
-    cpu_before = chromium_cpu_seconds()
-    started = time.perf_counter()
-    page.mouse.click(x, y)
-    page.wait_for_function(LATITUDE_SHOWN, arg=before, timeout=30_000)
-    page.evaluate(TWO_FRAMES)
-    return time.perf_counter() - started, cpu_spent(cpu_before, chromium_cpu_seconds())
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ import streamlit as st
 from openpyxl import Workbook
 
 from components import glossary
-from components.tables import attribute, records_frame
+from components.tables import attribute, records_frame, rows_csv
 from gridclient import (
     Assessment,
     AssessmentSummary,
@@ -343,7 +343,7 @@ def _export_rows(frame: pd.DataFrame) -> list[list[Any]]:
 def comparison_csv(frame: pd.DataFrame) -> bytes:
     """Return the comparison as UTF-8 CSV bytes (byte-order mark first, for spreadsheets)."""
     rows = _export_rows(frame)
-    return pd.DataFrame(rows[1:], columns=rows[0]).to_csv(index=False).encode("utf-8-sig")
+    return rows_csv(pd.DataFrame(rows[1:], columns=rows[0]))
 
 
 def comparison_xlsx(frame: pd.DataFrame) -> bytes:
