@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import charts, connection, data, generation_view, glossary, maps, tables
+from components import connection, data, generation_view, maps, tables
 from components.problems import problem_boundary
-from components.tables import mwh_column, provenance_config
-from components.text import escape_markdown
 
 st.title("Generation")
 st.caption(
@@ -29,16 +27,10 @@ with problem_boundary():
         f"MW** nameplate · **{len(plants):,}** plants"
     )
     map_column, legend_column = st.columns([5, 2])
-    with map_column:
-        event = st.pydeck_chart(
-            shown.deck,
-            on_select="rerun",
-            selection_mode="single-object",
-            key="generation.map",
-            height=440,
-        )
-        if note := generation_view.plants_drawn_note(len(shown.drawn_plants), len(plants)):
-            st.caption(note)
+    # The map is drawn last, into its place here: its first frame is the page's slowest part
+    # in a browser without a GPU (seconds compiling its shader programs), and the filters'
+    # figures, the legend and the table show meanwhile. A click on it is read from its state.
+    map_place = map_column.container()
     with legend_column:
         st.markdown("**Technology** (map colours, by nameplate MW)")
         legend = generation_view.technology_legend(plants)
@@ -66,7 +58,7 @@ with problem_boundary():
     st.subheader("Monthly net generation of a plant")
     drawn = shown.drawn_plants
     names = dict(zip(drawn["agencyPlantId"], drawn["plantName"], strict=True))
-    clicked = generation_view.picked_plant(event)
+    clicked = generation_view.picked_plant(st.session_state.get(generation_view.MAP_KEY))
     if clicked in names:
         st.session_state["generation.plant"] = clicked
     plant_id = st.selectbox(
@@ -77,31 +69,15 @@ with problem_boundary():
         index=None,
         placeholder="Choose a plant",
     )
-    if plant_id is None:
-        st.stop()
-    operations = data.generator_operations(conn, int(plant_id))
-    monthly = generation_view.monthly_generation(operations)
-    if monthly.empty:
-        st.info(f"No generator operations reported for {escape_markdown(str(names[plant_id]))}.")
-        st.stop()
-    st.altair_chart(
-        charts.monthly(
-            monthly,
-            value="netGenerationMwh",
-            color="generatorId",
-            title=f"{names[plant_id]}: net generation by month",
-            unit="MWh",
-        ),
-        width="stretch",
-    )
-    tables.show_table(
-        **glossary.table(
-            monthly,
-            {
-                **provenance_config(),
-                "month": st.column_config.DateColumn("Month", format="YYYY-MM"),
-                "netGenerationMwh": mwh_column("Net generation"),
-            },
-        ),
-        hide_index=True,
-    )
+    if plant_id is not None:
+        generation_view.draw_monthly_generation(conn, int(plant_id), str(names[plant_id]))
+    with map_place:
+        st.pydeck_chart(
+            shown.deck,
+            on_select="rerun",
+            selection_mode="single-object",
+            key=generation_view.MAP_KEY,
+            height=440,
+        )
+        if note := generation_view.plants_drawn_note(len(shown.drawn_plants), len(plants)):
+            st.caption(note)

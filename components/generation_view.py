@@ -14,7 +14,7 @@ import pandas as pd
 import pydeck as pdk
 import streamlit as st
 
-from components import data, filters, maps
+from components import charts, data, filters, glossary, maps
 from components.connection import ConnectionKey
 from components.geography import region_counties
 from components.tables import (
@@ -22,10 +22,13 @@ from components.tables import (
     ShownTable,
     by_attribute,
     mw_column,
+    mwh_column,
     provenance_config,
     records_frame,
+    show_table,
     shown_table,
 )
+from components.text import escape_markdown
 from gridclient import GenerationPlant, Generator, GeneratorOperation
 
 GENERATOR_COLUMNS = [
@@ -289,6 +292,8 @@ def monthly_generation(operations: Iterable[GeneratorOperation]) -> pd.DataFrame
 # Drawing -----------------------------------------------------------------------------------
 
 SCOPE = "generation"
+# the plant map's key: its state (a clicked plant) is read before the map is drawn
+MAP_KEY = "generation.map"
 
 
 FILTER_COLUMNS = ("state", "status", "balancingAuthorityCode", "technology")
@@ -377,6 +382,35 @@ def plant_deck(plants: pd.DataFrame) -> pdk.Deck:
     """The region's county outlines with the plants on top."""
     layers = [maps.county_layer(region_counties().values(), pickable=False), plant_layer(plants)]
     return maps.deck(layers)
+
+
+def draw_monthly_generation(conn: ConnectionKey, plant_id: int, plant_name: str) -> None:
+    """Draw a plant's monthly net generation by generator, as a chart and a table."""
+    monthly = monthly_generation(data.generator_operations(conn, plant_id))
+    if monthly.empty:
+        st.info(f"No generator operations reported for {escape_markdown(plant_name)}.")
+        return
+    st.altair_chart(
+        charts.monthly(
+            monthly,
+            value="netGenerationMwh",
+            color="generatorId",
+            title=f"{plant_name}: net generation by month",
+            unit="MWh",
+        ),
+        width="stretch",
+    )
+    show_table(
+        **glossary.table(
+            monthly,
+            {
+                **provenance_config(),
+                "month": st.column_config.DateColumn("Month", format="YYYY-MM"),
+                "netGenerationMwh": mwh_column("Net generation"),
+            },
+        ),
+        hide_index=True,
+    )
 
 
 def picked_plant(event: Any) -> int | None:

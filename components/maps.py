@@ -70,7 +70,9 @@ def county_layer(
         data=features,
         pickable=pickable,
         stroked=True,
-        filled=True,
+        # outlines only when nothing is filled or picked: in a browser without a GPU the
+        # polygons' fill program costs a map's first frame about 1.6 s (docs/benchmarks/app.md)
+        filled=bool(highlight or candidates or pickable),
         get_fill_color="properties.fill",
         get_line_color=OUTLINE_COLOUR,
         line_width_min_pixels=1,

@@ -51,3 +51,17 @@ def test_the_deck_json_is_pydecks_spec_written_compactly(counties):
     indented = pdk.Deck.to_json(maps.deck(layers, maps.view(29.88, -97.94, 8)))
     assert json.loads(compact) == json.loads(indented)
     assert len(compact) < len(indented) / 2
+
+
+def test_counties_are_filled_only_when_a_fill_is_shown_or_a_click_picks_them(counties):
+    some = list(counties.values())[:3]
+
+    def filled(**options) -> bool:
+        return maps.county_layer(some, **options).filled
+
+    # outlines alone (the generation map): no fill program for the browser to build
+    assert not filled(pickable=False)
+    assert filled(pickable=False, highlight=[some[0].fips])
+    assert filled(pickable=False, candidates=[some[1].fips])
+    # a pickable layer is picked through its fill
+    assert filled(pickable=True)

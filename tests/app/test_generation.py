@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "generation.py")
@@ -39,3 +40,22 @@ def test_filters_map_and_monthly_generation(service_env, alpha_client):
     monthly = at.dataframe[-1].value
     assert len(monthly) == len(operations)
     assert monthly["netGenerationMwh"].sum() == sum(op.net_generation_mwh for op in operations)
+
+
+def test_a_click_on_a_plant_chooses_it_and_the_map_is_drawn_in_its_place(service_env, alpha_client):
+    at = AppTest.from_file(PAGE, default_timeout=90).run()
+    assert not at.exception and not at.error
+    deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
+    plant = next(layer for layer in deck["layers"] if layer["id"] == "plants")["data"][0]
+    # the map is drawn last but stands above the generators table, beside its legend
+    headings = [element.value for element in at.main if element.type == "subheader"]
+    assert headings[:1] == ["Generators"]
+    at.session_state["generation.map"] = {
+        "selection": {"indices": {"plants": [0]}, "objects": {"plants": [plant]}}
+    }
+    at.run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="generation.plant").value == plant["agencyPlantId"]
+    operations = alpha_client.generator_operations.list(plant_id=plant["agencyPlantId"]).to_list()
+    expected = sum(op.net_generation_mwh for op in operations)
+    assert at.dataframe[-1].value["netGenerationMwh"].sum() == pytest.approx(expected)
