@@ -26,7 +26,7 @@ with problem_boundary():
         f"**{len(generators):,}** generators · **{generators['nameplateCapacityMw'].sum():,.0f} "
         f"MW** nameplate · **{len(plants):,}** plants"
     )
-    map_column, legend_column = st.columns([5, 2])
+    map_column, legend_column = st.columns([2, 1])  # the legend's names whole at 1280 px
     # The map is drawn last, into its place here: its first frame is the page's slowest part
     # in a browser without a GPU (seconds compiling its shader programs), and the filters'
     # figures, the legend and the table show meanwhile. A click on it is read from its state.

@@ -241,6 +241,9 @@ def technology_legend(plants: pd.DataFrame) -> pd.DataFrame:
     return grouped.reset_index(drop=True)
 
 
+LEGEND_LABEL_PX = 200
+
+
 def legend_height(legend: pd.DataFrame) -> int:
     """Return the legend's height: a readable row per technology."""
     return max(80, 22 * len(legend))
@@ -258,7 +261,9 @@ def technology_legend_chart(legend: pd.DataFrame) -> alt.Chart:
                 "technology:N",
                 sort=list(legend["technology"]),
                 title=None,
-                axis=alt.Axis(labelOverlap=False, labelLimit=130),
+                # room for the longest EIA name: cut at 130 px, "Natural Gas Fired Combined
+                # Cycle" and "… Combustion Turbine" read alike
+                axis=alt.Axis(labelOverlap=False, labelLimit=LEGEND_LABEL_PX),
             ),
             x=alt.X(
                 "capacityMw:Q", title="Nameplate MW", axis=alt.Axis(format=",.0f", tickCount=3)
