@@ -69,15 +69,17 @@ with problem_boundary():
         index=None,
         placeholder="Choose a plant",
     )
-    if plant_id is not None:
-        generation_view.draw_monthly_generation(conn, int(plant_id), str(names[plant_id]))
-    with map_place:
-        st.pydeck_chart(
-            shown.deck,
-            on_select="rerun",
-            selection_mode="single-object",
-            key=generation_view.MAP_KEY,
-            height=440,
-        )
-        if note := generation_view.plants_drawn_note(len(shown.drawn_plants), len(plants)):
-            st.caption(note)
+    try:
+        if plant_id is not None:
+            generation_view.draw_monthly_generation(conn, int(plant_id), str(names[plant_id]))
+    finally:  # the map stays when a plant's output cannot be read (the problem says why)
+        with map_place:
+            st.pydeck_chart(
+                shown.deck,
+                on_select="rerun",
+                selection_mode="single-object",
+                key=generation_view.MAP_KEY,
+                height=440,
+            )
+            if note := generation_view.plants_drawn_note(len(shown.drawn_plants), len(plants)):
+                st.caption(note)

@@ -59,3 +59,18 @@ def test_a_click_on_a_plant_chooses_it_and_the_map_is_drawn_in_its_place(service
     operations = alpha_client.generator_operations.list(plant_id=plant["agencyPlantId"]).to_list()
     expected = sum(op.net_generation_mwh for op in operations)
     assert at.dataframe[-1].value["netGenerationMwh"].sum() == pytest.approx(expected)
+
+
+def test_the_map_stays_when_a_plants_output_cannot_be_read(service_env, monkeypatch):
+    from components import data
+    from gridclient import APIConnectionError
+
+    def unreachable(*args, **kwargs):
+        raise APIConnectionError("the service did not answer")
+
+    at = AppTest.from_file(PAGE, default_timeout=90).run()
+    monkeypatch.setattr(data, "generator_operations", unreachable)
+    at.selectbox(key="generation.plant").select_index(0).run()
+    assert not at.exception
+    assert at.error, "the page says what went wrong"
+    assert len(at.get("deck_gl_json_chart")) == 1, "and the plant map is still drawn"
