@@ -356,8 +356,13 @@ def nearby_county_fips(assessment: Assessment, counties: dict) -> tuple[list[str
     return site, sorted(set(nearby))
 
 
-def draw_map(assessment: Assessment, site_point: tuple[float, float] | None) -> None:
-    """Draw the site's pin, its county, and the counties its nearby records name."""
+def draw_map(
+    assessment: Assessment,
+    site_point: tuple[float, float] | None,
+    later: maps.LaterMaps | None = None,
+) -> None:
+    """Draw the site's pin, its county, and the counties its nearby records name (or keep
+    the map's place for `later`)."""
     counties = region_counties()
     site, nearby = nearby_county_fips(assessment, counties)
     layers = [
@@ -367,7 +372,7 @@ def draw_map(assessment: Assessment, site_point: tuple[float, float] | None) -> 
     if site_point is not None:
         layers.append(maps.pin_layer(*site_point))
         view = maps.view(site_point[0], site_point[1], 6.5)
-    st.pydeck_chart(maps.deck(layers, view), height=420)
+    maps.show(maps.deck(layers, view), 420, later)
     st.caption(
         "Orange: the site's county. Blue: counties named by nearby queue records and projects."
     )

@@ -143,6 +143,35 @@ def deck(layers: list[pdk.Layer], view_state: pdk.ViewState | None = None) -> pd
     )
 
 
+class LaterMaps:
+    """Maps drawn at the end of a page's run, each in the place kept for it.
+
+    In a browser without a GPU a map's first frame costs seconds (its layers' shader programs
+    are compiled in software) and holds back whatever the page draws after it: a page keeps
+    each map's place (`add`) and draws them once the rest is drawn (`draw`, in a `finally`,
+    so a problem further down leaves the maps drawn).
+    """
+
+    def __init__(self) -> None:
+        self._maps: list[tuple[Any, pdk.Deck, int]] = []
+
+    def add(self, deck: pdk.Deck, height: int) -> None:
+        self._maps.append((st.container(), deck, height))
+
+    def draw(self) -> None:
+        for place, deck, height in self._maps:
+            place.pydeck_chart(deck, height=height)
+        self._maps.clear()
+
+
+def show(deck: pdk.Deck, height: int, later: LaterMaps | None = None) -> None:
+    """Draw the deck here, or keep its place here for `later`."""
+    if later is None:
+        st.pydeck_chart(deck, height=height)
+    else:
+        later.add(deck, height)
+
+
 def county_layer_from_features(features: list[dict], *, layer_id: str) -> pdk.Layer:
     return pdk.Layer(
         "GeoJsonLayer",

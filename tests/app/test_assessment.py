@@ -272,3 +272,41 @@ def test_the_service_text_of_an_assessment_is_shown_as_text(service_env, screene
     for shown in hostile:
         for markup in ("**", "](", "!["):
             assert markup not in shown, shown
+
+
+def _in_order(at: AppTest) -> list[str]:
+    """The main area's elements in the reader's order, by kind (subheaders by their text)."""
+    order = []
+
+    def walk(node) -> None:
+        for child in getattr(node, "children", {}).values():
+            kind = getattr(child, "type", "")
+            if kind == "subheader":
+                order.append(f"subheader:{child.value}")
+            elif kind == "deck_gl_json_chart":
+                order.append("map")
+            walk(child)
+
+    walk(at.main)
+    return order
+
+
+def test_the_maps_are_drawn_in_their_places_and_stay_when_the_downloads_fail(
+    service_env, screened, monkeypatch
+):
+    order = _in_order(open_assessment(screened.id))
+    # the site's map under its heading, the surroundings' map under theirs
+    assert order[order.index("subheader:Map") + 1] == "map"
+    assert order[order.index("subheader:Grid around the site") + 1 :].count("map") == 1
+    assert order.count("map") == 2
+
+    from components import data
+    from gridclient import APIConnectionError
+
+    def unreachable(*args, **kwargs):
+        raise APIConnectionError("the service did not answer")
+
+    monkeypatch.setattr(data, "packet_bytes", unreachable)
+    at = open_assessment(screened.id)
+    assert at.error, "the page says what went wrong"
+    assert _in_order(at).count("map") == 2, "and both maps are still drawn"
