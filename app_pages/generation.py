@@ -27,10 +27,19 @@ with problem_boundary():
         f"MW** nameplate · **{len(plants):,}** plants"
     )
     map_column, legend_column = st.columns([2, 1])  # the legend's names whole at 1280 px
-    # The map is drawn last, into its place here: its first frame is the page's slowest part
-    # in a browser without a GPU (seconds compiling its shader programs), and the filters'
-    # figures, the legend and the table show meanwhile. A click on it is read from its state.
-    map_place = map_column.container()
+    # the map is drawn last, in its place (see maps.LaterMaps); a click on it is read from
+    # its state
+    later = maps.LaterMaps()
+    with map_column:
+        later.add(
+            shown.deck,
+            on_select="rerun",
+            selection_mode="single-object",
+            key=generation_view.MAP_KEY,
+            height=440,
+        )
+        if note := generation_view.plants_drawn_note(len(shown.drawn_plants), len(plants)):
+            st.caption(note)
     with legend_column:
         st.markdown("**Technology** (map colours, by nameplate MW)")
         legend = generation_view.technology_legend(plants)
@@ -73,13 +82,4 @@ with problem_boundary():
         if plant_id is not None:
             generation_view.draw_monthly_generation(conn, int(plant_id), str(names[plant_id]))
     finally:  # the map stays when a plant's output cannot be read (the problem says why)
-        with map_place:
-            st.pydeck_chart(
-                shown.deck,
-                on_select="rerun",
-                selection_mode="single-object",
-                key=generation_view.MAP_KEY,
-                height=440,
-            )
-            if note := generation_view.plants_drawn_note(len(shown.drawn_plants), len(plants)):
-                st.caption(note)
+        later.draw()

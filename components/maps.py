@@ -153,14 +153,16 @@ class LaterMaps:
     """
 
     def __init__(self) -> None:
-        self._maps: list[tuple[Any, pdk.Deck, int]] = []
+        self._maps: list[tuple[Any, pdk.Deck, dict[str, Any]]] = []
 
-    def add(self, deck: pdk.Deck, height: int) -> None:
-        self._maps.append((st.container(), deck, height))
+    def add(self, deck: pdk.Deck, **chart_options: Any) -> None:
+        """Keep the map's place here; `chart_options` go to `st.pydeck_chart` (a chart with
+        a selection: read its state by its key before `draw`)."""
+        self._maps.append((st.container(), deck, chart_options))
 
     def draw(self) -> None:
-        for place, deck, height in self._maps:
-            place.pydeck_chart(deck, height=height)
+        for place, deck, chart_options in self._maps:
+            place.pydeck_chart(deck, **chart_options)
         self._maps.clear()
 
 
@@ -169,7 +171,7 @@ def show(deck: pdk.Deck, height: int, later: LaterMaps | None = None) -> None:
     if later is None:
         st.pydeck_chart(deck, height=height)
     else:
-        later.add(deck, height)
+        later.add(deck, height=height)
 
 
 def county_layer_from_features(features: list[dict], *, layer_id: str) -> pdk.Layer:
