@@ -266,7 +266,12 @@ def technology_legend_chart(legend: pd.DataFrame) -> alt.Chart:
                 axis=alt.Axis(labelOverlap=False, labelLimit=LEGEND_LABEL_PX),
             ),
             x=alt.X(
-                "capacityMw:Q", title="Nameplate MW", axis=alt.Axis(format=",.0f", tickCount=3)
+                "capacityMw:Q",
+                title="MW",
+                # 40k: a narrow column cuts 40,000
+                axis=alt.Axis(
+                    tickCount=3, labelExpr="datum.value == 0 ? '0' : format(datum.value, '~s')"
+                ),
             ),
             color=alt.Color(
                 "technology:N",
