@@ -357,12 +357,10 @@ def nearby_county_fips(assessment: Assessment, counties: dict) -> tuple[list[str
 
 
 def draw_map(
-    assessment: Assessment,
-    site_point: tuple[float, float] | None,
-    later: maps.LaterMaps | None = None,
+    assessment: Assessment, site_point: tuple[float, float] | None, later: maps.LaterMaps
 ) -> None:
-    """Draw the site's pin, its county, and the counties its nearby records name (or keep
-    the map's place for `later`)."""
+    """Keep the place of the map of the site's pin, its county and the counties its nearby
+    records name, drawn by `later`."""
     counties = region_counties()
     site, nearby = nearby_county_fips(assessment, counties)
     layers = [
@@ -372,7 +370,7 @@ def draw_map(
     if site_point is not None:
         layers.append(maps.pin_layer(*site_point))
         view = maps.view(site_point[0], site_point[1], 6.5)
-    maps.show(maps.deck(layers, view), 420, later)
+    later.add(maps.deck(layers, view), height=420)
     st.caption(
         "Orange: the site's county. Blue: counties named by nearby queue records and projects."
     )

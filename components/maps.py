@@ -166,14 +166,6 @@ class LaterMaps:
         self._maps.clear()
 
 
-def show(deck: pdk.Deck, height: int, later: LaterMaps | None = None) -> None:
-    """Draw the deck here, or keep its place here for `later`."""
-    if later is None:
-        st.pydeck_chart(deck, height=height)
-    else:
-        later.add(deck, height=height)
-
-
 def county_layer_from_features(features: list[dict], *, layer_id: str) -> pdk.Layer:
     return pdk.Layer(
         "GeoJsonLayer",

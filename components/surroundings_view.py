@@ -33,11 +33,9 @@ FIRMNESS = {
 PLANT_COLOUR = [30, 136, 229, 200]
 
 
-def draw_surroundings(
-    conn: ConnectionKey, site_id: str | None, later: maps.LaterMaps | None = None
-) -> None:
-    """Draw the "Grid around the site" section, or say why it cannot be drawn (its map, or
-    its place, for `later`)."""
+def draw_surroundings(conn: ConnectionKey, site_id: str | None, later: maps.LaterMaps) -> None:
+    """Draw the "Grid around the site" section, or say why it cannot be drawn (its map is
+    drawn by `later`)."""
     st.subheader("Grid around the site")
     if not site_id:
         st.info("This assessment names no site, so its surroundings cannot be shown.")
@@ -123,8 +121,9 @@ def plants(near: SiteSurroundings) -> list[Any]:
     return sorted(seen.values(), key=lambda p: p.distance_km or 0.0)
 
 
-def draw_map(near: SiteSurroundings, later: maps.LaterMaps | None = None) -> None:
-    """Counties shaded by active queue MW, plants sized by capacity, the site's pin."""
+def draw_map(near: SiteSurroundings, later: maps.LaterMaps) -> None:
+    """Counties shaded by active queue MW, plants sized by capacity, the site's pin (the
+    map's place kept here, drawn by `later`)."""
     outlines = region_counties()
     active = {c.county_fips: (c.queue.active_mw or 0.0) if c.queue else 0.0 for c in near.counties}
     most = max(active.values(), default=0.0) or 1.0
@@ -162,7 +161,7 @@ def draw_map(near: SiteSurroundings, later: maps.LaterMaps | None = None) -> Non
         layers.append(maps.pin_layer(location["latitude"], location["longitude"]))
     zoom = max(5.0, 9.0 - math.log2(max(near.radius_km or DEFAULT_RADIUS_KM, 10) / 10))
     view = maps.view(location.get("latitude", 31.5), location.get("longitude", -98.8), zoom)
-    maps.show(maps.deck(layers, view), 420, later)
+    later.add(maps.deck(layers, view), height=420)
     report = near.queue_now.report if near.queue_now else None
     month = report.report_month if report else "the newest report"
     st.caption(
