@@ -7,6 +7,7 @@ point picker is `components.picker`.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 from collections.abc import Iterable
@@ -30,6 +31,7 @@ PIN_COLOUR = [214, 39, 40, 230]
 # With no style (None) it would fetch Carto's basemap style, which fails offline and costs a
 # second WebGL context per chart.
 NO_BASEMAP = "__MAP_STYLE__"
+ROWS_URL_PREFIX = "data:application/json;base64,"
 
 
 def basemap_style() -> str | None:
@@ -113,6 +115,31 @@ def points_layer(
         radius_min_pixels=3,
         pickable=True,
     )
+
+
+def rows_by_url(spec: dict[str, Any]) -> dict[str, Any]:
+    """Return a layer spec whose rows travel as a `data:` URL, a string, instead of a list.
+
+    For a map that redraws on every click. Streamlit's chart converts the whole deck again
+    on each click (three times: the selection it records, the new map, the selection it
+    drops), and every conversion makes every layer's row list a new object, so deck.gl
+    builds every polygon and point of the map again each time. deck.gl compares a URL as a
+    string: the same rows, the same URL, and the layer keeps what it built (docs/benchmarks/
+    app.md). The browser decodes the URL itself, before the layer's first frame.
+    """
+    rows = spec.get("data")
+    if not isinstance(rows, list):
+        return spec
+    text = json.dumps(rows, separators=(",", ":"))
+    return {**spec, "data": ROWS_URL_PREFIX + base64.b64encode(text.encode()).decode("ascii")}
+
+
+def layer_rows(spec: dict[str, Any]) -> list[Any]:
+    """Return a layer spec's rows, whether a list or a `data:` URL of `rows_by_url`."""
+    rows = spec.get("data")
+    if isinstance(rows, str) and rows.startswith(ROWS_URL_PREFIX):
+        return json.loads(base64.b64decode(rows.removeprefix(ROWS_URL_PREFIX)))
+    return rows if isinstance(rows, list) else []
 
 
 def view(latitude: float, longitude: float, zoom: float) -> pdk.ViewState:

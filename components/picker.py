@@ -48,6 +48,7 @@ from components.maps import (
     basemap_style,
     county_layer,
     pin_layer,
+    rows_by_url,
     view,
 )
 
@@ -415,6 +416,9 @@ def draw_picker_map(
     labels += county_name_rows(named.values())
     if labels:
         layers.append(labels_layer(labels))  # over the shading, so every name reads
+    # what a click leaves as it was goes by URL, so the browser does not build it again;
+    # the pin, one row, is all a click in the surroundings changes
+    layers = [rows_by_url(layer) for layer in layers]
     if point is not None:
         layers.append(layer_spec(pin_layer(*point)))
     st.pydeck_chart(

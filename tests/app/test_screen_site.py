@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from streamlit.testing.v1 import AppTest
 
-from components import maps, picker
+from components import geography, maps, picker
 from gridservice.demo import DEMO_POINTS
 from gridservice.server import bound_socket
 
@@ -181,9 +181,17 @@ def click_cell(at: AppTest, cell: str) -> None:
     assert not at.exception
 
 
-def drawn_map(at: AppTest) -> dict:
-    """Return the deck the picker drew (its layers and initial view)."""
+def sent_map(at: AppTest) -> dict:
+    """Return the deck the picker sent the browser, as sent."""
     return json.loads(at.get("deck_gl_json_chart")[0].proto.json)
+
+
+def drawn_map(at: AppTest) -> dict:
+    """Return the deck the picker drew (its layers, their rows decoded, and initial view)."""
+    deck = sent_map(at)
+    for layer in deck["layers"]:
+        layer["data"] = maps.layer_rows(layer)
+    return deck
 
 
 def test_one_click_on_the_region_places_the_pin_and_shows_its_surroundings(service_env):
@@ -233,6 +241,33 @@ def test_a_click_in_the_surroundings_moves_the_pin_and_keeps_the_view(service_en
     type_point(at, latitude, longitude)
     at.run()
     assert at.number_input(key="screen.latitude").value == latitude
+
+
+def test_a_click_in_the_surroundings_sends_the_browser_only_a_new_pin(service_env):
+    # Streamlit's chart rebuilds every layer whose rows arrive as a new list, three times a
+    # click: all but the pin go as the same data: URL as before, which the browser keeps
+    latitude, longitude = DEMO_POINTS["dual_certified"]
+    at = open_screen()
+    click_cell(at, h3.latlng_to_cell(latitude, longitude, picker.REGION_RES))
+    first = h3.latlng_to_cell(latitude, longitude, picker.NEAR_RES)
+    second = h3.grid_ring(first, 2)[0]
+    counties = geography.region_counties()
+    assert geography.county_at(counties, *h3.cell_to_latlng(first)) == geography.county_at(
+        counties, *h3.cell_to_latlng(second)
+    )
+    click_cell(at, first)
+    before = {layer.get("id"): layer for layer in sent_map(at)["layers"]}
+    click_cell(at, second)
+    after = {layer.get("id"): layer for layer in sent_map(at)["layers"]}
+    assert before.keys() == after.keys() and len(after) >= 8
+    changed = [key for key in after if after[key] != before[key]]
+    assert changed == [maps.PIN_LAYER_ID]
+    kept = [layer for key, layer in after.items() if key != maps.PIN_LAYER_ID]
+    assert all(layer["data"].startswith(maps.ROWS_URL_PREFIX) for layer in kept)
+    pin = maps.layer_rows(after[maps.PIN_LAYER_ID])[0]
+    assert (pin["latitude"], pin["longitude"]) == tuple(
+        round(x, 5) for x in h3.cell_to_latlng(second)
+    )
 
 
 def test_the_site_created_after_two_clicks_stands_at_the_last_clicked_point(

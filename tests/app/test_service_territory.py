@@ -9,7 +9,7 @@ import pytest
 from conftest import page_path
 from streamlit.testing.v1 import AppTest
 
-from components import geography, picker
+from components import geography, maps, picker
 from gridservice.demo import DEMO_POINTS
 
 CONFIDENCE = "Confidence (source-authority heuristic, not accuracy)"
@@ -65,7 +65,7 @@ def test_the_map_moves_to_the_point_and_frames_its_surroundings(service_env):
     assert spec["initialViewState"]["longitude"] == pytest.approx(around[1])
     assert spec["initialViewState"]["zoom"] == picker.NEAR_ZOOM
     pin = next(layer for layer in spec["layers"] if layer.get("id") == "pin")
-    assert pin["data"][0]["latitude"] == latitude
+    assert maps.layer_rows(pin)[0]["latitude"] == latitude
 
 
 def test_a_map_click_resolves_the_clicked_point_at_once(service_env):
@@ -86,7 +86,7 @@ def test_a_map_click_resolves_the_clicked_point_at_once(service_env):
 def layer_fips(at: AppTest, layer_id: str) -> set[str]:
     spec = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
     layer = next(layer for layer in spec["layers"] if layer.get("id") == layer_id)
-    return {feature["properties"]["fips"] for feature in layer["data"]}
+    return {feature["properties"]["fips"] for feature in maps.layer_rows(layer)}
 
 
 def test_the_map_shades_the_candidate_territories_counties(service_env):
@@ -103,7 +103,7 @@ def test_the_shaded_counties_are_named_over_their_shading(service_env):
     spec = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
     ids = [layer.get("id") for layer in spec["layers"]]
     labels = spec["layers"][ids.index("map_labels")]
-    names = {row["text"] for row in labels["data"]}
+    names = {row["text"] for row in maps.layer_rows(labels)}
     counties = geography.region_counties()
     shaded = {counties[fips].name for fips in layer_fips(at, "territory_counties")}
     # every shaded county is named, and the names are drawn after (over) the shading
