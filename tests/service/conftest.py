@@ -51,3 +51,21 @@ def demo_with_db(tmp_path_factory) -> Iterator[tuple[TestClient, sqlite3.Connect
         conn = sqlite3.connect(db_path)
         yield test_client, conn
         conn.close()
+
+
+@pytest.fixture(scope="session")
+def census_counties_store(tmp_path_factory) -> tuple[Path, dict]:
+    """A store holding only the Census county outlines, harvested once per test process
+    (about 10 s), and the run that loaded them: a module copies the file
+    (`test_harvest_support.counties_store`) instead of harvesting the outlines again."""
+    from gridservice.harvest import census, run_harvest
+    from gridservice.store import db
+
+    path = tmp_path_factory.mktemp("census") / "counties.db"
+    conn = db.connect(path)
+    try:
+        db.init_schema(conn)
+        run = run_harvest(conn, "census-counties", census.default_path()).run
+    finally:
+        conn.close()
+    return path, run

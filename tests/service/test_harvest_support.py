@@ -7,6 +7,7 @@ never copied into it; bad files are made in a temporary folder from the real one
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import zipfile
 from collections.abc import Callable
@@ -31,6 +32,13 @@ def fresh_store(path: Path) -> sqlite3.Connection:
     conn = db.connect(path)
     db.init_schema(conn)
     return conn
+
+
+def counties_store(template: tuple[Path, dict], path: Path) -> sqlite3.Connection:
+    """Copy the counties-only store of the `census_counties_store` fixture to `path` and
+    return a connection to the copy."""
+    shutil.copyfile(template[0], path)
+    return db.connect(path)
 
 
 def store_snapshot(conn: sqlite3.Connection) -> dict:

@@ -7,6 +7,7 @@ import json
 import openpyxl
 import pytest
 from test_harvest_support import (
+    counties_store,
     data_file,
     fresh_store,
     rewrite_xlsx,
@@ -15,15 +16,16 @@ from test_harvest_support import (
 )
 
 from gridservice.geo import CountyIndex
-from gridservice.harvest import HarvestError, census, run_harvest
+from gridservice.harvest import HarvestError, run_harvest
 
 TERRITORY = "eia861/Service_Territory_2024.xlsx"
 
 
 @pytest.fixture(scope="module")
-def harvested(tmp_path_factory):
-    conn = fresh_store(tmp_path_factory.mktemp("territories") / "store.db")
-    counties = run_harvest(conn, "census-counties", census.default_path())
+def harvested(tmp_path_factory, census_counties_store):
+    path = tmp_path_factory.mktemp("territories") / "store.db"
+    conn = counties_store(census_counties_store, path)
+    counties = census_counties_store[1]  # the run that harvested the outlines
     territories = run_harvest(conn, "eia861", data_file(TERRITORY))
     yield conn, counties, territories
     conn.close()
@@ -31,7 +33,7 @@ def harvested(tmp_path_factory):
 
 def test_census_counties_load_through_geo(harvested):
     conn, counties, _ = harvested
-    assert counties.run["inputRecords"] == counties.run["acceptedRecords"] == 3233
+    assert counties["inputRecords"] == counties["acceptedRecords"] == 3233
     index = CountyIndex.from_conn(conn)
     assert index.county_at(30.2672, -97.7431)["county_fips"] == "48453"  # Austin: Travis
     assert index.county_at(27.0, -94.0) is None  # Gulf of Mexico

@@ -15,11 +15,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from shapely.geometry import shape
+from test_harvest_support import counties_store
 
-from gridservice.harvest import census, run_harvest
+from gridservice.harvest import run_harvest
 from gridservice.quality import STATUS_DISAGREEMENT_CODE, compute_quality
 from gridservice.screening import screen_site
-from gridservice.store.db import connect, init_schema
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA = REPO_ROOT / ".." / "shared" / "data"
@@ -39,13 +39,12 @@ FINDING = re.compile(r"^(\d+) active queue requests? totalling ([\d,.]+) MW in (
 
 
 @pytest.fixture(scope="module")
-def conn(tmp_path_factory):
+def conn(tmp_path_factory, census_counties_store):
     missing = [str(p) for p in FILES if not p.is_file()]
     if missing:
         pytest.skip(f"shared public data files are absent: {', '.join(missing)}")
-    connection = connect(tmp_path_factory.mktemp("status") / "harvest.db")
-    init_schema(connection)
-    run_harvest(connection, "census-counties", census.default_path())
+    path = tmp_path_factory.mktemp("status") / "harvest.db"
+    connection = counties_store(census_counties_store, path)
     run_harvest(connection, "ercot-gis", WORKBOOK)
     run_harvest(connection, "lbnl-queued-up", LBNL)
     yield connection

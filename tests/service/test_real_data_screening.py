@@ -15,13 +15,14 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from test_harvest_support import counties_store
 
 from gridclient import GridDataClient
-from gridservice.harvest import census, run_harvest
+from gridservice.harvest import run_harvest
 from gridservice.server import start_in_thread
 from gridservice.settings import Settings
 from gridservice.store import writer
-from gridservice.store.db import connect, init_schema
+from gridservice.store.db import connect
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA = REPO_ROOT / ".." / "shared" / "data"
@@ -36,14 +37,12 @@ OKLAHOMA_CITY = (35.4676, -97.5164)
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory) -> Path:
+def store(tmp_path_factory, census_counties_store) -> Path:
     missing = [str(p) for p in FILES.values() if not p.is_file()]
     if missing:
         pytest.skip(f"shared public data files are absent: {', '.join(missing)}")
     path = tmp_path_factory.mktemp("real") / "harvest.db"
-    conn = connect(path)
-    init_schema(conn)
-    run_harvest(conn, "census-counties", census.default_path())
+    conn = counties_store(census_counties_store, path)
     for source, file in FILES.items():
         run_harvest(conn, source, file)
     with conn:

@@ -21,13 +21,13 @@ import shapefile
 from service_support import every_listed
 from shapely.geometry import Point, shape
 from shapely.ops import nearest_points
+from test_harvest_support import counties_store
 
 from gridservice import geo
-from gridservice.harvest import census, run_harvest
+from gridservice.harvest import run_harvest
 from gridservice.server import start_in_thread
 from gridservice.settings import Settings
 from gridservice.store import writer
-from gridservice.store.db import connect, init_schema
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 DATA = REPO_ROOT / ".." / "shared" / "data"
@@ -50,15 +50,13 @@ def date_or_none(value: str | None) -> str | None:
 
 
 @pytest.fixture(scope="module")
-def store(tmp_path_factory) -> Path:
+def store(tmp_path_factory, census_counties_store) -> Path:
     needed = [*WORKBOOKS, PLANTS, QUEUE / "ercot_gis_large_gen_November2025.csv"]
     missing = [str(p) for p in needed if not p.is_file()]
     if missing:
         pytest.skip(f"shared public data files are absent: {', '.join(missing)}")
     path = tmp_path_factory.mktemp("real-surroundings") / "harvest.db"
-    conn = connect(path)
-    init_schema(conn)
-    run_harvest(conn, "census-counties", census.default_path())
+    conn = counties_store(census_counties_store, path)
     run_harvest(conn, "eia-plants", PLANTS)
     for workbook in WORKBOOKS:
         run_harvest(conn, "ercot-gis", workbook)
