@@ -29,28 +29,32 @@ def draw_downloads(
     st.subheader("Downloads")
     assessment_id = assessment.id
     sheets_column, packet_column, csv_column = st.columns(3)
+    # short labels, the rest in the captions: at 1280 px a column is too narrow for more
+    sheet_name = f"assessment-{downloads.safe_name(assessment_id)}-tables.xlsx"
     sheets_column.download_button(
-        "Spreadsheet: site inputs and every table (.xlsx)",
+        "Spreadsheet (.xlsx)",
         # built when clicked, not on every run (0.8 s of the page's run under load)
         lambda: workbook.workbook_bytes(workbook.assessment_sheets(assessment, site)),
-        f"assessment-{downloads.safe_name(assessment_id)}-tables.xlsx",
+        sheet_name,
         workbook.XLSX_MIME,
     )
-    sheets_column.caption("One sheet per section, headers in words; opens in any spreadsheet.")
+    sheets_column.caption(
+        f"`{sheet_name}`: the site's inputs and every table, one sheet per section, headers in "
+        "words; opens in any spreadsheet."
+    )
     packet = downloads.packet_download(data.packet_bytes(conn, assessment_id))
     packet_column.download_button(
-        f"Expert-review packet ({packet.file_name})", packet.data, packet.file_name, packet.mime
+        "Expert-review packet (.json)", packet.data, packet.file_name, packet.mime
     )
-    packet_column.caption("Blinded: no tenant, customer reference, address or assessment id.")
+    packet_column.caption(
+        f"`{packet.file_name}`, named by its case id. Blinded: no tenant, customer reference, "
+        "address or assessment id."
+    )
     export_key = f"export.{assessment_id}"
     if st.session_state.get(export_key):
         export = downloads.csv_download(data.export(conn, st.session_state[export_key]))
-        csv_column.download_button(
-            f"CSV export ({export.file_name})",
-            export.data,
-            export.file_name,
-            export.mime,
-        )
+        csv_column.download_button("CSV export (.csv)", export.data, export.file_name, export.mime)
+        csv_column.caption(f"`{export.file_name}`")
     elif caps.create_export and csv_column.button("Prepare the CSV export"):
         st.session_state[export_key] = data.create_export(conn, assessment_id).id
         st.rerun()

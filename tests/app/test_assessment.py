@@ -138,25 +138,28 @@ def test_records_carry_their_evidence_and_heuristics_are_labelled(service_env, s
 
 def test_packet_download_is_named_by_case_id(service_env, screened):
     at = open_assessment(screened.id)
-    packet_button = next(
-        b for b in at.get("download_button") if b.proto.label.startswith("Expert-review packet")
-    )
+    labels = [button.proto.label for button in at.get("download_button")]
+    # labels short enough for a column at 1280 px; each file's name under its button
+    assert "Expert-review packet (.json)" in labels
     case_id = httpx.get(
         f"{service_env}/v1/assessments/{screened.id}/expert-review.json",
         headers={"Authorization": f"Bearer {ALPHA_TOKEN}"},
     ).json()["data"]["caseId"]
-    assert packet_button.proto.label == f"Expert-review packet ({case_id}.json)"
+    assert any(c.value.startswith(f"`{case_id}.json`, named by its case id") for c in at.caption)
+    sheet = f"`assessment-{screened.id}-tables.xlsx`: the site's inputs and every table"
+    assert any(c.value.startswith(sheet) for c in at.caption)
 
 
 def test_csv_export_is_prepared_on_request(service_env, screened):
     at = open_assessment(screened.id)
     labels = [button.proto.label for button in at.get("download_button")]
-    assert "Spreadsheet: site inputs and every table (.xlsx)" in labels
+    assert "Spreadsheet (.xlsx)" in labels
     next(b for b in at.button if b.label == "Prepare the CSV export").click()
     at.run()
     assert not at.exception and not at.error
     labels = [button.proto.label for button in at.get("download_button")]
-    assert f"CSV export (assessment-{screened.id}.csv)" in labels
+    assert "CSV export (.csv)" in labels
+    assert f"`assessment-{screened.id}.csv`" in [c.value for c in at.caption]
 
 
 def test_download_bytes_are_the_services_bytes(demo_service, alpha_client, screened):

@@ -98,7 +98,7 @@ def test_sales_demo(page, app_url, alpha_client):
     screenshot(page, "sales-03-assessment")
 
     # the spreadsheet is built when clicked (deferred), and opens with the site's inputs first
-    sheet_button = page.get_by_role("button", name=re.compile(r"^Spreadsheet: site inputs"))
+    sheet_button = page.get_by_role("button", name="Spreadsheet (.xlsx)")
     with page.expect_download() as download:
         sheet_button.click()
     assert download.value.suggested_filename == f"assessment-{assessment_id}-tables.xlsx"

@@ -16,6 +16,12 @@ from playwright.sync_api import expect
 
 from components import glossary
 
+# the download buttons whose label is cut short (an ellipsis: text wider than its box)
+CUT_DOWNLOAD_LABELS = """() => [...document.querySelectorAll(
+    '[data-testid="stMain"] [data-testid="stDownloadButton"] button')]
+  .filter(b => [...b.querySelectorAll('*')].some(e => e.scrollWidth > e.clientWidth + 1))
+  .map(b => b.innerText)"""
+
 
 def test_assessment_url_opens_the_same_assessment_in_a_fresh_context(
     new_page, app_url, alpha_assessment
@@ -38,6 +44,8 @@ def test_assessment_url_opens_the_same_assessment_in_a_fresh_context(
         expect(page.get_by_role("button", name=packet_button)).to_be_visible()
         wait_for_run(page)  # the sections after the band may still be drawing on a busy machine
     assert main_text(first) == main_text(second)
+    # every download's label reads whole at 1280 px (the file's name is in its caption)
+    assert second.evaluate(CUT_DOWNLOAD_LABELS) == []
     screenshot(second, "share-01-assessment-fresh-context")
     assert_no_exception_box(second)
 
