@@ -15,12 +15,21 @@ from gridclient import Assessment, Capabilities, Site
 st.title("Assessment")
 
 
+OPEN_KEY = "assessment.open_id"
+
+
+def open_typed_id() -> None:
+    """Put the typed id in the URL (a callback: it runs before the page, so the run that
+    follows the click draws the assessment; no second run)."""
+    typed = (st.session_state.get(OPEN_KEY) or "").strip()
+    if typed:
+        st.query_params["assessment"] = typed
+
+
 def choose_assessment() -> None:
     with st.form("open_assessment"):
-        typed = st.text_input("Assessment id")
-        if st.form_submit_button("Open") and typed.strip():
-            st.query_params["assessment"] = typed.strip()
-            st.rerun()
+        st.text_input("Assessment id", key=OPEN_KEY)
+        st.form_submit_button("Open", on_click=open_typed_id)
 
 
 def draw_downloads(

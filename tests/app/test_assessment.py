@@ -204,6 +204,17 @@ def test_unknown_and_missing_ids_say_so_and_offer_a_box(service_env):
     assert "was not found" in at.error[0].value
 
 
+def test_an_id_typed_in_the_box_opens_its_assessment(service_env, screened):
+    at = open_assessment(None)
+    at.text_input[0].set_value(f"  {screened.id} ")
+    next(b for b in at.button if b.label == "Open").click()
+    at.run()
+    assert not at.exception
+    assert at.query_params["assessment"] == screened.id
+    assert any(f"Assessment {screened.id} of site" in unescape(c.value) for c in at.caption)
+    assert not [b for b in at.button if b.label == "Open"]  # the box is gone
+
+
 def test_the_spreadsheet_has_the_site_inputs_then_a_sheet_per_section(demo_service, screened):
     import io
 
