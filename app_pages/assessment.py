@@ -109,11 +109,8 @@ with problem_boundary():
         view.draw_candidates(assessment)
         view.draw_records(assessment)
         # the maps are drawn last, in their places: see maps.LaterMaps
-        later = maps.LaterMaps()
-        try:
+        with maps.LaterMaps() as later:
             st.subheader("Map", anchor=summary.ANCHORS["map"])
             view.draw_map(assessment, point, later)
             surroundings_view.draw_surroundings(conn, assessment.site_id, later)
             draw_downloads(conn, assessment, site, data.capabilities(conn))
-        finally:
-            later.draw()

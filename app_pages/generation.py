@@ -27,59 +27,58 @@ with problem_boundary():
         f"MW** nameplate · **{len(plants):,}** plants"
     )
     map_column, legend_column = st.columns([2, 1])  # the legend's names whole at 1280 px
-    # the map is drawn last, in its place (see maps.LaterMaps); a click on it is read from
-    # its state
-    later = maps.LaterMaps()
-    with map_column:
-        later.add(
-            shown.deck,
-            on_select="rerun",
-            selection_mode="single-object",
-            key=generation_view.MAP_KEY,
-            height=440,
-        )
-        if note := generation_view.plants_drawn_note(len(shown.drawn_plants), len(plants)):
-            st.caption(note)
-    with legend_column:
-        st.markdown("**Technology** (map colours, by nameplate MW)")
-        legend = generation_view.technology_legend(plants)
-        if legend.empty:
-            st.caption("No plant to colour: widen the filters.")
-        else:
-            st.altair_chart(
-                generation_view.technology_legend_chart(legend),
-                width="stretch",
-                height=generation_view.legend_height(legend) + 40,  # and the axis below
+    # the map is drawn when the block ends, in its place, even after a problem (see
+    # maps.LaterMaps); a click on it is read from its state
+    with maps.LaterMaps() as later:
+        with map_column:
+            later.add(
+                shown.deck,
+                on_select="rerun",
+                selection_mode="single-object",
+                key=generation_view.MAP_KEY,
+                height=440,
             )
-        if maps.basemap_style() is None:
-            st.caption("County outlines from the Census; no online basemap configured.")
-    st.subheader("Generators")
-    st.caption("Largest nameplate MW first.")
-    largest_first = generators["nameplateCapacityMw"].sort_values(ascending=False, kind="stable")
-    tables.show_rows(
-        shown.table,
-        largest_first.index,
-        noun="generators",
-        file_name="generators.csv",
-        hide_index=True,
-    )
+            if note := generation_view.plants_drawn_note(len(shown.drawn_plants), len(plants)):
+                st.caption(note)
+        with legend_column:
+            st.markdown("**Technology** (map colours, by nameplate MW)")
+            legend = generation_view.technology_legend(plants)
+            if legend.empty:
+                st.caption("No plant to colour: widen the filters.")
+            else:
+                st.altair_chart(
+                    generation_view.technology_legend_chart(legend),
+                    width="stretch",
+                    height=generation_view.legend_height(legend) + 40,  # and the axis below
+                )
+            if maps.basemap_style() is None:
+                st.caption("County outlines from the Census; no online basemap configured.")
+        st.subheader("Generators")
+        st.caption("Largest nameplate MW first.")
+        largest_first = generators["nameplateCapacityMw"].sort_values(
+            ascending=False, kind="stable"
+        )
+        tables.show_rows(
+            shown.table,
+            largest_first.index,
+            noun="generators",
+            file_name="generators.csv",
+            hide_index=True,
+        )
 
-    st.subheader("Monthly net generation of a plant")
-    drawn = shown.drawn_plants
-    names = dict(zip(drawn["agencyPlantId"], drawn["plantName"], strict=True))
-    clicked = generation_view.picked_plant(st.session_state.get(generation_view.MAP_KEY))
-    if clicked in names:
-        st.session_state["generation.plant"] = clicked
-    plant_id = st.selectbox(
-        "Plant",
-        sorted(names, key=lambda pid: str(names[pid])),
-        format_func=lambda pid: f"{names[pid]} (plant {pid})",
-        key="generation.plant",
-        index=None,
-        placeholder="Choose a plant",
-    )
-    try:
+        st.subheader("Monthly net generation of a plant")
+        drawn = shown.drawn_plants
+        names = dict(zip(drawn["agencyPlantId"], drawn["plantName"], strict=True))
+        clicked = generation_view.picked_plant(st.session_state.get(generation_view.MAP_KEY))
+        if clicked in names:
+            st.session_state["generation.plant"] = clicked
+        plant_id = st.selectbox(
+            "Plant",
+            sorted(names, key=lambda pid: str(names[pid])),
+            format_func=lambda pid: f"{names[pid]} (plant {pid})",
+            key="generation.plant",
+            index=None,
+            placeholder="Choose a plant",
+        )
         if plant_id is not None:
             generation_view.draw_monthly_generation(conn, int(plant_id), str(names[plant_id]))
-    finally:  # the map stays when a plant's output cannot be read (the problem says why)
-        later.draw()

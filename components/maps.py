@@ -175,12 +175,18 @@ class LaterMaps:
 
     In a browser without a GPU a map's first frame costs seconds (its layers' shader programs
     are compiled in software) and holds back whatever the page draws after it: a page keeps
-    each map's place (`add`) and draws them once the rest is drawn (`draw`, in a `finally`,
-    so a problem further down leaves the maps drawn).
+    each map's place (`add`) inside `with LaterMaps() as later:`, and the maps are drawn when
+    the block ends, even when it ends with a problem (the problem is drawn too, and says why).
     """
 
     def __init__(self) -> None:
         self._maps: list[tuple[Any, pdk.Deck, dict[str, Any]]] = []
+
+    def __enter__(self) -> LaterMaps:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.draw()
 
     def add(self, deck: pdk.Deck, **chart_options: Any) -> None:
         """Keep the map's place here; `chart_options` go to `st.pydeck_chart` (a chart with
