@@ -31,7 +31,10 @@ def draw_point_and_territories() -> None:
     conn = connection.connection_key()
     take_click(PICKER)  # a click since the last run moves the point before it is read
     point = state.picked_point(PICKER)
-    resolution = data.territory_resolution(conn, *point) if in_bounds(point) else None
+    # drawn on every run, so the map below keeps its place while the resolution loads (the
+    # browser reloads a map whose element moves: components/picker.py)
+    with st.container():
+        resolution = data.territory_resolution(conn, *point) if in_bounds(point) else None
     candidates = resolution.candidates if resolution else []
     county = territory_view.point_county(resolution.location if resolution else None)
     counties = region_counties()

@@ -1,28 +1,19 @@
 """The point picker: one click on the map places the pin, and only the picker's part reruns.
 
-pydeck hands back the objects a click picked, never the clicked coordinate. So the map
-carries a transparent, pickable surface of H3 cells and a click's point is the centre of the
-cell under the pointer:
-- the region view (Texas and its neighbours) is covered by resolution-4 cells (about 45 km
-  across, a few pixels at that zoom): one click there places the pin at the clicked spot and
-  brings the view to the pin's surroundings;
-- the surroundings view is covered, around its centre, by resolution-7 cells (about 2.5 km
-  across) over a box wider than the map is at any common screen width (NEAR_HALF_SPAN_KM):
-  a click there moves the pin to the clicked cell and leaves the view where it is, with the
-  county outlines, their names and a 20 km scale bar drawn with it.
-The pick is read from the chart's session state *before* the map is drawn, so a click costs
-one run of the picker's fragment (`st.fragment`), not a rerun of the page. The deck's JSON is
-written compactly, with the big surface layers built once per process.
-
-One chart serves the picker's whole life (a fixed key), so a click redraws the map it is on
-instead of building a new one: under software WebGL a new chart compiles every shader
-program again, seconds a click. Two things make that work with Streamlit's chart:
-- the surface a click lands on has no layer id. Streamlit fades every layer but the selected
-  object while a selection names a layer *with* an id that is still drawn; deck.gl names an
-  id-less layer after its type (`CLICK_LAYER_ID`) and Streamlit ignores a selection on it, so
-  nothing is faded, and it drops that selection once the next map arrives;
-- the map's double-click zoom is off: with it on, deck.gl holds every click back about
-  300 ms to tell it from a double click (the mouse wheel and the +/- buttons still zoom).
+The map is `components.click_map`: deck.gl drawing the deck JSON pydeck writes, in the
+browser, with the pin placed there at the clicked point as soon as the map is clicked, and
+the point reported to the app. (Streamlit's own deck chart reports the objects a click
+picked, never the point, and redraws the whole map for each click: about 0.9 s a click
+under software WebGL, docs/benchmarks/app.md.)
+- the region view (Texas and its neighbours): a click places the pin and brings the view to
+  the pin's surroundings;
+- the surroundings view, around a centre: a click moves the pin and leaves the view where it
+  is, with the county outlines, their names and a 20 km scale bar drawn with it; a click
+  outside the surroundings box (NEAR_HALF_SPAN_KM, wider than the map at any common screen
+  width, so reached only after dragging the map) brings the view to the new pin.
+The click is read from the map's session state *before* the map is drawn, so a click costs
+one run of the picker's fragment (`st.fragment`), not a rerun of the page. What the map draws
+but the pin goes by `data:` URL and is built in the browser only when it changes.
 """
 
 from __future__ import annotations
@@ -30,105 +21,38 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import h3
 import pydeck as pdk
 import streamlit as st
+from pydeck.bindings.json_tools import default_serialize
 
-from components import grid_context, state
+from components import click_map, grid_context, state
 from components.geography import County, county_at, region_counties, region_states
 from components.maps import (
-    NO_BASEMAP,
     OUTLINE_COLOUR,
-    PIN_COLOUR,
     REGION_VIEW,
-    CompactDeck,
-    basemap_style,
     county_layer,
     pin_layer,
     rows_by_url,
     view,
 )
 
-REGION_LAYER_ID = "region_cells"
-NEAR_LAYER_ID = "near_cells"
-# the id deck.gl gives the id-less surface a click lands on, and so the key of its selection
-CLICK_LAYER_ID = "H3HexagonLayer"
-REGION_RES, NEAR_RES = 4, 7
+NEAR_RES = 7  # the surroundings view is centred on an H3 cell of this resolution (~2.5 km)
 NEAR_ZOOM = 9.0
 # half the surroundings box, east-west and north-south: at NEAR_ZOOM a map 1,300 px wide and
 # 700 px tall (wider than the picker's column in a 2,400 px window) fits inside it
 NEAR_HALF_SPAN_KM = (90.0, 50.0)
 SCALE_KM = 20
-NEAR_HIGHLIGHT = [255, 140, 0, 40]  # the pin's county: a light wash, the cells stay readable
-
-
-@dataclass(frozen=True)
-class MapPick:
-    """A click on the picker: the cell under the pointer and the point it places (its centre)."""
-
-    cell: str
-    latitude: float
-    longitude: float
-
-    @property
-    def moves_view(self) -> bool:
-        """A click on the region view brings the view to the new pin's surroundings."""
-        return h3.get_resolution(self.cell) < NEAR_RES
+NEAR_HIGHLIGHT = [255, 140, 0, 40]  # the pin's county: a light wash, the names stay readable
 
 
 def layer_spec(layer: pdk.Layer) -> dict[str, Any]:
-    """Return a layer as the deck JSON pydeck would write for it."""
-    return json.loads(CompactDeck(layers=[layer]).to_json())["layers"][0]
-
-
-def surface_spec(cells: Iterable[str], layer_id: str, colour: list[int]) -> dict[str, Any]:
-    """Return the pickable, nearly transparent cell surface (a click picks a cell; the cell
-    under the pointer lights up). Not outlined: under software WebGL the outlines of a few
-    thousand cells cost every frame of the map hundreds of milliseconds.
-
-    Drawn as polygons (`highPrecision`): for cells finer than resolution 5 deck.gl would
-    otherwise draw instanced hexagon columns, whose shaders cost a software-WebGL GPU
-    process about three times as much per click over ~3,200 cells (docs/benchmarks/app.md).
-    """
-    return {
-        "@@type": "H3HexagonLayer",
-        "id": layer_id,
-        "data": [{"hex": cell} for cell in cells],
-        "getHexagon": "@@=hex",
-        "highPrecision": True,
-        "pickable": True,
-        "filled": True,
-        "stroked": False,
-        "extruded": False,
-        "getFillColor": colour,
-        "autoHighlight": True,
-        "highlightColor": [214, 39, 40, 140],
-    }
-
-
-def clickable(surface: dict[str, Any]) -> dict[str, Any]:
-    """Return the surface a click lands on: without its id (see the module's note)."""
-    return {key: value for key, value in surface.items() if key != "id"}
-
-
-def passed_over(surface: dict[str, Any], centre: str) -> dict[str, Any]:
-    """Return the region surface under the surroundings view, its id naming the view: a click
-    on it (past the surroundings' edge) moves the view, and the selection it left names a
-    layer the next map no longer draws, so Streamlit drops it instead of fading the map."""
-    return {**surface, "id": f"{surface['id']}.{centre}"}
-
-
-@st.cache_resource(show_spinner=False)
-def region_surface() -> dict[str, Any]:
-    """Return the resolution-4 surface over every county of the region (built once)."""
-    cells: set[str] = set()
-    for county in region_counties().values():
-        shape = h3.geo_to_h3shape(county.geometry)
-        cells.update(h3.h3shape_to_cells_experimental(shape, REGION_RES, contain="overlap"))
-    return surface_spec(sorted(cells), REGION_LAYER_ID, [30, 111, 217, 1])
+    """Return a layer as the deck JSON pydeck would write for it (pydeck's own serialiser,
+    without building a Deck: a Deck looks for Jupyter's packages each time it is made, about
+    7 ms, most of a click's run when the picker built one per layer)."""
+    return json.loads(json.dumps(layer, sort_keys=True, default=default_serialize))
 
 
 def near_box(latitude: float, longitude: float) -> tuple[float, float, float, float]:
@@ -137,15 +61,6 @@ def near_box(latitude: float, longitude: float) -> tuple[float, float, float, fl
     reach_lat = half_north_km / 111.32
     reach_lng = half_east_km / (111.32 * max(math.cos(math.radians(latitude)), 0.2))
     return latitude - reach_lat, longitude - reach_lng, latitude + reach_lat, longitude + reach_lng
-
-
-@st.cache_resource(show_spinner=False, max_entries=64)
-def near_surface(centre: str) -> dict[str, Any]:
-    """Return the resolution-7 surface over the surroundings box of a centre cell."""
-    south, west, north, east = near_box(*h3.cell_to_latlng(centre))
-    box = h3.LatLngPoly([(south, west), (south, east), (north, east), (north, west)])
-    cells = sorted(h3.h3shape_to_cells_experimental(box, NEAR_RES, contain="overlap"))
-    return surface_spec(cells, NEAR_LAYER_ID, [*PIN_COLOUR[:3], 8])
 
 
 @st.cache_resource(show_spinner=False)
@@ -248,23 +163,11 @@ def scale_bar(latitude: float, longitude: float) -> tuple[dict[str, Any], dict[s
     return layer_spec(bar), label
 
 
-class SpecDeck(pdk.Deck):
-    """A deck whose JSON is written once, compactly, from layer specs (pydeck's own writer
-    indents every row of every layer, and takes ~0.1 s over the region's cells)."""
-
-    def __init__(self, spec: dict[str, Any]):
-        # no tooltip: the cell under the pointer lights up instead, and says where a click goes
-        super().__init__(layers=[], map_provider=spec.get("mapProvider"), tooltip=False)
-        self._spec_json = json.dumps(spec, separators=(",", ":"))
-
-    def to_json(self) -> str:
-        return self._spec_json
-
-
-def deck_spec(layers: list[dict[str, Any]], view_state: pdk.ViewState | None) -> SpecDeck:
-    """Return the deck over layer specs, offline unless a basemap style is configured."""
+def deck_spec(layers: list[dict[str, Any]], view_state: pdk.ViewState | None) -> dict[str, Any]:
+    """Return the picker's deck JSON: the layers, the view, and no double-click zoom (a double
+    click would zoom as well as place the pin twice; the wheel and a drag still move the map)."""
     initial = view_state or view(**REGION_VIEW)
-    spec: dict[str, Any] = {
+    return {
         "initialViewState": {
             "latitude": initial.latitude,
             "longitude": initial.longitude,
@@ -273,35 +176,16 @@ def deck_spec(layers: list[dict[str, Any]], view_state: pdk.ViewState | None) ->
             "bearing": 0,
         },
         "layers": layers,
-        # no double-click zoom: with it, deck.gl holds each click ~300 ms (module's note)
         "views": [{"@@type": "MapView", "controller": {"doubleClickZoom": False}}],
     }
-    style = basemap_style()
-    if style:
-        spec["mapProvider"], spec["mapStyle"] = "carto", style
-    else:
-        spec["mapStyle"] = NO_BASEMAP
-    return SpecDeck(spec)
 
 
-def read_pick(selection: Any) -> MapPick | None:
-    """Return the cell a chart's selection picked on a surface layer, if any (the layer's
-    name does not matter: only the surfaces are pickable, and their objects are cells)."""
-    selection = _get(selection, "selection") or {}
-    objects = _get(selection, "objects") or {}
-    for picked in objects.values():
-        for obj in picked or []:
-            cell = obj.get("hex") if isinstance(obj, Mapping) else None
-            if cell and h3.is_valid_cell(cell):
-                latitude, longitude = h3.cell_to_latlng(cell)
-                return MapPick(cell, round(latitude, 5), round(longitude, 5))
-    return None
-
-
-def _get(value: Any, key: str) -> Any:
-    if isinstance(value, Mapping):
-        return value.get(key)
-    return getattr(value, key, None)
+def in_view(point: tuple[float, float], centre: str | None) -> bool:
+    """Return whether a point is inside the surroundings box the map shows (none: the region)."""
+    if centre is None:
+        return False
+    south, west, north, east = near_box(*h3.cell_to_latlng(centre))
+    return south <= point[0] <= north and west <= point[1] <= east
 
 
 def in_bounds(point: tuple[float, float] | None) -> bool:
@@ -319,22 +203,22 @@ def applied_pick_key(picker: str) -> str:
 
 
 def apply_pick(picker: str) -> None:
-    """Act on the click the picker's chart reported since the last run, once.
+    """Act on the click the picker's map reported since the last run, once.
 
-    The chart keeps reporting a pick until the browser has the next map and drops it, so a
-    run in between (a typed coordinate, a form field) sees the same pick again: it is applied
-    only when it differs from the last one applied, and forgotten once the chart reports none.
+    The map keeps reporting its last click, so a run in between (a typed coordinate, a form
+    field) sees the same click again: each click (its own id) is applied once.
     """
-    pick = read_pick(st.session_state.get(chart_key(picker)))
-    if pick == st.session_state.get(applied_pick_key(picker)):
+    click = click_map.read_click(st.session_state.get(chart_key(picker)))
+    if click is None or click.click == st.session_state.get(applied_pick_key(picker)):
         return
-    st.session_state[applied_pick_key(picker)] = pick
-    if pick is None:
+    st.session_state[applied_pick_key(picker)] = click.click
+    point = (click.latitude, click.longitude)
+    if not in_bounds(point):
         return
-    state.set_picked_point(picker, pick.latitude, pick.longitude)
+    state.set_picked_point(picker, *point)
     st.session_state[state.followed_point_key(picker)] = state.picked_point(picker)
-    if pick.moves_view:
-        state.set_picked_cell(picker, h3.latlng_to_cell(pick.latitude, pick.longitude, NEAR_RES))
+    if not in_view(point, state.picked_cell(picker)):
+        state.set_picked_cell(picker, h3.latlng_to_cell(*point, NEAR_RES))
 
 
 def follow_typed_point(picker: str) -> None:
@@ -358,8 +242,8 @@ def picker_caption(centre: str | None) -> str:
     if centre is None:
         return "Click the map to place the pin; the map then shows its surroundings."
     return (
-        "Click to move the pin (to the centre of the ~2.5 km cell lit under the pointer). Grey "
-        f'lines are county borders, the bar is {SCALE_KM} km; "Whole region" zooms back out.'
+        "Click to move the pin to the clicked point; drag to pan, scroll to zoom. Grey lines "
+        f'are county borders, the bar is {SCALE_KM} km; "Whole region" zooms back out.'
     )
 
 
@@ -394,7 +278,11 @@ def draw_picker_map(
     point = state.picked_point(picker)
     point = point if in_bounds(point) else None
     centre = state.picked_cell(picker)
-    layers = [state_outlines(), clickable(region_surface())]
+    # Whatever loads before the map (the grid's progress bars) goes into this container,
+    # drawn on every run: the map keeps its place. The browser reloads a frame whose element
+    # moves, and Streamlit never hands a reloaded frame its map again (a blank map).
+    loading = st.container()
+    layers = [state_outlines()]
     named: dict[str, County] = {}
     labels: list[dict[str, Any]] = []
     view_state = None
@@ -402,32 +290,25 @@ def draw_picker_map(
         latitude, longitude = h3.cell_to_latlng(centre)
         near = counties_near(region_counties(), latitude, longitude)
         layers = [state_outlines(), near_outlines(near, point)]
-        layers += [passed_over(region_surface(), centre), clickable(near_surface(centre))]
         named.update((county.fips, county) for county in [*named_counties, *near])
         bar, bar_label = scale_bar(latitude, longitude)
         layers.append(bar)
         labels.append(bar_label)
         view_state = view(latitude, longitude, NEAR_ZOOM)
         if grid is not None:
-            grid_specs, grid_labels = grid_layers(grid(), near, near_box(latitude, longitude))
+            with loading:
+                context = grid()
+            grid_specs, grid_labels = grid_layers(context, near, near_box(latitude, longitude))
             layers += grid_specs
             labels += grid_labels
     layers += [layer_spec(layer) for layer in extra_layers]
     labels += county_name_rows(named.values())
     if labels:
         layers.append(labels_layer(labels))  # over the shading, so every name reads
-    # what a click leaves as it was goes by URL, so the browser does not build it again;
-    # the pin, one row, is all a click in the surroundings changes
+    # rows go by URL: the browser builds a layer again only when its rows change
     layers = [rows_by_url(layer) for layer in layers]
-    if point is not None:
-        layers.append(layer_spec(pin_layer(*point)))
-    st.pydeck_chart(
-        deck_spec(layers, view_state),
-        on_select="rerun",
-        selection_mode="single-object",
-        key=chart_key(picker),
-        height=height,
-    )
+    pin = layer_spec(pin_layer(*point)) if point is not None else None
+    click_map.click_map(deck_spec(layers, view_state), pin, key=chart_key(picker), height=height)
     st.caption(picker_caption(centre))
     if centre is not None and grid is not None:
         st.caption(grid_context.LEGEND)

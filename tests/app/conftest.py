@@ -6,6 +6,7 @@ in the environment, through gridclient over loopback HTTP. No mocks of the servi
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -77,3 +78,45 @@ def app_path() -> str:
 def unescape(markdown: str) -> str:
     """Return markdown source as the reader sees it: backslash escapes removed."""
     return re.sub(r"\\(.)", r"\1", markdown)
+
+
+_clicks = iter(range(1, 1_000_000))
+
+
+def click_map(at, picker_name: str, latitude: float, longitude: float) -> None:
+    """Click the picker's map at a point: feed it the value the browser's map reports (the
+    point and the click's own id), and run."""
+    from components import picker
+
+    at.session_state[picker.chart_key(picker_name)] = {
+        "latitude": latitude,
+        "longitude": longitude,
+        "click": f"test:{next(_clicks)}",
+    }
+    at.run()
+    assert not at.exception
+
+
+def sent_map(at) -> dict:
+    """Return what the picker sent the browser's map: `deck` (its JSON, as sent) and `pin`."""
+    from components import click_map as component
+
+    element = next(
+        e
+        for e in at.get("component_instance")
+        if e.proto.component_name == component._click_map.name
+    )
+    return json.loads(element.proto.json_args)
+
+
+def drawn_map(at) -> dict:
+    """Return the deck the picker drew: its layers (rows decoded, the pin last) and view."""
+    from components import maps
+
+    sent = sent_map(at)
+    deck = json.loads(sent["deck"])
+    if sent["pin"] is not None:
+        deck["layers"].append(sent["pin"])
+    for layer in deck["layers"]:
+        layer["data"] = maps.layer_rows(layer)
+    return deck

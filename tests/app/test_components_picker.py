@@ -1,4 +1,4 @@
-"""The point picker's pure parts: the clickable surfaces, reading a pick, the compact deck."""
+"""The point picker's pure parts: reading a click, the surroundings box, the deck, the labels."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import h3
 import pytest
 from shapely.geometry import Point
 
-from components import geography, picker
+from components import click_map, geography, maps, picker
 
 HAYS = (29.8833, -97.9414)
 
@@ -16,14 +16,6 @@ HAYS = (29.8833, -97.9414)
 @pytest.fixture(scope="module")
 def counties():
     return geography.read_counties()
-
-
-def test_the_region_surface_covers_every_county_so_any_click_there_places_a_point(counties):
-    cells = {row["hex"] for row in picker.region_surface.__wrapped__()["data"]}
-    assert all(h3.get_resolution(cell) == picker.REGION_RES for cell in cells)
-    for county in (counties["48209"], counties["48453"], counties["35001"], counties["22071"]):
-        inside = county.shape.representative_point()
-        assert h3.latlng_to_cell(inside.y, inside.x, picker.REGION_RES) in cells, county.label
 
 
 def corners_of_view(latitude: float, longitude: float, width_px: int, height_px: int):
@@ -41,35 +33,25 @@ def corners_of_view(latitude: float, longitude: float, width_px: int, height_px:
 
 
 @pytest.mark.parametrize("where", [HAYS, (35.1, -106.6), (25.9, -97.5)])
-def test_the_fine_cells_cover_the_whole_surroundings_map_on_a_wide_screen(where):
-    # a 1920-wide window gives the picker a map about 870 px wide; a click anywhere on it,
-    # corners included, must land on a fine cell (it used to fall off a 35 km hexagon)
+def test_the_surroundings_box_holds_the_whole_map_on_a_wide_screen(where):
+    # a 1920-wide window gives the picker a map about 870 px wide: a click anywhere on it,
+    # corners included, moves the pin and leaves the view (a click outside the box moves it)
     centre = h3.latlng_to_cell(*where, picker.NEAR_RES)
-    cells = {row["hex"] for row in picker.near_surface.__wrapped__(centre)["data"]}
-    assert centre in cells and {h3.get_resolution(cell) for cell in cells} == {picker.NEAR_RES}
-    for latitude, longitude in corners_of_view(*h3.cell_to_latlng(centre), 1300, 700):
-        assert h3.latlng_to_cell(latitude, longitude, picker.NEAR_RES) in cells
+    for corner in corners_of_view(*h3.cell_to_latlng(centre), 1300, 700):
+        assert picker.in_view(corner, centre), corner
+    latitude, longitude = h3.cell_to_latlng(centre)
+    assert not picker.in_view((latitude + 1.0, longitude), centre)
+    assert not picker.in_view((latitude, longitude - 2.0), centre)
+    assert not picker.in_view(where, None)  # the region view: every click moves the view
 
 
-def test_a_pick_is_the_centre_of_the_picked_cell_and_only_a_region_pick_moves_the_view():
-    coarse = h3.latlng_to_cell(*HAYS, picker.REGION_RES)
-    event = {"selection": {"objects": {picker.CLICK_LAYER_ID: [{"hex": coarse}]}}}
-    pick = picker.read_pick(event)
-    assert (pick.latitude, pick.longitude) == pytest.approx(h3.cell_to_latlng(coarse), abs=1e-5)
-    assert pick.moves_view
-    fine = h3.latlng_to_cell(*HAYS, picker.NEAR_RES)
-    event = {"selection": {"objects": {picker.CLICK_LAYER_ID: [{"hex": fine}]}}}
-    pick = picker.read_pick(event)
-    assert pick.cell == fine and not pick.moves_view
-
-
-def test_no_selection_another_layer_or_a_bad_cell_picks_nothing():
-    assert picker.read_pick({"selection": {"indices": {}, "objects": {}}}) is None
-    assert picker.read_pick(None) is None
-    other = {"selection": {"objects": {"counties": [{"properties": {"fips": "48209"}}]}}}
-    assert picker.read_pick(other) is None
-    bad = {"selection": {"objects": {picker.CLICK_LAYER_ID: [{"hex": "not-a-cell"}]}}}
-    assert picker.read_pick(bad) is None
+def test_a_click_is_read_as_its_point_and_id_and_a_malformed_value_as_no_click():
+    click = click_map.read_click({"latitude": 29.883312345, "longitude": -97.94141, "click": "a:1"})
+    assert (click.latitude, click.longitude, click.click) == (29.88331, -97.94141, "a:1")
+    assert click_map.read_click(None) is None
+    assert click_map.read_click({"latitude": 29.9, "longitude": -97.9}) is None
+    assert click_map.read_click({"latitude": "north", "longitude": 1, "click": "a:2"}) is None
+    assert click_map.read_click([29.9, -97.9]) is None
 
 
 def test_the_counties_around_a_point_include_its_neighbours_not_far_ones(counties):
@@ -78,17 +60,23 @@ def test_the_counties_around_a_point_include_its_neighbours_not_far_ones(countie
     assert "Dallas" not in names and "Harris" not in names
 
 
-def test_the_deck_is_written_compactly_with_its_view_and_offline(monkeypatch):
-    monkeypatch.delenv("GRID_APP_BASEMAP_STYLE", raising=False)
+def test_the_deck_holds_its_view_and_layers_and_no_double_click_zoom():
     layer = picker.county_names_layer([])
-    deck = picker.deck_spec([layer], picker.view(*HAYS, picker.NEAR_ZOOM))
-    text = deck.to_json()
-    assert "\n" not in text and ": " not in text
-    spec = json.loads(text)
+    spec = picker.deck_spec([layer], picker.view(*HAYS, picker.NEAR_ZOOM))
     assert spec["initialViewState"]["zoom"] == picker.NEAR_ZOOM
     assert spec["layers"][0]["@@type"] == "TextLayer"
-    # no basemap style at all: Streamlit would otherwise fetch Carto's (failing offline)
-    assert spec["mapStyle"] == picker.NO_BASEMAP and "mapProvider" not in spec
+    # a double click would zoom as well as place the pin twice
+    assert spec["views"][0]["controller"]["doubleClickZoom"] is False
+    # the region view when no view is given
+    assert picker.deck_spec([], None)["initialViewState"]["zoom"] == picker.REGION_VIEW["zoom"]
+
+
+def test_the_map_page_loads_deck_gl_from_the_component_that_serves_it():
+    # the page names the bundle's component in its script tag: a rename must follow it
+    page = (click_map.FRONTEND / "index.html").read_text()
+    assert f"../{click_map.BUNDLE_COMPONENT}/{click_map.BUNDLE_FILE}" in page
+    assert (click_map.DECK_BUNDLE / click_map.BUNDLE_FILE).stat().st_size > 1_000_000
+    assert (click_map.FRONTEND / "click_map.js").is_file()
 
 
 def test_county_names_sit_inside_their_county_in_one_small_text_layer(counties):
@@ -101,3 +89,9 @@ def test_county_names_sit_inside_their_county_in_one_small_text_layer(counties):
         assert county.shape.covers(Point(lng, lat)), county.label
     # the font atlas holds only the characters drawn
     assert set(layer["characterSet"]) == set("".join(rows))
+
+
+def test_a_layer_is_written_as_pydeck_writes_it_in_a_deck():
+    layer = maps.pin_layer(*HAYS)
+    in_deck = json.loads(maps.CompactDeck(layers=[layer]).to_json())["layers"][0]
+    assert picker.layer_spec(layer) == in_deck

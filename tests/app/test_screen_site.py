@@ -12,7 +12,7 @@ import httpx
 import pandas as pd
 import pytest
 import uvicorn
-from conftest import app_path, page_path, unescape
+from conftest import app_path, click_map, drawn_map, page_path, sent_map, unescape
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -170,46 +170,28 @@ def session_value(at: AppTest, key: str):
         return None
 
 
-def click_cell(at: AppTest, cell: str) -> None:
-    """Feed the map the selection a click on `cell` makes (pydeck reports picked objects,
-    keyed by the id deck.gl gives the id-less surface)."""
-    layer = picker.CLICK_LAYER_ID
-    at.session_state[picker.chart_key("screen")] = {
-        "selection": {"indices": {layer: [0]}, "objects": {layer: [{"hex": cell}]}}
-    }
-    at.run()
-    assert not at.exception
-
-
-def sent_map(at: AppTest) -> dict:
-    """Return the deck the picker sent the browser, as sent."""
-    return json.loads(at.get("deck_gl_json_chart")[0].proto.json)
-
-
-def drawn_map(at: AppTest) -> dict:
-    """Return the deck the picker drew (its layers, their rows decoded, and initial view)."""
-    deck = sent_map(at)
-    for layer in deck["layers"]:
-        layer["data"] = maps.layer_rows(layer)
-    return deck
+def click_at(at: AppTest, latitude: float, longitude: float) -> None:
+    """Click the screening page's map at a point."""
+    click_map(at, "screen", latitude, longitude)
 
 
 def test_one_click_on_the_region_places_the_pin_and_shows_its_surroundings(service_env):
     latitude, longitude = DEMO_POINTS["dual_certified"]
-    coarse = h3.latlng_to_cell(latitude, longitude, picker.REGION_RES)
     at = open_screen()
     assert at.number_input(key="screen.latitude").value is None
-    click_cell(at, coarse)
-    centre = tuple(round(x, 5) for x in h3.cell_to_latlng(coarse))
-    assert at.number_input(key="screen.latitude").value == centre[0]
-    assert at.number_input(key="screen.longitude").value == centre[1]
-    assert f"**Location:** {centre[0]:.5f}, {centre[1]:.5f}" in [m.value for m in at.markdown]
+    click_at(at, latitude, longitude)
+    assert at.number_input(key="screen.latitude").value == latitude
+    assert at.number_input(key="screen.longitude").value == longitude
+    assert f"**Location:** {latitude:.5f}, {longitude:.5f}" in [m.value for m in at.markdown]
     deck = drawn_map(at)
     layers = {layer.get("id"): layer for layer in deck["layers"]}
-    assert (layers["pin"]["data"][0]["latitude"], layers["pin"]["data"][0]["longitude"]) == centre
-    # the view came to the pin, with the fine cells to click and the county names around it
+    assert (layers["pin"]["data"][0]["latitude"], layers["pin"]["data"][0]["longitude"]) == (
+        latitude,
+        longitude,
+    )
+    # the view came to the pin, with the county names around it and the scale bar
     assert deck["initialViewState"]["zoom"] == picker.NEAR_ZOOM
-    assert deck["initialViewState"]["latitude"] == pytest.approx(centre[0], abs=0.05)
+    assert deck["initialViewState"]["latitude"] == pytest.approx(latitude, abs=0.05)
     names = {row["text"] for row in layers["map_labels"]["data"]}
     assert {"Hays", "Travis", f"{picker.SCALE_KM} km"} <= names
     assert any(c.value.startswith("Click to move the pin") for c in at.caption)
@@ -218,56 +200,51 @@ def test_one_click_on_the_region_places_the_pin_and_shows_its_surroundings(servi
 def test_a_click_in_the_surroundings_moves_the_pin_and_keeps_the_view(service_env):
     latitude, longitude = DEMO_POINTS["dual_certified"]
     at = open_screen()
-    click_cell(at, h3.latlng_to_cell(latitude, longitude, picker.REGION_RES))
+    click_at(at, latitude, longitude)
     view = drawn_map(at)["initialViewState"]
-    fine = h3.latlng_to_cell(latitude + 0.05, longitude + 0.08, picker.NEAR_RES)
-    click_cell(at, fine)
-    centre = tuple(round(x, 5) for x in h3.cell_to_latlng(fine))
+    moved_to = (round(latitude + 0.05, 5), round(longitude + 0.08, 5))
+    click_at(at, *moved_to)
     assert (
         at.number_input(key="screen.latitude").value,
         at.number_input(key="screen.longitude").value,
-    ) == centre
-    deck = drawn_map(at)
-    assert deck["initialViewState"] == view
-    # one chart all along (its key does not follow the pin): the surface clicks land on has no
-    # id, so Streamlit fades no layer for the selection it leaves; no double-click zoom, for
-    # which deck.gl would hold every click back
-    clickable = [layer for layer in deck["layers"] if "id" not in layer]
-    assert [layer["@@type"] for layer in clickable] == ["H3HexagonLayer"]
-    assert {h3.get_resolution(row["hex"]) for row in clickable[0]["data"]} == {picker.NEAR_RES}
-    assert deck["views"][0]["controller"] == {"doubleClickZoom": False}
-    assert picker.chart_key("screen") in at.session_state
-    # the same selection seen again (a rerun for another reason) does not move the pin back
+    ) == moved_to
+    assert drawn_map(at)["initialViewState"] == view
+    # the same click seen again (a rerun for another reason) does not move the pin back
     type_point(at, latitude, longitude)
     at.run()
     assert at.number_input(key="screen.latitude").value == latitude
+    # a click past the surroundings (the map dragged away) brings the view to the new pin
+    click_at(at, latitude + 1.5, longitude)
+    moved = drawn_map(at)["initialViewState"]
+    assert moved["latitude"] == pytest.approx(latitude + 1.5, abs=0.05)
+    assert moved["zoom"] == picker.NEAR_ZOOM
 
 
 def test_a_click_in_the_surroundings_sends_the_browser_only_a_new_pin(service_env):
-    # Streamlit's chart rebuilds every layer whose rows arrive as a new list, three times a
-    # click: all but the pin go as the same data: URL as before, which the browser keeps
+    # the browser builds the map again whenever its deck JSON changes: a click in the same
+    # county leaves it byte for byte as it was, and only the pin moves
     latitude, longitude = DEMO_POINTS["dual_certified"]
-    at = open_screen()
-    click_cell(at, h3.latlng_to_cell(latitude, longitude, picker.REGION_RES))
-    first = h3.latlng_to_cell(latitude, longitude, picker.NEAR_RES)
-    second = h3.grid_ring(first, 2)[0]
+    second = (round(latitude + 0.01, 5), round(longitude - 0.01, 5))
     counties = geography.region_counties()
-    assert geography.county_at(counties, *h3.cell_to_latlng(first)) == geography.county_at(
-        counties, *h3.cell_to_latlng(second)
+    assert geography.county_at(counties, latitude, longitude) == geography.county_at(
+        counties, *second
     )
-    click_cell(at, first)
-    before = {layer.get("id"): layer for layer in sent_map(at)["layers"]}
-    click_cell(at, second)
-    after = {layer.get("id"): layer for layer in sent_map(at)["layers"]}
-    assert before.keys() == after.keys() and len(after) >= 8
-    changed = [key for key in after if after[key] != before[key]]
-    assert changed == [maps.PIN_LAYER_ID]
-    kept = [layer for key, layer in after.items() if key != maps.PIN_LAYER_ID]
-    assert all(layer["data"].startswith(maps.ROWS_URL_PREFIX) for layer in kept)
-    pin = maps.layer_rows(after[maps.PIN_LAYER_ID])[0]
-    assert (pin["latitude"], pin["longitude"]) == tuple(
-        round(x, 5) for x in h3.cell_to_latlng(second)
+    at = open_screen()
+    click_at(at, latitude, longitude)
+    click_at(at, latitude + 0.005, longitude)
+    before = sent_map(at)
+    click_at(at, *second)
+    after = sent_map(at)
+    assert after["deck"] == before["deck"]
+    layers = json.loads(after["deck"])["layers"]
+    assert len(layers) >= 5 and all(
+        layer["data"].startswith(maps.ROWS_URL_PREFIX) for layer in layers
     )
+    assert maps.PIN_LAYER_ID not in {layer.get("id") for layer in layers}
+    pin = after["pin"]["data"][0]
+    assert (pin["latitude"], pin["longitude"]) == second
+    # the map's view and controller: no double-click zoom (a double click would zoom too)
+    assert json.loads(after["deck"])["views"][0]["controller"] == {"doubleClickZoom": False}
 
 
 def test_the_site_created_after_two_clicks_stands_at_the_last_clicked_point(
@@ -277,22 +254,21 @@ def test_the_site_created_after_two_clicks_stands_at_the_last_clicked_point(
     # tests/e2e/test_map_picker.py; AppTest drops a form's unsent values on every run)
     latitude, longitude = DEMO_POINTS["dual_certified"]
     at = open_screen()
-    click_cell(at, h3.latlng_to_cell(latitude, longitude, picker.REGION_RES))
-    fine = h3.latlng_to_cell(latitude, longitude, picker.NEAR_RES)
-    click_cell(at, fine)
+    last = (round(latitude + 0.00123, 5), round(longitude - 0.00456, 5))
+    click_at(at, latitude + 0.2, longitude - 0.1)
+    click_at(at, *last)
     submit(at, peak_mw=275.0)
     assert [t.value for t in at.title] == ["Assessment"]
     assessment = alpha_client.assessments.get(at.query_params["assessment"])
     site = alpha_client.sites.get(assessment.site_id)
     assert site.requested_peak_load_mw == 275.0
-    centre = tuple(round(x, 5) for x in h3.cell_to_latlng(fine))
-    assert (site.location.latitude, site.location.longitude) == centre
+    assert (site.location.latitude, site.location.longitude) == last
 
 
 def test_a_typed_point_moves_the_map_to_it_and_draws_the_pin(service_env):
     latitude, longitude = DEMO_POINTS["dual_certified"]
     at = open_screen()
-    click_cell(at, h3.latlng_to_cell(32.78, -96.8, picker.REGION_RES))  # Dallas first
+    click_at(at, 32.78, -96.8)  # Dallas first
     type_point(at, latitude, longitude)
     deck = drawn_map(at)
     around = h3.cell_to_latlng(h3.latlng_to_cell(latitude, longitude, picker.NEAR_RES))
@@ -564,7 +540,7 @@ def test_the_surroundings_show_plants_by_size_and_each_countys_queue_points(
 ):
     latitude, longitude = DEMO_POINTS["dual_certified"]
     at = open_screen()
-    click_cell(at, h3.latlng_to_cell(latitude, longitude, picker.REGION_RES))
+    click_at(at, latitude, longitude)
     layers = {layer.get("id"): layer for layer in drawn_map(at)["layers"]}
     # every located plant inside the surroundings box is drawn, the bigger the wider
     south, west, north, east = picker.near_box(*h3.cell_to_latlng(session_value(at, "screen.cell")))
@@ -599,8 +575,32 @@ def test_the_surroundings_show_plants_by_size_and_each_countys_queue_points(
 def test_the_coordinates_head_the_form_beside_the_map(service_env):
     at = open_screen()
     map_column, form_column = at.columns[0], at.columns[1]
-    assert map_column.get("deck_gl_json_chart")
+    assert map_column.get("component_instance")
     keys = [n.key for n in form_column.number_input]
     assert keys[:2] == ["screen.latitude", "screen.longitude"]
     assert "Create site and screen it" in [b.label for b in form_column.get("form_submit_button")]
     assert not [n for n in map_column.number_input if n.key.startswith("screen.l")]
+
+
+def test_the_map_keeps_its_place_while_the_grid_loads(service_env):
+    # The browser reloads a frame whose element moves, and Streamlit never hands a reloaded
+    # frame its map again: whatever the picker draws while the grid loads (progress bars)
+    # must not come before the map and push it down.
+    import streamlit as st
+
+    st.cache_resource.clear()  # the grid's lists load (with progress) at the first click
+
+    def place(at: AppTest) -> int:
+        column = at.columns[0]
+        return next(i for i, e in column.children.items() if e.type == "component_instance")
+
+    latitude, longitude = DEMO_POINTS["dual_certified"]
+    at = open_screen()
+    first = place(at)
+    click_at(at, latitude, longitude)  # the surroundings: plants and queue load now
+    assert place(at) == first
+    # what the loading drew (progress bars, emptied once done) is there, above the map
+    loading = at.columns[0].children[first - 1]
+    assert len(loading.children) >= 3
+    click_at(at, latitude + 0.01, longitude)  # the lists are held: nothing loads
+    assert place(at) == first

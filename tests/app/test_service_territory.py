@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 import h3
 import pytest
-from conftest import page_path
+from conftest import click_map, drawn_map, page_path
 from streamlit.testing.v1 import AppTest
 
-from components import geography, maps, picker
+from components import geography, picker
 from gridservice.demo import DEMO_POINTS
 
 CONFIDENCE = "Confidence (source-authority heuristic, not accuracy)"
@@ -58,35 +56,29 @@ def test_dual_certified_point_lists_both_utilities_with_heuristic_confidence(ser
 def test_the_map_moves_to_the_point_and_frames_its_surroundings(service_env):
     latitude, longitude = DEMO_POINTS["dual_certified"]
     at = resolve_on_page((latitude, longitude))
-    spec = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
+    spec = drawn_map(at)
     around = h3.cell_to_latlng(h3.latlng_to_cell(latitude, longitude, picker.NEAR_RES))
     # centred on the point's cell at the surroundings zoom: its county and neighbours show
     assert spec["initialViewState"]["latitude"] == pytest.approx(around[0])
     assert spec["initialViewState"]["longitude"] == pytest.approx(around[1])
     assert spec["initialViewState"]["zoom"] == picker.NEAR_ZOOM
     pin = next(layer for layer in spec["layers"] if layer.get("id") == "pin")
-    assert maps.layer_rows(pin)[0]["latitude"] == latitude
+    assert pin["data"][0]["latitude"] == latitude
 
 
 def test_a_map_click_resolves_the_clicked_point_at_once(service_env):
     at = AppTest.from_file(page_path("service_territory"), default_timeout=90)
     at.run()
-    cell = h3.latlng_to_cell(*DEMO_POINTS["dual_certified"], picker.REGION_RES)
-    layer = picker.CLICK_LAYER_ID
-    at.session_state[picker.chart_key("territory")] = {
-        "selection": {"indices": {layer: [0]}, "objects": {layer: [{"hex": cell}]}}
-    }
-    at.run()
-    centre = h3.cell_to_latlng(cell)
+    latitude, longitude = DEMO_POINTS["dual_certified"]
+    click_map(at, "territory", latitude, longitude)
     # the point shown and resolved is the clicked one, in the same run as the click
-    assert f"**Point:** {centre[0]:.5f}, {centre[1]:.5f}" in [m.value for m in at.markdown]
+    assert f"**Point:** {latitude:.5f}, {longitude:.5f}" in [m.value for m in at.markdown]
     assert any(t.value.startswith("County: ") for t in at.text)
 
 
 def layer_fips(at: AppTest, layer_id: str) -> set[str]:
-    spec = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
-    layer = next(layer for layer in spec["layers"] if layer.get("id") == layer_id)
-    return {feature["properties"]["fips"] for feature in maps.layer_rows(layer)}
+    layer = next(layer for layer in drawn_map(at)["layers"] if layer.get("id") == layer_id)
+    return {feature["properties"]["fips"] for feature in layer["data"]}
 
 
 def test_the_map_shades_the_candidate_territories_counties(service_env):
@@ -100,10 +92,10 @@ def test_the_map_shades_the_candidate_territories_counties(service_env):
 
 def test_the_shaded_counties_are_named_over_their_shading(service_env):
     at = resolve_on_page(DEMO_POINTS["dual_certified"])
-    spec = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
+    spec = drawn_map(at)
     ids = [layer.get("id") for layer in spec["layers"]]
     labels = spec["layers"][ids.index("map_labels")]
-    names = {row["text"] for row in maps.layer_rows(labels)}
+    names = {row["text"] for row in labels["data"]}
     counties = geography.region_counties()
     shaded = {counties[fips].name for fips in layer_fips(at, "territory_counties")}
     # every shaded county is named, and the names are drawn after (over) the shading

@@ -259,39 +259,46 @@ def deck_pixel(
     return x, y
 
 
-def deck_maps(page):
-    """Return the locator of the page's pydeck charts."""
-    return page.locator('[data-testid="stDeckGlJsonChart"]')
+PICKER_MAP = 'iframe[title="components.click_map.click_map"]'
 
 
-def click_map(page, map_index: int, view: Mapping[str, float], latitude: float, longitude: float):
-    """Click the point (latitude, longitude) on the map at `map_index`, drawn at `view`."""
-    chart = deck_maps(page).nth(map_index)
-    canvas = chart.locator("canvas").first
-    canvas.wait_for(state="visible", timeout=APP_TIMEOUT_MS)
-    page.wait_for_timeout(1500)  # let deck.gl draw its first frame (picking reads it)
-    box = canvas.bounding_box()
+def picker_map(page):
+    """Return the locator of the point picker's map (`components.click_map`, in its frame)."""
+    return page.locator(PICKER_MAP)
+
+
+def click_map(page, view: Mapping[str, float], latitude: float, longitude: float):
+    """Click the point (latitude, longitude) on the picker's map, drawn at `view`."""
+    frame = picker_map(page).first
+    frame.wait_for(state="visible", timeout=APP_TIMEOUT_MS)
+    page.frame_locator(PICKER_MAP).first.locator("canvas").first.wait_for(
+        state="visible", timeout=APP_TIMEOUT_MS
+    )
+    page.wait_for_timeout(1000)  # let deck.gl draw its first frame (a click reads its view)
+    box = frame.bounding_box()
     x, y = deck_pixel(view, box["width"], box["height"], latitude, longitude)
     assert 0 <= x <= box["width"] and 0 <= y <= box["height"], "the point is off the map"
-    # deck.gl's view overlay sits over the canvas and takes the pointer: click the page there,
-    # after resting on the spot as a user would (deck.gl picks on hover first).
     page.mouse.move(box["x"] + x, box["y"] + y)
-    page.wait_for_timeout(400)
     page.mouse.click(box["x"] + x, box["y"] + y)
 
 
 def drop_pin(page, latitude: float, longitude: float) -> str:
     """Place the first map's pin at a point the way a user does: one click on the region map
     places the pin near it and brings the view to its surroundings, and a click there puts
-    the pin on the fine cell under the point. Returns "map" when the clicks set the point,
-    "typed" when the surroundings did not take a click and the journey typed the point
-    (docs/E2E.md says when and why). The first click must place a pin.
+    the pin on the point. Returns "map" when the clicks set the point, "typed" when the
+    surroundings did not take a click and the journey typed the point (docs/E2E.md says when
+    and why). The first click must place a pin.
     """
     latitude_input = page.get_by_role("spinbutton", name="Latitude", exact=True)
-    region, near = picker_clicks(latitude, longitude)
-    click_until_moved(page, region, latitude_input, "a click on the region map placed no pin")
+    click_until_moved(
+        page,
+        region_click(latitude, longitude),
+        latitude_input,
+        "a click on the region map placed no pin",
+    )
     wait_for_run(page, settle_ms=1500)
     try:
+        near = (surroundings_view(page), (latitude, longitude))
         click_until_moved(page, near, latitude_input, "the surroundings took no click")
         wait_for_run(page)
         return "map"
@@ -311,7 +318,7 @@ def click_until_moved(page, click, latitude_input, message: str, attempts: int =
     made before a freshly drawn map's first frame picks nothing. Fails with `message`."""
     before = latitude_input.input_value()
     for attempt in range(attempts):
-        click_map(page, 0, click[0], *click[1])
+        click_map(page, click[0], *click[1])
         try:
             expect_value(latitude_input, message, not_value=before, timeout_ms=15_000)
             return
@@ -342,20 +349,27 @@ def expect_visible(locator, message: str) -> None:
         raise AssertionError(message) from error
 
 
-def picker_clicks(latitude: float, longitude: float):
-    """Return the picker's two clicks towards a point, each as (view, (latitude, longitude)):
-    the centre of the region cell under the point on the region view, then the centre of the
-    fine cell under it on the view of the first pin's surroundings (`components.picker`)."""
+def region_click(latitude: float, longitude: float):
+    """Return the picker's first click towards a point, as (view, (latitude, longitude)): the
+    point itself on the region view."""
+    from components.picker import REGION_VIEW
+
+    return dict(REGION_VIEW), (latitude, longitude)
+
+
+def surroundings_view(page) -> dict[str, float]:
+    """Return the view of the pin's surroundings the picker shows: centred on the fine cell
+    under the pin the latitude and longitude fields hold (`components.picker`)."""
     import h3
 
-    from components.picker import NEAR_RES, NEAR_ZOOM, REGION_RES, REGION_VIEW
+    from components.picker import NEAR_RES, NEAR_ZOOM
 
-    region_cell = h3.latlng_to_cell(latitude, longitude, REGION_RES)
-    first_pin = h3.cell_to_latlng(region_cell)
-    centre = h3.cell_to_latlng(h3.latlng_to_cell(*first_pin, NEAR_RES))
-    near_view = {"latitude": centre[0], "longitude": centre[1], "zoom": NEAR_ZOOM}
-    target = h3.cell_to_latlng(h3.latlng_to_cell(latitude, longitude, NEAR_RES))
-    return (dict(REGION_VIEW), first_pin), (near_view, target)
+    pin = [
+        float(page.get_by_role("spinbutton", name=label, exact=True).input_value())
+        for label in ("Latitude", "Longitude")
+    ]
+    centre = h3.cell_to_latlng(h3.latlng_to_cell(*pin, NEAR_RES))
+    return {"latitude": centre[0], "longitude": centre[1], "zoom": NEAR_ZOOM}
 
 
 def count_colour(png: bytes, colour: tuple[int, int, int], tolerance: int = 40) -> int:

@@ -9,8 +9,10 @@ from e2e_browser import (
     assert_no_exception_box,
     click_until_moved,
     open_page,
-    picker_clicks,
+    picker_map,
+    region_click,
     screenshot,
+    surroundings_view,
     wait_for_run,
 )
 from playwright.sync_api import expect
@@ -27,26 +29,36 @@ def test_one_click_places_the_pin_and_the_form_keeps_its_values(page, app_url, a
     peak.fill("275")
     form.get_by_role("textbox", name="Customer reference").fill(reference)
 
-    region, near = picker_clicks(latitude, longitude)
+    region = region_click(latitude, longitude)
     latitude_input = page.get_by_role("spinbutton", name="Latitude", exact=True)
+    longitude_input = page.get_by_role("spinbutton", name="Longitude", exact=True)
     click_until_moved(page, region, latitude_input, "a click on the region map placed no pin")
     wait_for_run(page, settle_ms=1000)
     first = latitude_input.input_value()
-    assert abs(float(first) - region[1][0]) < 1e-4
+    # the pin is where the click was, to the pixel (about 0.04 degrees at the region's zoom)
+    assert abs(float(first) - latitude) < 0.05
+    assert abs(float(longitude_input.input_value()) - longitude) < 0.05
     location = form.get_by_text(re.compile(r"^Location: "))
     expect(location).to_have_text(re.compile(rf"^Location: {re.escape(first)}, -\d"))
     expect(page.get_by_text(re.compile(r"^Click to move the pin"))).to_be_visible()
     screenshot(page, "picker-01-first-click")
 
-    # two clicks in the surroundings, on the one chart that serves every click: the selection
-    # the first leaves on it neither blocks the second nor brings the pin back
-    aside = (near[0], (near[1][0] - 0.06, near[1][1] + 0.05))
+    # two clicks in the surroundings, on the one map that serves every click; neither moves
+    # the view, and the second puts the pin on the point, to the pixel (~0.0014 degrees)
+    near_view = surroundings_view(page)
+    picker_map(page).first.evaluate("frame => { frame.dataset.journey = 'kept'; }")
+    aside = (near_view, (latitude - 0.06, longitude + 0.05))
     click_until_moved(page, aside, latitude_input, "a click in the surroundings moved no pin")
     wait_for_run(page, settle_ms=1000)
-    assert abs(float(latitude_input.input_value()) - aside[1][0]) < 0.02
+    assert abs(float(latitude_input.input_value()) - aside[1][0]) < 0.002
+    near = (near_view, (latitude, longitude))
     click_until_moved(page, near, latitude_input, "a second click there moved no pin")
     wait_for_run(page, settle_ms=1000)
-    assert abs(float(latitude_input.input_value()) - near[1][0]) < 1e-4
+    pin = (float(latitude_input.input_value()), float(longitude_input.input_value()))
+    assert abs(pin[0] - latitude) < 0.002 and abs(pin[1] - longitude) < 0.002
+    # (the second click landing on the point shows the first left the view where it was)
+    # the map is the same frame all along: a click does not build a new map
+    assert picker_map(page).first.get_attribute("data-journey") == "kept"
     # what was typed into the form, never sent, is still there after three map clicks
     expect(peak).to_have_value("275.00")
     expect(form.get_by_role("textbox", name="Customer reference")).to_have_value(reference)
@@ -60,8 +72,5 @@ def test_one_click_places_the_pin_and_the_form_keeps_its_values(page, app_url, a
         s for s in alpha_client.sites.list() if s.to_wire().get("customerReference") == reference
     )
     assert site.requested_peak_load_mw == 275.0
-    # the site stands at the second click's cell centre, the point the form showed
-    assert (site.location.latitude, site.location.longitude) == (
-        round(near[1][0], 5),
-        round(near[1][1], 5),
-    )
+    # the site stands at the last clicked point, the one the form showed
+    assert (site.location.latitude, site.location.longitude) == pin

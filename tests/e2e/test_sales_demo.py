@@ -12,10 +12,10 @@ import openpyxl
 from e2e_browser import (
     assert_no_exception_box,
     count_colour,
-    deck_maps,
     drop_pin,
     main_text,
     open_page,
+    picker_map,
     screenshot,
     wait_for_run,
 )
@@ -33,7 +33,7 @@ def pin_pixels(page, shot: Path) -> int:
 
     from PIL import Image
 
-    box = deck_maps(page).first.bounding_box()
+    box = picker_map(page).first.bounding_box()
     image = Image.open(shot).convert("RGB")
     crop = image.crop((box["x"], box["y"], box["x"] + box["width"], box["y"] + box["height"]))
     data = io.BytesIO()
@@ -53,8 +53,8 @@ def test_sales_demo(page, app_url, alpha_client):
     expect(location).to_have_text(re.compile(r"Location: 29\.8\d+, -97\.9\d+"))
     typed = location.inner_text().removeprefix("Location: ").split(", ")
     pin_latitude, pin_longitude = float(typed[0]), float(typed[1])
-    # a map click picks the centre of the finest cell (about 1 km across) under the point
-    assert abs(pin_latitude - latitude) < 0.02 and abs(pin_longitude - longitude) < 0.02
+    # a map click places the pin on the clicked point, to the pixel
+    assert abs(pin_latitude - latitude) < 0.01 and abs(pin_longitude - longitude) < 0.01
     wait_for_run(page, settle_ms=1500)
     # (the whole-page shot redraws the WebGL canvas; an element shot of it can come out blank)
     shot = screenshot(page, f"sales-02-pin-{how}")
