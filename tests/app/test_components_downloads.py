@@ -40,10 +40,18 @@ def test_a_drawn_table_neutralises_every_formula_cell_as_the_service_export_does
 
     hostile = ["=1+1", "+cmd", "-2+3", "@SUM(A1)", "\tx", "\rx"]
     frame = pd.DataFrame(
-        {"text": [*hostile, "plain"], "=name": ["a"] * 7, "mw": [-1.5, 2, 3, 4, 5, 6, 7]}
+        {
+            "text": [*hostile, "plain"],
+            "=name": ["a"] * 7,
+            "mw": [-1.5, 2, 3, 4, 5, 6, 7],
+            "typed": pd.Series(["plain"] * 6 + ["=HYPERLINK(1)"], dtype="string"),
+            "mixed": [None, 1, ["=x"], "ok", "-3", 2.5, "fine"],
+        }
     )
     safe = formula_safe(frame)
     assert safe["text"].tolist() == ["'" + cell for cell in hostile] + ["plain"]
-    assert list(safe.columns) == ["text", "'=name", "mw"]
+    assert safe["typed"].tolist() == ["plain"] * 6 + ["'=HYPERLINK(1)"]
+    assert safe["mixed"].tolist() == [None, 1, ["=x"], "ok", "'-3", 2.5, "fine"]
+    assert list(safe.columns) == ["text", "'=name", "mw", "typed", "mixed"]
     assert safe["mw"].tolist() == frame["mw"].tolist()  # numbers are numbers, not text
     assert frame["text"].tolist()[0] == "=1+1"  # the caller's frame is left as it was
