@@ -81,10 +81,15 @@ function placePin(latitude, longitude) {
     value: { latitude, longitude, click: `${session}:${clicks}` },
     dataType: "json",
   });
-  // the pin moves at once (the app's run that follows sends the same pin back); the point
-  // goes to the app first, so the frame drawn for the pin does not hold it back
+  // the pin moves at once (the app's run that follows sends the same pin back), in a task
+  // of its own: the map's frame and the app share the page's thread, and a frame drawn
+  // before the app has read the message would hold the point back
   pinAt = `${latitude},${longitude}`;
-  deckgl.setProps({ layers: [...baseLayers, ...pinLayers(latitude, longitude)] });
+  setTimeout(() => {
+    if (pinAt === `${latitude},${longitude}`) {
+      deckgl.setProps({ layers: [...baseLayers, ...pinLayers(latitude, longitude)] });
+    }
+  }, 0);
 }
 
 function render(args) {
