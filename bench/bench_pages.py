@@ -394,26 +394,28 @@ def cpu_spent(before: dict[str, float], after: dict[str, float]) -> dict[str, fl
     return {kind: round(after[kind] - before.get(kind, 0.0), 3) for kind in after}
 
 
-PICKER_FRAMES = """() => {
+# where the picker's pin element stands ("latitude,longitude"), placed by the map's page
+PIN_AT = """() => {
   const frame = document.querySelector('@PICKER@');
-  return (frame && frame.contentWindow && frame.contentWindow.__webglFrames) || 0;
+  const pin = frame && frame.contentDocument && frame.contentDocument.getElementById('pin');
+  return (pin && !pin.hidden && pin.dataset.at) || '';
 }""".replace("@PICKER@", PICKER_FRAME)
-PIN_DRAWN = f"(before) => ({PICKER_FRAMES})() > before"
+PIN_MOVED = f"(before) => ({PIN_AT})() !== before"
 
 
 def time_click(page, x: float, y: float) -> tuple[float, dict[str, float], float]:
     """Click the map at (x, y); return the seconds until the new point is shown (and the map
     drawn), the CPU seconds Chromium's processes spent meanwhile, by kind, and the seconds
-    until the map drew its first frame after the click (the pin, placed in the browser)."""
+    until the pin stood at the click (its element moved, seen at an animation frame)."""
     field = page.locator('input[aria-label="Latitude"]')
     before = field.input_value()
     page.mouse.move(x, y)  # rest on the spot first, as a user does
     page.wait_for_timeout(300)
     cpu_before = chromium_cpu_seconds()
-    frames = page.evaluate(PICKER_FRAMES)
+    pin_before = page.evaluate(PIN_AT)
     started = time.perf_counter()
     page.mouse.click(x, y)
-    page.wait_for_function(PIN_DRAWN, arg=frames, timeout=60_000)
+    page.wait_for_function(PIN_MOVED, arg=pin_before, timeout=60_000)
     pin_drawn = time.perf_counter() - started
     page.wait_for_function(LATITUDE_SHOWN, arg=before, timeout=60_000)
     page.evaluate(TWO_FRAMES)

@@ -5,8 +5,8 @@ every click reruns and redraws the chart: the browser converted the whole deck t
 a click and drew six or seven frames, about 0.9 s a click under software WebGL
 (docs/benchmarks/app.md). This component draws the same deck JSON with deck.gl, as pydeck
 ships it (`pydeck/nbextension/static/index.js`, served by the app, nothing fetched from the
-internet). A click moves the pin at once, one new frame, and reports the clicked point; the
-deck is built again only when its JSON changes.
+internet). A click moves the pin at once (an element over the map: no new WebGL frame) and
+reports the clicked point; the deck is built again only when its JSON changes.
 
 No basemap: the map draws what its layers hold (the Census outlines), also when an online
 basemap style is configured for the app's other maps (docs/APP.md).

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -112,6 +112,9 @@ class GridContext:
 
     plants: tuple[PlantMarker, ...]
     queue: dict[tuple[str, str], CountyQueue]
+    # what a view drew of it, kept for the next click in the same view (the picker's memo;
+    # shared by the sessions of a connection, like the context)
+    drawn: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def plants_in(self, box: tuple[float, float, float, float]) -> list[PlantMarker]:
         """Return the plants inside a (south, west, north, east) box, biggest first."""

@@ -247,16 +247,33 @@ def picker_caption(centre: str | None) -> str:
     )
 
 
+# the views whose grid layers a connection keeps (about 0.2 MB each at scale 100)
+GRID_VIEWS_KEPT = 64
+
+
 def grid_layers(
     context: grid_context.GridContext, near: list[County], box: tuple[float, float, float, float]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Return the grid's layers for the surroundings view (plants) and its label rows
-    (the biggest plants' names, each county's active queue under its name)."""
-    plants = context.plants_in(box)
-    south, west, north, east = box
-    labels = grid_context.plant_label_rows(plants, ((south + north) / 2, (west + east) / 2))
-    labels += grid_context.queue_label_rows(context, ((c, label_point(c)) for c in near))
-    return [layer_spec(grid_context.plants_layer(plants))], labels
+    """Return the grid's layers for the surroundings view (plants, rows by URL) and its label
+    rows (the biggest plants' names, each county's active queue under its name).
+
+    Kept on the context for the next click in the same view: at scale 100 they were about
+    50 ms of each click's run (docs/benchmarks/app.md)."""
+    key = (box, tuple(county.fips for county in near))
+    kept = context.drawn.get(key)
+    if kept is None:
+        plants = context.plants_in(box)
+        south, west, north, east = box
+        labels = grid_context.plant_label_rows(plants, ((south + north) / 2, (west + east) / 2))
+        labels += grid_context.queue_label_rows(context, ((c, label_point(c)) for c in near))
+        if len(context.drawn) >= GRID_VIEWS_KEPT:
+            context.drawn.clear()
+        kept = context.drawn[key] = (
+            (rows_by_url(layer_spec(grid_context.plants_layer(plants))),),
+            tuple(labels),
+        )
+    specs, labels = kept
+    return list(specs), list(labels)
 
 
 def draw_picker_map(

@@ -95,3 +95,40 @@ def test_a_layer_is_written_as_pydeck_writes_it_in_a_deck():
     layer = maps.pin_layer(*HAYS)
     in_deck = json.loads(maps.CompactDeck(layers=[layer]).to_json())["layers"][0]
     assert picker.layer_spec(layer) == in_deck
+
+
+def test_a_views_grid_layers_are_kept_for_its_next_click_and_never_shown_for_another():
+    from components import grid_context
+
+    def marker(name, latitude, longitude, mw):
+        return grid_context.PlantMarker(name, latitude, longitude, mw)
+
+    near = [geography.region_counties()["48209"]]  # Hays
+    context = grid_context.GridContext(
+        (marker("North", 30.5, -97.9, 100.0), marker("South", 29.5, -97.9, 200.0)), {}
+    )
+    north_box, south_box = (30.0, -98.5, 31.0, -97.5), (29.0, -98.5, 30.0, -97.5)
+
+    def drawn(box):
+        specs, labels = picker.grid_layers(context, near, box)
+        rows = maps.layer_rows(specs[0])
+        return [row["position"] for row in rows], [row["text"] for row in labels]
+
+    north = drawn(north_box)
+    assert north[0] == [[-97.9, 30.5]] and "North · 100 MW" in north[1]
+    assert drawn(north_box) == north, "the same view draws the same grid"
+    south = drawn(south_box)
+    assert south[0] == [[-97.9, 29.5]] and "South · 200 MW" in south[1]
+    # kept: the second asking returns the layer built the first time, not a new one
+    assert (
+        picker.grid_layers(context, near, south_box)[0][0]
+        is (picker.grid_layers(context, near, south_box)[0][0])
+    )
+    other = grid_context.GridContext((marker("Other", 29.6, -97.8, 50.0),), {})
+    specs, _ = picker.grid_layers(other, near, south_box)
+    assert [row["position"] for row in maps.layer_rows(specs[0])] == [[-97.8, 29.6]], (
+        "another connection's grid is its own"
+    )
+    for index in range(picker.GRID_VIEWS_KEPT + 1):  # a bounded memo
+        picker.grid_layers(context, near, (29.0, -98.5, 30.0 + index / 1000, -97.5))
+    assert len(context.drawn) <= picker.GRID_VIEWS_KEPT

@@ -372,6 +372,30 @@ def surroundings_view(page) -> dict[str, float]:
     return {"latitude": centre[0], "longitude": centre[1], "zoom": NEAR_ZOOM}
 
 
+def pin_centre(page) -> tuple[float, float]:
+    """Return where the picker's pin (an element over the map, placed by its page) stands,
+    in the map's own pixels."""
+    centre = (
+        page.frame_locator(PICKER_MAP)
+        .first.locator("#pin")
+        .evaluate(
+            "pin => { if (pin.hidden) return null; const r = pin.getBoundingClientRect();"
+            " return [r.left + r.width / 2, r.top + r.height / 2]; }"
+        )
+    )
+    assert centre is not None, "the map shows no pin"
+    return centre[0], centre[1]
+
+
+def pin_offset(page, view: Mapping[str, float], latitude: float, longitude: float) -> float:
+    """Return how many pixels the picker's pin stands from where (latitude, longitude) is
+    drawn on the map showing `view`."""
+    box = picker_map(page).first.bounding_box()
+    x, y = deck_pixel(view, box["width"], box["height"], latitude, longitude)
+    pin_x, pin_y = pin_centre(page)
+    return math.hypot(pin_x - x, pin_y - y)
+
+
 def count_colour(png: bytes, colour: tuple[int, int, int], tolerance: int = 40) -> int:
     """Return how many pixels of a PNG are within `tolerance` of `colour` (per channel)."""
     import io

@@ -10,6 +10,8 @@ from e2e_browser import (
     click_until_moved,
     open_page,
     picker_map,
+    pin_centre,
+    pin_offset,
     region_click,
     screenshot,
     surroundings_view,
@@ -46,6 +48,8 @@ def test_one_click_places_the_pin_and_the_form_keeps_its_values(page, app_url, a
     # two clicks in the surroundings, on the one map that serves every click; neither moves
     # the view, and the second puts the pin on the point, to the pixel (~0.0014 degrees)
     near_view = surroundings_view(page)
+    # the view came to the pin's surroundings, and the pin with it, where its point is drawn
+    assert pin_offset(page, near_view, float(first), float(longitude_input.input_value())) < 2
     picker_map(page).first.evaluate("frame => { frame.dataset.journey = 'kept'; }")
     aside = (near_view, (latitude - 0.06, longitude + 0.05))
     click_until_moved(page, aside, latitude_input, "a click in the surroundings moved no pin")
@@ -56,6 +60,20 @@ def test_one_click_places_the_pin_and_the_form_keeps_its_values(page, app_url, a
     wait_for_run(page, settle_ms=1000)
     pin = (float(latitude_input.input_value()), float(longitude_input.input_value()))
     assert abs(pin[0] - latitude) < 0.002 and abs(pin[1] - longitude) < 0.002
+    assert pin_offset(page, near_view, *pin) < 2, "the pin stands where the map was clicked"
+    # dragging the map carries the pin along with it, and places no new point
+    before = pin_centre(page)
+    box = picker_map(page).first.bounding_box()
+    page.mouse.move(box["x"] + 60, box["y"] + 60)
+    page.mouse.down()
+    for step in range(1, 9):
+        page.mouse.move(box["x"] + 60 + 5 * step, box["y"] + 60 + 4 * step)
+    page.mouse.up()
+    page.wait_for_timeout(800)
+    moved = (pin_centre(page)[0] - before[0], pin_centre(page)[1] - before[1])
+    # (the map starts to pan a few pixels into the drag: the pin moves by a little less)
+    assert 25 < moved[0] <= 41 and 18 < moved[1] <= 33, moved
+    assert (float(latitude_input.input_value()), float(longitude_input.input_value())) == pin
     # (the second click landing on the point shows the first left the view where it was)
     # the map is the same frame all along: a click does not build a new map
     assert picker_map(page).first.get_attribute("data-journey") == "kept"
