@@ -61,8 +61,9 @@ def click_map(
     """Draw the deck (its layers, view and controller; no basemap) and the pin; return the
     last click on it, if any.
 
-    `pin` is the spec of a one-row layer whose row has `latitude` and `longitude`: a click
-    draws it at the clicked point before the app has answered.
+    `pin` is the spec of a one-row layer whose row has `latitude` and `longitude`. The map
+    draws it as an element over the canvas, in the layer's colours and sizes, and a click
+    moves it to the clicked point before the app has answered.
     """
     value = _click_map(
         deck=json.dumps(deck_spec, separators=(",", ":")),

@@ -120,12 +120,12 @@ def points_layer(
 def rows_by_url(spec: dict[str, Any]) -> dict[str, Any]:
     """Return a layer spec whose rows travel as a `data:` URL, a string, instead of a list.
 
-    For a map that redraws on every click. Streamlit's chart converts the whole deck again
-    on each click (three times: the selection it records, the new map, the selection it
-    drops), and every conversion makes every layer's row list a new object, so deck.gl
-    builds every polygon and point of the map again each time. deck.gl compares a URL as a
-    string: the same rows, the same URL, and the layer keeps what it built (docs/benchmarks/
-    app.md). The browser decodes the URL itself, before the layer's first frame.
+    For the picker's map (`components.click_map`), which converts the whole deck JSON again
+    whenever it changes (a new view, the pin's county washed): each conversion makes every
+    layer's row list a new object, and deck.gl would build every polygon and point again.
+    deck.gl compares a URL as a string: the same rows, the same URL, and the layer keeps what
+    it built; only the layer whose rows changed is built again (docs/benchmarks/app.md). The
+    browser decodes the URL itself, before the layer's first frame.
     """
     rows = spec.get("data")
     if not isinstance(rows, list):

@@ -6,6 +6,7 @@ in the environment, through gridclient over loopback HTTP. No mocks of the servi
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -80,7 +81,7 @@ def unescape(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", markdown)
 
 
-_clicks = iter(range(1, 1_000_000))
+_clicks = itertools.count(1)
 
 
 def click_map(at, picker_name: str, latitude: float, longitude: float) -> None:
