@@ -17,9 +17,15 @@ import streamlit as st
 
 from components import glossary, maps
 from components.assessment_summary import ANCHORS
-from components.geography import counties_by_name, region_counties
+from components.geography import counties_by_name, counties_in_box, region_counties
 from components.sources import source_name
-from components.tables import attribute, flags_text, records_frame, show_table
+from components.tables import (
+    attribute,
+    flags_text,
+    records_frame,
+    show_static_table,
+    show_table,
+)
 from components.territory_view import HEURISTIC_LABEL, candidates_frame, evidence_text
 from components.text import escape_markdown
 from gridclient import Assessment, Fact, QueueRecord, ServiceTerritoryCandidate, TransmissionProject
@@ -81,11 +87,12 @@ def draw_findings(assessment: Assessment) -> None:
         st.caption("No friction findings.")
     for line, ids in zip(lines, cited, strict=True):
         with st.container(border=True):
+            # heading and finding in one element: the browser's cost grows with the count
             st.markdown(
                 f"**{escape_markdown(line['factor'])}** · "
-                f":{line['colour']}-badge[{escape_markdown(line['severity'])}]"
+                f":{line['colour']}-badge[{escape_markdown(line['severity'])}]\n\n"
+                + escape_markdown(line["finding"])
             )
-            st.markdown(escape_markdown(line["finding"]))
             links = ", ".join(citation_link(i, assessment) for i in ids)
             st.caption(f"Cites: {links}" if ids else "Cites: no record cited")
 
@@ -224,11 +231,17 @@ def jurisdictions_frame(jurisdictions: list[dict[str, Any]]) -> pd.DataFrame:
 LINK = st.column_config.LinkColumn("Source link", display_text="open source")
 
 
-def _table(frame: pd.DataFrame, empty: str, **column_config: Any) -> None:
+def _table(frame: pd.DataFrame, empty: str, *, static: bool = False, **column_config: Any) -> None:
+    """Draw the frame in the analyst's words, or say it is empty; `static` draws a short
+    table whole (`tables.show_static_table`) instead of in a data grid."""
     if frame.empty:
         st.caption(empty)
         return
-    show_table(**glossary.table(frame, column_config or None), hide_index=True, width="stretch")
+    shown = glossary.table(frame, column_config or None)
+    if static:
+        show_static_table(shown["data"])
+        return
+    show_table(**shown, hide_index=True, width="stretch")
 
 
 def draw_readiness(assessment: Assessment) -> None:
@@ -252,18 +265,22 @@ def draw_readiness(assessment: Assessment) -> None:
     limitations = readiness.get("limitations") or []
     if not limitations:
         st.caption("No limitations listed.")
-    for limitation in limitations:
-        st.info(escape_markdown(glossary.plain(limitation)), icon=":material/info:")
+    else:
+        # one box, a line each: each element drawn costs the browser, boxes or lines alike
+        st.info(bullets(limitations), icon=":material/info:")
+
+
+def bullets(lines: list[str]) -> str:
+    """Return the service's lines as one markdown list, each line in words and as text."""
+    return "\n".join(f"- {escape_markdown(glossary.plain(line))}" for line in lines)
 
 
 def draw_actions(assessment: Assessment) -> None:
     left, right = st.columns(2)
     left.subheader("Risks", anchor="risks")
-    for risk in assessment.risks or ["None listed."]:
-        left.markdown(f"- {escape_markdown(glossary.plain(risk))}")
+    left.markdown(bullets(assessment.risks or ["None listed."]))
     right.subheader("Next actions")
-    for action in assessment.next_actions or ["None listed."]:
-        right.markdown(f"- {escape_markdown(glossary.plain(action))}")
+    right.markdown(bullets(assessment.next_actions or ["None listed."]))
 
 
 def draw_place(assessment: Assessment) -> None:
@@ -278,14 +295,15 @@ def draw_place(assessment: Assessment) -> None:
         )
     else:
         st.warning("The site is in no loaded county; county-based factors abstain.")
-    _table(jurisdictions_frame(assessment.jurisdictions or []), "No jurisdictions.")
+    _table(jurisdictions_frame(assessment.jurisdictions or []), "No jurisdictions.", static=True)
 
 
 def draw_candidates(assessment: Assessment) -> None:
     st.subheader("Utility, territory and tariff candidates", anchor=ANCHORS["candidates"])
     st.caption(f"Confidences are a {HEURISTIC_LABEL}.")
     st.markdown("**Utility candidates**")
-    _table(utility_frame(assessment.utility_candidates or []), "No utility candidates.")
+    utilities = utility_frame(assessment.utility_candidates or [])
+    _table(utilities, "No utility candidates.", static=True)
     st.markdown("**Service territory candidates**")
     territories = candidates_frame(
         [
@@ -295,7 +313,8 @@ def draw_candidates(assessment: Assessment) -> None:
     )
     _table(territories, "No service territory found for this point.")
     st.markdown("**Tariff candidates**")
-    _table(tariff_frame(assessment.tariff_candidates or []), "No tariff candidates.")
+    tariffs = tariff_frame(assessment.tariff_candidates or [])
+    _table(tariffs, "No tariff candidates.", static=True)
 
 
 def _count_line(shown: int, noun: str, cited: int) -> str:
@@ -309,7 +328,8 @@ def _cited_ids(assessment: Assessment) -> set[str]:
 
 def draw_records(assessment: Assessment) -> None:
     """Draw market signals, queue records and transmission projects, each table folded in an
-    expander under its heading, with how many rows it has and how many a finding cites."""
+    expander under its heading (`draw_record_table`), with how many rows it has and how many
+    a finding cites."""
     cited = _cited_ids(assessment)
     signals = sorted(assessment.market_signals or [], key=lambda f: glossary.season_key(f.period))
     records = assessment.relevant_queue_records or []
@@ -334,10 +354,48 @@ def draw_records(assessment: Assessment) -> None:
             continue
         in_findings = sum(1 for item in items if item.id in cited)
         st.caption(_count_line(len(items), noun, in_findings))
-        frame = frame_of(items)
-        frame.insert(1, "Cited", [item.id in cited for item in items])
-        with st.expander(f"Show the {len(items)} {noun}", expanded=len(items) <= 10):
-            _table(frame, f"No {noun}.", **config)
+        draw_record_table(assessment.id, anchor, items, cited, frame_of, noun, config)
+
+
+def record_table_key(assessment_id: str, anchor: str) -> str:
+    """The session-state key holding whether a records expander of an assessment is open."""
+    return f"assessment.{assessment_id}.{anchor}.open"
+
+
+@st.fragment
+def draw_record_table(
+    assessment_id: str,
+    anchor: str,
+    items: list[Any],
+    cited: set[str],
+    frame_of: Callable[[list[Any]], pd.DataFrame],
+    noun: str,
+    config: dict[str, Any],
+) -> None:
+    """Draw the records' table in an expander, open when there are 10 or fewer.
+
+    The table is built and sent only while the expander is open, and opening it reruns only
+    this fragment: a folded table cost the browser as much as an open one (Streamlit mounts
+    what a closed expander holds), about 0.1 s of the page each in headless Chromium.
+    """
+    folded = st.expander(
+        f"Show the {len(items)} {noun}",
+        expanded=len(items) <= 10,
+        key=record_table_key(assessment_id, anchor),
+        on_change="rerun",
+    )
+    if not folded.open:
+        return
+    frame = frame_of(items)
+    frame.insert(1, "Cited", [item.id in cited for item in items])
+    with folded:
+        _table(frame, f"No {noun}.", **config)
+
+
+# The site's map opens at this zoom on the site; the county outlines drawn reach this far
+# from it (degrees of latitude, longitude): the whole first view on a 2,560-px-wide screen.
+SITE_MAP_ZOOM = 6.5
+SITE_MAP_REACH = (3.0, 8.0)
 
 
 def nearby_county_fips(assessment: Assessment, counties: dict) -> tuple[list[str], list[str]]:
@@ -360,16 +418,37 @@ def draw_map(
     assessment: Assessment, site_point: tuple[float, float] | None, later: maps.LaterMaps
 ) -> None:
     """Keep the place of the map of the site's pin, its county and the counties its nearby
-    records name, drawn by `later`."""
+    records name, drawn by `later`.
+
+    Around a site, only the outlines of the counties within reach of its first view are
+    drawn (`SITE_MAP_REACH`), with the shaded counties in a layer of their own: every county
+    of the region, each a filled polygon, was the page's largest message (277 KB) and held its
+    content back about 0.17 s in headless Chromium.
+    """
     counties = region_counties()
     site, nearby = nearby_county_fips(assessment, counties)
-    layers = [
-        maps.county_layer(counties.values(), highlight=site, candidates=nearby, pickable=False)
-    ]
+    outlines = list(counties.values())
     view = None
     if site_point is not None:
+        latitude, longitude = site_point
+        reach_lat, reach_lng = SITE_MAP_REACH
+        outlines = counties_in_box(
+            counties,
+            latitude - reach_lat,
+            longitude - reach_lng,
+            latitude + reach_lat,
+            longitude + reach_lng,
+        )
+        view = maps.view(latitude, longitude, SITE_MAP_ZOOM)
+    shaded = [counties[fips] for fips in [*site, *nearby]]
+    layers = [
+        maps.county_layer(outlines, pickable=False),
+        maps.county_layer(
+            shaded, highlight=site, candidates=nearby, pickable=False, layer_id="shaded-counties"
+        ),
+    ]
+    if site_point is not None:
         layers.append(maps.pin_layer(*site_point))
-        view = maps.view(site_point[0], site_point[1], 6.5)
     later.add(maps.deck(layers, view), height=420)
     st.caption(
         "Orange: the site's county. Blue: counties named by nearby queue records and projects."

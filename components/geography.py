@@ -8,6 +8,7 @@ GeoJSON features whose properties carry the county's FIPS code, name and state.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -137,6 +138,18 @@ def county_at(counties: dict[str, County], latitude: float, longitude: float) ->
         if minx <= longitude <= maxx and miny <= latitude <= maxy and county.shape.covers(point):
             return county
     return None
+
+
+def counties_in_box(
+    counties: Mapping[str, County], south: float, west: float, north: float, east: float
+) -> list[County]:
+    """Return the counties whose outline's bounding box meets the box (degrees)."""
+    found = []
+    for county in counties.values():
+        minx, miny, maxx, maxy = county.shape.bounds
+        if minx <= east and maxx >= west and miny <= north and maxy >= south:
+            found.append(county)
+    return found
 
 
 def name_key(name: str) -> str:

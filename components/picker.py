@@ -29,7 +29,13 @@ import streamlit as st
 from pydeck.bindings.json_tools import default_serialize
 
 from components import click_map, grid_context, state
-from components.geography import County, county_at, region_counties, region_states
+from components.geography import (
+    County,
+    counties_in_box,
+    county_at,
+    region_counties,
+    region_states,
+)
 from components.maps import (
     OUTLINE_COLOUR,
     REGION_VIEW,
@@ -83,13 +89,7 @@ def counties_near(
     counties: Mapping[str, County], latitude: float, longitude: float
 ) -> list[County]:
     """Return the counties whose outline box meets the surroundings box of the point."""
-    south, west, north, east = near_box(latitude, longitude)
-    found = []
-    for county in counties.values():
-        minx, miny, maxx, maxy = county.shape.bounds
-        if minx <= east and maxx >= west and miny <= north and maxy >= south:
-            found.append(county)
-    return found
+    return counties_in_box(counties, *near_box(latitude, longitude))
 
 
 def label_point(county: County) -> list[float]:

@@ -31,6 +31,8 @@ FIRMNESS = {
     "neither": "Neither MW",
 }
 PLANT_COLOUR = [30, 136, 229, 200]
+# the session-state key of the dropout table shown (its tab's label)
+DROPOUT_TAB_KEY = "surroundings.dropout.tab"
 
 
 def draw_surroundings(conn: ConnectionKey, site_id: str | None, later: maps.LaterMaps) -> None:
@@ -68,9 +70,8 @@ def draw_surroundings(conn: ConnectionKey, site_id: str | None, later: maps.Late
             st.rerun()
         return
     draw_map(near, later)
-    draw_counties(near)
-    draw_plants(near)
-    draw_points(near)
+    draw_totals(near)
+    draw_near_tables(near)
 
     def every_project(name: str) -> list[QueueProject]:
         return data.surroundings_projects(conn, site_id, name, float(radius), *months)
@@ -172,7 +173,8 @@ def draw_map(near: SiteSurroundings, later: maps.LaterMaps) -> None:
     )
 
 
-def draw_counties(near: SiteSurroundings) -> None:
+def draw_totals(near: SiteSurroundings) -> None:
+    """Draw the active queue in the radius's counties, by firmness."""
     totals = near.queue_now
     if totals:
         firm = mw_by_firmness(totals)
@@ -182,6 +184,26 @@ def draw_counties(near: SiteSurroundings) -> None:
             + ", ".join(f"{label} {mw:,.1f}" for label, mw in firm.items())
             + f". Location basis: {totals.location_basis or 'county'}."
         )
+
+
+# the tabs of the surroundings' tables, and the session-state key of the one shown
+NEAR_TABS = ("Counties", "Nearest plants", "Interconnection points")
+NEAR_TAB_KEY = "surroundings.tables.tab"
+
+
+@st.fragment
+def draw_near_tables(near: SiteSurroundings) -> None:
+    """Draw the counties, the nearest plants and the interconnection points in tabs, the
+    counties first; only the chosen tab's table is built and sent (see
+    `surroundings_changes.draw_change_lists`)."""
+    tabs = st.tabs(list(NEAR_TABS), key=NEAR_TAB_KEY, on_change="rerun")
+    for tab, draw in zip(tabs, (draw_counties, draw_plants, draw_points), strict=True):
+        if tab.open:
+            with tab:
+                draw(near)
+
+
+def draw_counties(near: SiteSurroundings) -> None:
     if near.distance_basis:
         st.caption(escape_markdown(near.distance_basis))
     show_table(
@@ -199,7 +221,9 @@ def draw_counties(near: SiteSurroundings) -> None:
 
 
 def draw_plants(near: SiteSurroundings) -> None:
-    st.markdown("**Nearest existing plants** (location basis: coordinates)")
+    st.caption(
+        "Existing plants at their own coordinates, nearest first (location basis: coordinates)."
+    )
     frame = records_frame(
         plants(near),
         {
@@ -218,7 +242,9 @@ def draw_plants(near: SiteSurroundings) -> None:
 
 
 def draw_points(near: SiteSurroundings) -> None:
-    st.markdown("**Interconnection points named by the queue, by kV** (location basis: county)")
+    st.caption(
+        "Interconnection points named by the queue, highest kV first (location basis: county)."
+    )
     rows, unparsed = [], []
     for county in near.counties:
         points = county.interconnection_points
@@ -295,5 +321,15 @@ def draw_dropout(near: SiteSurroundings) -> None:
     st.markdown(headline)
     if dropout.statement:
         st.caption(escape_markdown(dropout.statement))
-    for rows, key in ((dropout.by_fuel, "fuel"), (dropout.by_county, "county")):
-        show_table(dropout_frame(rows, key), hide_index=True, width="stretch")
+    draw_dropout_tables(dropout.by_fuel, dropout.by_county)
+
+
+@st.fragment
+def draw_dropout_tables(by_fuel: list[Any], by_county: list[Any]) -> None:
+    """Draw the dropout rates by fuel and by county in tabs; only the chosen one is built
+    and sent (see `surroundings_changes.draw_change_lists`)."""
+    tabs = st.tabs(["By fuel", "By county"], key=DROPOUT_TAB_KEY, on_change="rerun")
+    for tab, rows, key in zip(tabs, (by_fuel, by_county), ("fuel", "county"), strict=True):
+        if tab.open:
+            with tab:
+                show_table(dropout_frame(rows, key), hide_index=True, width="stretch")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -18,6 +19,7 @@ import streamlit as st
 
 from components import glossary
 from components.glossary import column_label, words
+from components.text import escape_markdown
 from gridclient import QualityFlag
 from gridclient.models import GridModel
 
@@ -190,6 +192,26 @@ def show_table(data: pd.DataFrame, **options: Any) -> Any:
     `-`, `@`, a tab or a carriage return shows (and downloads) with a leading `'`.
     """
     return st.dataframe(formula_safe(data), **options)
+
+
+def _static_cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return escape_markdown(str(value))
+
+
+def show_static_table(data: pd.DataFrame) -> None:
+    """Draw a short frame with `st.table`: every cell in full, wrapped rather than cut off.
+
+    Meant for a few rows read at a glance (a county's jurisdictions, a site's candidates).
+    A static table costs the browser far less than a data grid: the assessment's three short
+    tables drawn as grids held its content back about 0.2 s in headless Chromium. `st.table`
+    reads each cell and header as markdown, so each is escaped: the service's text shows
+    as text, never as a link, emphasis or an image.
+    """
+    cells = data.map(_static_cell)
+    cells.columns = [escape_markdown(str(name)) for name in data.columns]
+    st.table(cells, hide_index=True)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,7 +9,7 @@ import pytest
 from conftest import ALPHA_TOKEN, page_path
 from streamlit.testing.v1 import AppTest
 
-from components import glossary
+from components import assessment_view, glossary
 from components.downloads import csv_download, packet_download
 from gridservice.demo import DEMO_POINTS
 
@@ -46,6 +46,18 @@ def open_assessment(assessment_id: str | None) -> AppTest:
     return at
 
 
+RECORD_SECTIONS = ("market", "queue", "transmission")
+
+
+def open_records(at: AppTest, assessment_id: str) -> AppTest:
+    """Open the folded record tables, as a reader clicking each "Show the ..." does."""
+    for anchor in RECORD_SECTIONS:
+        at.session_state[assessment_view.record_table_key(assessment_id, anchor)] = True
+    at.run()
+    assert not at.exception
+    return at
+
+
 def test_disclaimer_comes_first_and_readiness_is_shown(service_env, screened):
     at = open_assessment(screened.id)
     assert unescape(at.warning[0].value) == screened.disclaimer
@@ -58,24 +70,46 @@ def test_disclaimer_comes_first_and_readiness_is_shown(service_env, screened):
     captions = [c.value for c in at.caption]
     for finding in screened.readiness["findings"]:
         factor = glossary.label("factor", finding["factor"])
-        assert any(line.startswith(f"**{factor}** · ") for line in shown), finding["factor"]
+        # the factor and its severity head the finding's box, the finding in full below them
+        boxes = [line for line in shown if line.startswith(f"**{factor}** · ")]
+        assert len(boxes) == 1, finding["factor"]
+        heading, body = unescape(boxes[0]).split("\n\n")
+        assert heading.endswith(
+            "-badge[" + glossary.label("severity", finding["severity"]) + " severity]"
+        )
+        assert body == glossary.plain(finding["finding"])
         # every cited id is a link, to its record's page or to the row showing that id
         cites = [f"[{cited}](" for cited in finding["citations"]] or ["no record cited"]
         assert any(all(c in unescape(line) for c in cites) for line in captions), cites
-        assert any(unescape(line) == glossary.plain(finding["finding"]) for line in shown), finding[
-            "finding"
-        ]
 
 
 def test_abstentions_and_limitations_are_in_plain_view(service_env, screened):
     at = open_assessment(screened.id)
     warnings = [unescape(w.value) for w in at.warning]
     assert "Abstained on timeline: The site gives no target in-service date." in warnings
-    infos = [unescape(i.value) for i in at.info]
-    for limitation in screened.readiness["limitations"]:
-        assert glossary.plain(limitation) in infos
+    # the limitations: one box, a line each, in the service's order
+    lines = [unescape(i.value).splitlines() for i in at.info]
+    limitations = screened.readiness["limitations"]
+    assert [f"- {glossary.plain(limitation)}" for limitation in limitations] in lines
     # nothing but record tables is folded away: abstentions and limitations stay in plain view
-    assert all(len(e.children) == 1 and e.label.startswith("Show the ") for e in at.expander)
+    assert at.expander and all(e.label.startswith("Show the ") for e in at.expander)
+
+
+def test_a_folded_record_table_is_drawn_when_opened(service_env, screened):
+    at = open_assessment(screened.id)
+    records = screened.relevant_queue_records
+    assert len(records) > 10, "the demo's site has enough queue records to fold them"
+    folded = {e.label: e for e in at.expander}[f"Show the {len(records)} queue records"]
+    # folded: nothing is sent for it until the reader opens it
+    assert not folded.children
+    at.session_state[assessment_view.record_table_key(screened.id, "queue")] = True
+    at.run()
+    assert not at.exception
+    opened = {e.label: e for e in at.expander}[f"Show the {len(records)} queue records"]
+    table = opened.dataframe[0].value
+    assert list(table["Record"]) == [r.id for r in records]
+    cited = {str(c) for f in screened.readiness["findings"] for c in f.get("citations") or []}
+    assert list(table["Cited"]) == [r.id in cited for r in records]
 
 
 def test_the_summary_band_leads_with_numbers_that_match_the_tables(service_env, screened):
@@ -108,6 +142,7 @@ def test_the_summary_band_leads_with_numbers_that_match_the_tables(service_env, 
     # each number links to the section whose table it counts, and that section says the same
     shown = [c.value for c in at.caption]
     assert any(c.startswith(f"{len(projects)} transmission projects listed") for c in shown)
+    open_records(at, screened.id)
     expanders = {e.label: e for e in at.expander}
     assert len(
         expanders[f"Show the {len(projects)} transmission projects"].dataframe[0].value
@@ -115,7 +150,7 @@ def test_the_summary_band_leads_with_numbers_that_match_the_tables(service_env, 
 
 
 def test_records_carry_their_evidence_and_heuristics_are_labelled(service_env, screened):
-    at = open_assessment(screened.id)
+    at = open_records(open_assessment(screened.id), screened.id)
     frames = {tuple(frame.value.columns): frame.value for frame in at.dataframe}
     queue = next(f for cols, f in frames.items() if "Worksheet" in cols)
     assert len(queue) == len(screened.relevant_queue_records)
@@ -130,8 +165,14 @@ def test_records_carry_their_evidence_and_heuristics_are_labelled(service_env, s
     assert signals["Evidence quote"].notna().all()
     projects = next(f for cols, f in frames.items() if "kV" in cols)
     assert len(projects) == len(screened.relevant_transmission_projects)
-    utilities = next(f for cols, f in frames.items() if "Company type" in cols and "Basis" in cols)
+    # the short tables are drawn whole, as text: their headers and cells are escaped markdown
+    statics = [table.value.map(unescape).rename(columns=unescape) for table in at.table]
+    utilities = next(f for f in statics if "Company type" in f.columns and "Basis" in f.columns)
     assert "Confidence (source-authority heuristic, not accuracy)" in utilities.columns
+    names = [c["utility"] for c in screened.utility_candidates]
+    assert list(utilities["Utility"]) == names
+    tariffs = next(f for f in statics if "Tariff" in f.columns)
+    assert list(tariffs["Name"]) == [c["name"] for c in screened.tariff_candidates]
     assert "County and jurisdictions" in [s.value for s in at.subheader]
     assert any("Hays, TX (FIPS 48209)" in t.value for t in at.text)
 
@@ -260,18 +301,23 @@ def test_an_id_from_the_url_is_shown_as_text(service_env, assessment_id):
 
 
 def test_the_service_text_of_an_assessment_is_shown_as_text(service_env, screened, monkeypatch):
-    """The disclaimer, the abstentions, the limitations and the heuristic score come from the
-    service: none of them can put emphasis, a link or an image on the page."""
+    """The disclaimer, the abstentions, the limitations, the heuristic score and the cells of
+    the short tables come from the service: none of them can put emphasis, a link or an image
+    on the page."""
     import components.data
 
     readiness = dict(screened.readiness)
     readiness["abstentions"] = [{"factor": "market_signals", "reason": LURE}]
     readiness["limitations"] = [BEACON]
+    utility = {**screened.utility_candidates[0], "utility": LURE}
+    tariff = {**screened.tariff_candidates[0], "name": BEACON}
     hostile = screened.model_copy(
         update={
             "disclaimer": LURE,
             "readiness": readiness,
             "confidence": {**(screened.confidence or {}), "score": LURE},
+            "utility_candidates": [utility],
+            "tariff_candidates": [tariff],
         }
     )
     monkeypatch.setattr(components.data, "assessment", lambda conn, assessment_id: hostile)
@@ -279,8 +325,13 @@ def test_the_service_text_of_an_assessment_is_shown_as_text(service_env, screene
     boxes = [b.value for b in [*at.warning, *at.info, *at.caption, *at.markdown]]
     assert unescape(at.warning[0].value) == LURE
     assert any(LURE in unescape(b.value) for b in at.warning[1:]), "the abstention is shown"
-    assert any(unescape(b.value) == BEACON for b in at.info), "the limitation is shown"
+    assert any(unescape(b.value) == f"- {BEACON}" for b in at.info), "the limitation is shown"
     assert any(f"Score {LURE}" in unescape(b.value) for b in at.caption), "the score is shown"
+    cells = [cell for table in at.table for cell in table.value.to_numpy().ravel()]
+    assert LURE in map(unescape, cells) and BEACON in map(unescape, cells), "cells are shown"
+    for cell in cells:
+        for markup in ("**", "](", "!["):
+            assert markup not in cell, cell
     hostile = [b for b in boxes if "session has expired" in b or "pixel" in b]
     assert len(hostile) >= 4
     for shown in hostile:
@@ -324,3 +375,34 @@ def test_the_maps_are_drawn_in_their_places_and_stay_when_the_downloads_fail(
     at = open_assessment(screened.id)
     assert at.error, "the page says what went wrong"
     assert _in_order(at).count("map") == 2, "and both maps are still drawn"
+
+
+def test_the_site_map_outlines_the_counties_around_the_site_and_shades_every_named_one(
+    service_env, screened
+):
+    import json
+
+    from components.geography import read_counties
+
+    at = open_assessment(screened.id)
+    deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
+    layers = {layer["id"]: layer for layer in deck["layers"]}
+    outlines = {f["properties"]["fips"] for f in layers["counties"]["data"]}
+    shaded = {
+        f["properties"]["fips"]: f["properties"]["fill"] for f in layers["shaded-counties"]["data"]
+    }
+    counties = read_counties()
+    site, nearby = assessment_view.nearby_county_fips(screened, counties)
+    # every county the records name is shaded, however far; the site's county orange
+    assert set(shaded) == {*site, *nearby} and site == [screened.county["fips"]]
+    assert shaded[site[0]] != shaded[nearby[0]]
+    # outlines: the counties within reach of the site's first view, not the whole region
+    view = deck["initialViewState"]
+    reach_lat, reach_lng = assessment_view.SITE_MAP_REACH
+    assert view["zoom"] == assessment_view.SITE_MAP_ZOOM
+    for fips in outlines:
+        minx, miny, maxx, maxy = counties[fips].shape.bounds
+        assert maxx >= view["longitude"] - reach_lng and minx <= view["longitude"] + reach_lng
+        assert maxy >= view["latitude"] - reach_lat and miny <= view["latitude"] + reach_lat
+    assert site[0] in outlines and len(outlines) < len(counties)
+    assert layers["counties"]["filled"] is False, "outlines only: nothing to fill"

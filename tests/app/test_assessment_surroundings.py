@@ -8,7 +8,8 @@ import pytest
 from conftest import ALPHA_TOKEN, page_path
 from streamlit.testing.v1 import AppTest
 
-from components.surroundings_view import FIRMNESS
+from components.surroundings_changes import CHANGE_TAB_KEY
+from components.surroundings_view import DROPOUT_TAB_KEY, FIRMNESS, NEAR_TAB_KEY
 from gridservice.demo import DEMO_POINTS
 
 
@@ -42,6 +43,14 @@ def frame_with(at: AppTest, column: str):
     return next(df.value for df in at.dataframe if column in df.value.columns)
 
 
+def choose_tab(at: AppTest, key: str, label: str) -> AppTest:
+    """Choose a tab of the section, as a reader's click does (only its table is drawn)."""
+    at.session_state[key] = label
+    at.run()
+    assert not at.exception
+    return at
+
+
 def test_section_shows_the_counties_changes_and_dropout(service_env, screened_site):
     assessment, near = screened_site
     at = open_page(assessment.id)
@@ -59,6 +68,10 @@ def test_section_shows_the_counties_changes_and_dropout(service_env, screened_si
             assert row[label] == pytest.approx(by.get(key, 0.0))
         assert row["Location basis"] == "county"
 
+    # one change list at a time, Entered first
+    assert frame_with(at, "Entered as") is not None
+    assert not any("How it left" in df.value.columns for df in at.dataframe)
+    choose_tab(at, CHANGE_TAB_KEY, "Left")
     left = frame_with(at, "How it left")
     assert sorted(left["Project id"]) == sorted(p.project_id for p in near.changes.left)
     assert sorted(left["How it left"]) == sorted(p.outcome for p in near.changes.left)
@@ -66,11 +79,36 @@ def test_section_shows_the_counties_changes_and_dropout(service_env, screened_si
     # every id the demo holds links to its record page, named by the service
     assert list(left["Record"]) == [f"queue?record={p.record_id}" for p in near.changes.left]
     assert all(p.record_id for p in near.changes.left)
+    choose_tab(at, CHANGE_TAB_KEY, "Changed")
     changed = frame_with(at, "Field")
     assert len(changed) == sum(len(p.changes) for p in near.changes.changed)
 
+    # the counties' table first; the plants and the points in tabs of their own
+    assert not any("Capacity MW" in df.value.columns for df in at.dataframe)
+    choose_tab(at, NEAR_TAB_KEY, "Nearest plants")
     plants = frame_with(at, "Capacity MW")
     assert set(plants["Location basis"]) == {"coordinates"}
+    every = {
+        p.id or p.plant_id for c in near.counties for p in (c.plants.nearest if c.plants else [])
+    }
+    assert len(plants) == len(every)
+    assert list(plants["Distance km"]) == sorted(plants["Distance km"])
+    choose_tab(at, NEAR_TAB_KEY, "Interconnection points")
+    points = frame_with(at, "Bus")
+    named = sum(
+        len(level.points)
+        for c in near.counties
+        if c.interconnection_points
+        for level in c.interconnection_points.by_kv
+    )
+    assert len(points) == named
+    assert list(points["kV"]) == sorted(points["kV"], reverse=True)
+
+    choose_tab(at, DROPOUT_TAB_KEY, "By county")
+    by_county = next(
+        df.value for df in at.dataframe if {"County", "Went inactive"} <= set(df.value.columns)
+    )
+    assert len(by_county) == len(near.dropout.by_county)
 
     overall = near.dropout.all
     rate = f"{overall.rate * 100:.1f}%"
@@ -171,6 +209,7 @@ def test_the_reader_picks_the_report_months_the_change_table_compares(
         f"{counts['entered']:,} entered, {counts['left']:,} left, "
         f"{counts['changed']:,} changed." in text
     )
+    choose_tab(at, CHANGE_TAB_KEY, "Left")
     left = frame_with(at, "How it left") if chosen.changes.left else None
     if left is not None:
         assert sorted(left["Project id"]) == sorted(p.project_id for p in chosen.changes.left)
