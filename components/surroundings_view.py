@@ -174,7 +174,8 @@ def draw_map(near: SiteSurroundings, later: maps.LaterMaps) -> None:
 
 
 def draw_totals(near: SiteSurroundings) -> None:
-    """Draw the active queue in the radius's counties, by firmness."""
+    """Draw the active queue in the radius's counties, by firmness, and how the tables below
+    measure distance."""
     totals = near.queue_now
     if totals:
         firm = mw_by_firmness(totals)
@@ -184,6 +185,8 @@ def draw_totals(near: SiteSurroundings) -> None:
             + ", ".join(f"{label} {mw:,.1f}" for label, mw in firm.items())
             + f". Location basis: {totals.location_basis or 'county'}."
         )
+    if near.distance_basis:
+        st.caption(escape_markdown(near.distance_basis))
 
 
 # the tabs of the surroundings' tables, and the session-state key of the one shown
@@ -204,8 +207,6 @@ def draw_near_tables(near: SiteSurroundings) -> None:
 
 
 def draw_counties(near: SiteSurroundings) -> None:
-    if near.distance_basis:
-        st.caption(escape_markdown(near.distance_basis))
     show_table(
         counties_frame(near),
         hide_index=True,
