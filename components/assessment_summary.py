@@ -111,16 +111,38 @@ def distance_km(a: tuple[float, float], b: tuple[float, float]) -> float:
     return 2 * 6371.0 * math.asin(math.sqrt(h))
 
 
+# a great-circle distance is never shorter than its north-south part: 111.19 km a degree
+KM_PER_DEGREE_OF_LATITUDE = 6371.0 * math.pi / 180
+
+
+def plants_by_distance(
+    plants: Iterable[GenerationPlant], point: tuple[float, float], reach_km: float | None = None
+) -> list[tuple[GenerationPlant, float]]:
+    """Return the located plants with their distance from the point in km, nearest first;
+    with `reach_km`, only those within it.
+
+    A plant farther than the reach in latitude alone is passed over without its distance:
+    at scale 100 the band measured all 40,000 plants twice, most of the page's run (0.4 s).
+    """
+    latitude = point[0]
+    span = math.inf if reach_km is None else reach_km / KM_PER_DEGREE_OF_LATITUDE + 1e-9
+    placed = []
+    for plant in plants:
+        if plant.latitude is None or plant.longitude is None:
+            continue
+        if abs(plant.latitude - latitude) > span:
+            continue
+        km = distance_km(point, (plant.latitude, plant.longitude))
+        if reach_km is None or km <= reach_km:
+            placed.append((plant, km))
+    return sorted(placed, key=lambda item: item[1])
+
+
 def nearest_plants(
     plants: Iterable[GenerationPlant], point: tuple[float, float], count: int = 3
 ) -> list[tuple[GenerationPlant, float]]:
     """Return the `count` plants nearest the point, each with its distance in km."""
-    placed = [
-        (plant, distance_km(point, (plant.latitude, plant.longitude)))
-        for plant in plants
-        if plant.latitude is not None and plant.longitude is not None
-    ]
-    return sorted(placed, key=lambda item: item[1])[:count]
+    return plants_by_distance(plants, point)[:count]
 
 
 def headlines(
@@ -167,8 +189,11 @@ def headlines(
         ),
     ]
     if point is not None and plants is not None:
-        near = nearest_plants(plants, point)
-        within = sum(1 for _, km in nearest_plants(plants, point, 10_000) if km <= NEAR_KM)
+        plants = list(plants)
+        around = plants_by_distance(plants, point, NEAR_KM)
+        # the nearest is among those within reach, when any is
+        near = around[:1] or nearest_plants(plants, point, 1)
+        within = len(around)
         found.append(
             Headline(
                 "Nearest power plant",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from components import assessment_summary as summary
 from components import glossary
-from gridclient import Fact, GenerationPlant, QueueRecord
+from gridclient import Assessment, Fact, GenerationPlant, QueueRecord
 
 
 def fact(predicate: str, period: str, value: float, scenario: str = "base") -> Fact:
@@ -61,6 +61,42 @@ def test_nearest_plants_by_great_circle_distance():
     near = summary.nearest_plants(plants, (29.9, -97.9))
     assert [p.plant_name for p, _ in near] == ["near", "far"]
     assert 11 < near[0][1] < 11.2  # 0.1 degree of latitude is about 11.1 km
+
+
+def test_plants_within_a_reach_are_every_plant_that_close_and_no_other():
+    import random
+
+    rng = random.Random(7)
+    point = (29.9, -97.9)
+    plants = [
+        GenerationPlant(
+            plant_name=f"p{i}",
+            latitude=point[0] + rng.uniform(-1.5, 1.5),
+            longitude=point[1] + rng.uniform(-1.5, 1.5),
+        )
+        for i in range(2_000)
+    ]
+    # on the edge: due east and due north, 50 km away as the distance is computed
+    east = GenerationPlant(plant_name="east", latitude=point[0], longitude=point[1] + 0.5189)
+    north = GenerationPlant(
+        plant_name="north", latitude=point[0] + 50 / 111.19493, longitude=point[1]
+    )
+    plants += [east, north]
+    every = [(p, summary.distance_km(point, (p.latitude, p.longitude))) for p in plants]
+    expected = sorted((pair for pair in every if pair[1] <= 50.0), key=lambda pair: pair[1])
+    around = summary.plants_by_distance(plants, point, 50.0)
+    assert [p.plant_name for p, _ in around] == [p.plant_name for p, _ in expected]
+    assert 100 < len(around) < len(plants)
+    headline = summary.headlines(Assessment.model_validate({}), plants, point)[-1]
+    assert headline.value == f"{expected[0][1]:,.0f} km"
+    assert headline.detail == f"{expected[0][0].plant_name}; {len(expected)} plants within 50 km"
+
+
+def test_the_nearest_plant_is_found_when_none_is_within_reach():
+    plants = [GenerationPlant(plant_name="far", latitude=33.0, longitude=-97.9)]
+    headline = summary.headlines(Assessment.model_validate({}), plants, (29.9, -97.9))[-1]
+    assert headline.value == "345 km"
+    assert headline.detail == "far; 0 plants within 50 km"
 
 
 def test_the_timeline_shows_the_first_projects_by_date_and_one_colour_per_status():
