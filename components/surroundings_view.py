@@ -8,6 +8,7 @@ plants by their own coordinates; each table says which. The change tables are dr
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -20,7 +21,7 @@ from components.connection import ConnectionKey
 from components.geography import region_counties
 from components.problems import show_problem
 from components.surroundings_changes import MONTH_KEYS, cell_text, draw_changes
-from components.tables import records_frame, show_table
+from components.tables import records_frame, show_tabbed, show_table
 from components.text import escape_markdown
 from gridclient import APIStatusError, QueueProject, SiteSurroundings
 
@@ -194,16 +195,17 @@ NEAR_TABS = ("Counties", "Nearest plants", "Interconnection points")
 NEAR_TAB_KEY = "surroundings.tables.tab"
 
 
-@st.fragment
 def draw_near_tables(near: SiteSurroundings) -> None:
     """Draw the counties, the nearest plants and the interconnection points in tabs, the
-    counties first; only the chosen tab's table is built and sent (see
-    `surroundings_changes.draw_change_lists`)."""
-    tabs = st.tabs(list(NEAR_TABS), key=NEAR_TAB_KEY, on_change="rerun")
-    for tab, draw in zip(tabs, (draw_counties, draw_plants, draw_points), strict=True):
-        if tab.open:
-            with tab:
-                draw(near)
+    counties first; only the chosen tab's table is built and sent (`tables.show_tabbed`)."""
+    draws = (draw_counties, draw_plants, draw_points)
+    show_tabbed(
+        NEAR_TAB_KEY,
+        {
+            label: functools.partial(draw, near)
+            for label, draw in zip(NEAR_TABS, draws, strict=True)
+        },
+    )
 
 
 def draw_counties(near: SiteSurroundings) -> None:
@@ -325,12 +327,17 @@ def draw_dropout(near: SiteSurroundings) -> None:
     draw_dropout_tables(dropout.by_fuel, dropout.by_county)
 
 
-@st.fragment
 def draw_dropout_tables(by_fuel: list[Any], by_county: list[Any]) -> None:
     """Draw the dropout rates by fuel and by county in tabs; only the chosen one is built
-    and sent (see `surroundings_changes.draw_change_lists`)."""
-    tabs = st.tabs(["By fuel", "By county"], key=DROPOUT_TAB_KEY, on_change="rerun")
-    for tab, rows, key in zip(tabs, (by_fuel, by_county), ("fuel", "county"), strict=True):
-        if tab.open:
-            with tab:
-                show_table(dropout_frame(rows, key), hide_index=True, width="stretch")
+    and sent (`tables.show_tabbed`)."""
+
+    def draw(rows: list[Any], key: str) -> None:
+        show_table(dropout_frame(rows, key), hide_index=True, width="stretch")
+
+    show_tabbed(
+        DROPOUT_TAB_KEY,
+        {
+            "By fuel": functools.partial(draw, by_fuel, "fuel"),
+            "By county": functools.partial(draw, by_county, "county"),
+        },
+    )
