@@ -423,7 +423,8 @@ def draw_map(
     Around a site, only the outlines of the counties within reach of its first view are
     drawn (`SITE_MAP_REACH`), with the shaded counties in a layer of their own: every county
     of the region, each a filled polygon, was the page's largest message (277 KB) and held its
-    content back about 0.17 s in headless Chromium.
+    content back about 0.17 s in headless Chromium. The outlines are lines
+    (`maps.outline_layer`), the shaded counties' too: the fills are drawn unstroked.
     """
     counties = region_counties()
     site, nearby = nearby_county_fips(assessment, counties)
@@ -441,11 +442,17 @@ def draw_map(
         )
         view = maps.view(latitude, longitude, SITE_MAP_ZOOM)
     shaded = [counties[fips] for fips in [*site, *nearby]]
+    outlined = {county.fips: county for county in [*outlines, *shaded]}
     layers = [
-        maps.county_layer(outlines, pickable=False),
         maps.county_layer(
-            shaded, highlight=site, candidates=nearby, pickable=False, layer_id="shaded-counties"
+            shaded,
+            highlight=site,
+            candidates=nearby,
+            pickable=False,
+            stroked=False,
+            layer_id="shaded-counties",
         ),
+        maps.outline_layer(outlined.values()),
     ]
     if site_point is not None:
         layers.append(maps.pin_layer(*site_point))

@@ -215,7 +215,9 @@ def plant_layer(plants: pd.DataFrame) -> pdk.Layer:
     ].to_dict("records")
     return pdk.Layer(
         "ScatterplotLayer",
-        data=data,
+        # a `data:` URL: deck.gl fetches it after the page is drawn, where rows written into
+        # the deck's JSON are walked one by one before the first frame (`maps.rows_url`)
+        data=maps.rows_url(data),
         id="plants",
         get_position=["longitude", "latitude"],
         get_radius="radius",
@@ -390,7 +392,7 @@ def plant_table_config() -> dict[str, Any]:
 
 def plant_deck(plants: pd.DataFrame) -> pdk.Deck:
     """The region's county outlines with the plants on top."""
-    layers = [maps.county_layer(region_counties().values(), pickable=False), plant_layer(plants)]
+    layers = [maps.outline_layer(region_counties().values()), plant_layer(plants)]
     return maps.deck(layers)
 
 

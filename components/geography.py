@@ -8,9 +8,10 @@ GeoJSON features whose properties carry the county's FIPS code, name and state.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import pairwise
 
 import _plotly_geo
 import shapefile
@@ -45,6 +46,21 @@ class County:
     @property
     def label(self) -> str:
         return f"{self.name} County, {self.state}"
+
+    @cached_property
+    def edges(self) -> tuple[tuple[tuple[float, float], tuple[float, float]], ...]:
+        """The outline's straight edges, each (from, to) in (longitude, latitude): every
+        ring of every polygon, holes too."""
+        polygons = self.geometry["coordinates"]
+        if self.geometry["type"] == "Polygon":
+            polygons = [polygons]
+        return tuple(
+            (tuple(start), tuple(end))
+            for polygon in polygons
+            for ring in polygon
+            for start, end in pairwise(ring)
+            if start != end
+        )
 
     def feature(self, **extra_properties) -> dict:
         """Return the county as a GeoJSON feature for a pydeck GeoJsonLayer."""
@@ -150,6 +166,22 @@ def counties_in_box(
         if minx <= east and maxx >= west and miny <= north and maxy >= south:
             found.append(county)
     return found
+
+
+def outline_edges(
+    counties: Iterable[County],
+) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Return the counties' outline edges, a border two counties share once (the outlines
+    are simplified county by county, so a shared border whose vertices differ is kept twice)."""
+    seen: set[tuple[tuple[float, float], tuple[float, float]]] = set()
+    edges = []
+    for county in counties:
+        for start, end in county.edges:
+            key = (start, end) if start <= end else (end, start)
+            if key not in seen:
+                seen.add(key)
+                edges.append((start, end))
+    return edges
 
 
 def name_key(name: str) -> str:

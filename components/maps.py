@@ -17,7 +17,7 @@ import pydeck as pdk
 import streamlit as st
 from pydeck.bindings.json_tools import default_serialize
 
-from components.geography import County
+from components.geography import County, outline_edges
 
 COUNTY_LAYER_ID = "counties"
 PIN_LAYER_ID = "pin"
@@ -45,15 +45,40 @@ def basemap_style() -> str | None:
         return None
 
 
+def outline_layer(counties: Iterable[County], *, layer_id: str = COUNTY_LAYER_ID) -> pdk.Layer:
+    """Return the counties' outlines as lines, one per edge, a shared border drawn once.
+
+    Lines, not a GeoJsonLayer's stroke: that stroke is deck.gl's PathLayer, whose shader
+    program (joints, caps, miters) a browser without a GPU compiles in software on the map's
+    first frame, 1.3 to 2 s in headless Chromium; a LineLayer's is a plain segment. The
+    region's 503 counties drew their first frame in about 1.1 s as lines, 3.0 s as a
+    GeoJsonLayer (docs/benchmarks/app.md). At a width of one pixel the two look the same.
+    The edges travel as a `data:` URL (`rows_url`).
+    """
+    return pdk.Layer(
+        "LineLayer",
+        id=layer_id,
+        data=rows_url([{"from": start, "to": end} for start, end in outline_edges(counties)]),
+        get_source_position="from",
+        get_target_position="to",
+        get_color=OUTLINE_COLOUR,
+        get_width=1,
+        pickable=False,
+    )
+
+
 def county_layer(
     counties: Iterable[County],
     *,
     highlight: Iterable[str] = (),
     candidates: Iterable[str] = (),
     pickable: bool = True,
+    stroked: bool = True,
     layer_id: str = COUNTY_LAYER_ID,
 ) -> pdk.Layer:
-    """Return the county outlines; `highlight` and `candidates` are FIPS codes to fill."""
+    """Return the county outlines; `highlight` and `candidates` are FIPS codes to fill.
+    With `stroked=False` only the fills are drawn (the outlines then come from an
+    `outline_layer`, which costs a map's first frame far less)."""
     highlight, candidates = set(highlight), set(candidates)
     features = []
     for county in counties:
@@ -71,7 +96,7 @@ def county_layer(
         # picks on layers whose data is an array
         data=features,
         pickable=pickable,
-        stroked=True,
+        stroked=stroked,
         # outlines only when nothing is filled or picked: in a browser without a GPU the
         # polygons' fill program costs a map's first frame about 1.6 s (docs/benchmarks/app.md)
         filled=bool(highlight or candidates or pickable),
@@ -117,6 +142,20 @@ def points_layer(
     )
 
 
+def rows_url(rows: list[Any]) -> str:
+    """Return rows as a `data:` URL of their compact JSON, for a layer's `data`.
+
+    Rows written into a deck's JSON are walked one by one by deck.gl's JSON converter in
+    Streamlit's chart, on the browser's main thread, before the map's first frame; a URL is
+    a string, fetched and parsed by deck.gl once the page is drawn. The Generation map (8,229
+    outline edges, 2,000 plants) drew its first frame 0.8 s sooner for its outlines and 0.7 s
+    sooner again for its plants, and the page's run ended 0.25 s sooner (docs/benchmarks/app.md).
+    Picking and tooltips work on the fetched rows as on written ones.
+    """
+    text = json.dumps(rows, separators=(",", ":"))
+    return ROWS_URL_PREFIX + base64.b64encode(text.encode()).decode("ascii")
+
+
 def rows_by_url(spec: dict[str, Any]) -> dict[str, Any]:
     """Return a layer spec whose rows travel as a `data:` URL, a string, instead of a list.
 
@@ -130,8 +169,7 @@ def rows_by_url(spec: dict[str, Any]) -> dict[str, Any]:
     rows = spec.get("data")
     if not isinstance(rows, list):
         return spec
-    text = json.dumps(rows, separators=(",", ":"))
-    return {**spec, "data": ROWS_URL_PREFIX + base64.b64encode(text.encode()).decode("ascii")}
+    return {**spec, "data": rows_url(rows)}
 
 
 def layer_rows(spec: dict[str, Any]) -> list[Any]:
@@ -199,15 +237,15 @@ class LaterMaps:
         self._maps.clear()
 
 
-def county_layer_from_features(features: list[dict], *, layer_id: str) -> pdk.Layer:
+def fill_layer_from_features(features: list[dict], *, layer_id: str) -> pdk.Layer:
+    """Return the features filled with their `fill` property, unstroked (their outlines
+    come from an `outline_layer`)."""
     return pdk.Layer(
         "GeoJsonLayer",
         id=layer_id,
         data=features,
         pickable=False,
-        stroked=True,
+        stroked=False,
         filled=True,
         get_fill_color="properties.fill",
-        get_line_color=OUTLINE_COLOUR,
-        line_width_min_pixels=1,
     )

@@ -158,7 +158,11 @@ def draw_map(near: SiteSurroundings, later: maps.LaterMaps) -> None:
         pickable=True,
     )
     location = near.location or {}
-    layers = [maps.county_layer_from_features(features, layer_id="surroundings"), plant_layer]
+    layers = [
+        maps.fill_layer_from_features(features, layer_id="surroundings"),
+        maps.outline_layer([outlines[fips] for fips in active if fips in outlines]),
+        plant_layer,
+    ]
     if "latitude" in location and "longitude" in location:
         layers.append(maps.pin_layer(location["latitude"], location["longitude"]))
     zoom = max(5.0, 9.0 - math.log2(max(near.radius_km or DEFAULT_RADIUS_KM, 10) / 10))

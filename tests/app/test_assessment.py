@@ -9,7 +9,7 @@ import pytest
 from conftest import ALPHA_TOKEN, page_path
 from streamlit.testing.v1 import AppTest
 
-from components import assessment_view, glossary
+from components import assessment_view, glossary, maps
 from components.downloads import csv_download, packet_download
 from gridservice.demo import DEMO_POINTS
 
@@ -387,11 +387,15 @@ def test_the_site_map_outlines_the_counties_around_the_site_and_shades_every_nam
     at = open_assessment(screened.id)
     deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
     layers = {layer["id"]: layer for layer in deck["layers"]}
-    outlines = {f["properties"]["fips"] for f in layers["counties"]["data"]}
+    drawn = {
+        frozenset((tuple(r["from"]), tuple(r["to"]))) for r in maps.layer_rows(layers["counties"])
+    }
+    counties = read_counties()
+    # a county is outlined when every edge of its outline is drawn
+    outlines = {f for f, c in counties.items() if all(frozenset(e) in drawn for e in c.edges)}
     shaded = {
         f["properties"]["fips"]: f["properties"]["fill"] for f in layers["shaded-counties"]["data"]
     }
-    counties = read_counties()
     site, nearby = assessment_view.nearby_county_fips(screened, counties)
     # every county the records name is shaded, however far; the site's county orange
     assert set(shaded) == {*site, *nearby} and site == [screened.county["fips"]]
@@ -400,9 +404,12 @@ def test_the_site_map_outlines_the_counties_around_the_site_and_shades_every_nam
     view = deck["initialViewState"]
     reach_lat, reach_lng = assessment_view.SITE_MAP_REACH
     assert view["zoom"] == assessment_view.SITE_MAP_ZOOM
-    for fips in outlines:
+    assert set(shaded) <= outlines, "a shaded county is outlined, however far"
+    for fips in outlines - set(shaded):
         minx, miny, maxx, maxy = counties[fips].shape.bounds
         assert maxx >= view["longitude"] - reach_lng and minx <= view["longitude"] + reach_lng
         assert maxy >= view["latitude"] - reach_lat and miny <= view["latitude"] + reach_lat
     assert site[0] in outlines and len(outlines) < len(counties)
-    assert layers["counties"]["filled"] is False, "outlines only: nothing to fill"
+    # outlines as lines; the shaded counties' fills unstroked (no PathLayer to compile)
+    assert layers["counties"]["@@type"] == "LineLayer"
+    assert layers["shaded-counties"]["stroked"] is False

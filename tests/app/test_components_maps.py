@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 from components import geography, maps
@@ -65,3 +67,32 @@ def test_counties_are_filled_only_when_a_fill_is_shown_or_a_click_picks_them(cou
     assert filled(pickable=False, candidates=[some[1].fips])
     # a pickable layer is picked through its fill
     assert filled(pickable=True)
+
+
+def drawn_edges(layer) -> list[frozenset]:
+    """The edges an outline layer draws, each as its two ends in either order."""
+    rows = maps.layer_rows({"data": layer.data})
+    return [frozenset((tuple(row["from"]), tuple(row["to"]))) for row in rows]
+
+
+def test_outlines_draw_every_edge_of_each_county_and_a_shared_border_once(counties):
+    # Bossier and Caddo (LA) share a river border whose simplified vertices agree
+    bossier, caddo = counties["22015"], counties["22017"]
+    shared = {frozenset(e) for e in bossier.edges} & {frozenset(e) for e in caddo.edges}
+    assert len(shared) > 10
+    layer = maps.outline_layer([bossier, caddo])
+    drawn = drawn_edges(layer)
+    assert set(drawn) == {frozenset(e) for c in (bossier, caddo) for e in c.edges}
+    assert len(drawn) == len(set(drawn)), "each edge drawn once"
+    assert len(drawn) == len(bossier.edges) + len(caddo.edges) - len(shared)
+    # lines, not a GeoJsonLayer's stroke (deck.gl's PathLayer: seconds of a map's first frame
+    # in a browser without a GPU)
+    assert layer.type == "LineLayer" and not layer.pickable
+
+
+def test_a_county_of_several_polygons_has_each_outlined(counties):
+    islands = next(c for c in counties.values() if c.geometry["type"] == "MultiPolygon")
+    drawn = set(drawn_edges(maps.outline_layer([islands])))
+    for polygon in islands.geometry["coordinates"]:
+        ring = polygon[0]
+        assert {frozenset((tuple(a), tuple(b))) for a, b in pairwise(ring)} <= drawn

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from components import maps
+
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "generation.py")
 
 
@@ -31,7 +33,14 @@ def test_filters_map_and_monthly_generation(service_env, alpha_client):
 
     deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
     plants = next(layer for layer in deck["layers"] if layer["id"] == "plants")
-    assert {row["technology"] for row in plants["data"]} == {technology}
+    assert {row["technology"] for row in maps.layer_rows(plants)} == {technology}
+    # under them, every county of the region outlined, in lines
+    from components.geography import read_counties
+
+    outlines = next(layer for layer in deck["layers"] if layer["id"] == "counties")
+    assert outlines["@@type"] == "LineLayer"
+    drawn = {frozenset((tuple(r["from"]), tuple(r["to"]))) for r in maps.layer_rows(outlines)}
+    assert all(frozenset(e) in drawn for c in read_counties().values() for e in c.edges)
 
     plant_id = next(g.agency_plant_id for g in expected)
     at.selectbox(key="generation.plant").select(plant_id).run()
@@ -46,7 +55,7 @@ def test_a_click_on_a_plant_chooses_it_and_the_map_is_drawn_in_its_place(service
     at = AppTest.from_file(PAGE, default_timeout=90).run()
     assert not at.exception and not at.error
     deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
-    plant = next(layer for layer in deck["layers"] if layer["id"] == "plants")["data"][0]
+    plant = maps.layer_rows(next(layer for layer in deck["layers"] if layer["id"] == "plants"))[0]
     # the map is drawn last but stands above the generators table, beside its legend
     headings = [element.value for element in at.main if element.type == "subheader"]
     assert headings[:1] == ["Generators"]
