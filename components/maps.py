@@ -8,12 +8,16 @@ point picker is `components.picker`.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
 import pydeck as pdk
+import pydeck.bindings.deck
 import streamlit as st
 from pydeck.bindings.json_tools import default_serialize
 
@@ -32,6 +36,13 @@ PIN_COLOUR = [214, 39, 40, 230]
 # second WebGL context per chart.
 NO_BASEMAP = "__MAP_STYLE__"
 ROWS_URL_PREFIX = "data:application/json;base64,"
+# outlines a process has written lately, by the FIPS codes of their counties in order
+OUTLINE_URLS_KEPT = 64
+
+# pydeck's Deck looks for its Jupyter widget four times each time one is made, each a failing
+# import (about 6 ms): a quarter of the assessment's two maps' cost in the app's run. Whether
+# the widget can be imported does not change while the process runs: asked once.
+pydeck.bindings.deck.has_jupyter_extra = functools.cache(pydeck.bindings.deck.has_jupyter_extra)
 
 
 def basemap_style() -> str | None:
@@ -58,13 +69,43 @@ def outline_layer(counties: Iterable[County], *, layer_id: str = COUNTY_LAYER_ID
     return pdk.Layer(
         "LineLayer",
         id=layer_id,
-        data=rows_url([{"from": start, "to": end} for start, end in outline_edges(counties)]),
+        data=outline_url(counties),
         get_source_position="from",
         get_target_position="to",
         get_color=OUTLINE_COLOUR,
         get_width=1,
         pickable=False,
     )
+
+
+@functools.lru_cache(maxsize=50_000)
+def _edge_json(start: tuple[float, float], end: tuple[float, float]) -> str:
+    """An outline edge as a row of the outline layer, in compact JSON (the region has about
+    10,500 edges; writing their numbers was most of an outline's cost)."""
+    return json.dumps({"from": start, "to": end}, separators=(",", ":"))
+
+
+_outline_urls: OrderedDict[tuple[str, ...], str] = OrderedDict()
+_outline_urls_lock = threading.Lock()
+
+
+def outline_url(counties: Iterable[County]) -> str:
+    """Return the counties' outline edges (`outline_edges`) as a `data:` URL, kept for the
+    `OUTLINE_URLS_KEPT` sets of counties asked for last (a county's outline is the same
+    for the life of the process): a site's map is drawn again at each of its runs."""
+    counties = list(counties)
+    key = tuple(county.fips for county in counties)
+    with _outline_urls_lock:
+        if key in _outline_urls:
+            _outline_urls.move_to_end(key)
+            return _outline_urls[key]
+    rows = ",".join(_edge_json(start, end) for start, end in outline_edges(counties))
+    url = ROWS_URL_PREFIX + base64.b64encode(f"[{rows}]".encode()).decode("ascii")
+    with _outline_urls_lock:
+        _outline_urls[key] = url
+        while len(_outline_urls) > OUTLINE_URLS_KEPT:
+            _outline_urls.popitem(last=False)
+    return url
 
 
 def county_layer(
