@@ -18,7 +18,10 @@ appears only after 500 ms, so its absence alone would end a timing early); the f
 load of the whole app is reported apart. Two ways to reach a page are timed: a new tab (a new
 Streamlit session: a shared link, a bookmark) and a click in the app's sidebar (the session
 goes on: how an analyst moves from page to page), each page reached from the one before it
-in the sidebar's order; the assessment is also opened by its id from the Assessment page.
+in the sidebar's order; the assessment is also opened by its id from the Assessment page, and
+then two parts it draws on demand, each a fragment's run, are timed until their table is drawn
+and until the run has finished: its first folded record table opened, and the Nearest plants
+tab of the grid around the site chosen.
 A map click is timed from the click until the latitude field shows the new point, the picker's run has finished and the
 map has drawn two frames: the first click on the region view (which also brings the view to
 the pin's surroundings), then clicks in the surroundings view; each click also reports the CPU
@@ -298,6 +301,52 @@ def time_open_by_id(page, assessment_id: str) -> tuple[float, float, float]:
     return title_shown - started, content_shown - started, time.perf_counter() - started
 
 
+# parts of the assessment that draw on demand, each a fragment's run: (what, how it is asked
+# for, the element that shows it drawn)
+OPEN_FOLDED = "Assessment: a folded record table opened"
+NEAREST_PLANTS_TAB = "Assessment: the Nearest plants tab chosen"
+
+
+def time_fragment(page, control, drawn) -> tuple[float, float]:
+    """Click a control that reruns only a fragment; return the seconds until what it asks
+    for is drawn and until the run has finished (the app's script state)."""
+    settle(page)
+    started = time.perf_counter()
+    control.click()
+    drawn.wait_for(timeout=60_000)
+    shown = time.perf_counter()
+    page.wait_for_function(SCRIPT_IDLE, timeout=60_000)
+    return shown - started, time.perf_counter() - started
+
+
+def time_assessment_fragments(page) -> dict[str, tuple[float, float]]:
+    """On an opened assessment, open the first folded record table and choose the Nearest
+    plants tab of the grid around the site; return each one's timings (`time_fragment`)."""
+    timings = {}
+    folded = page.locator('[data-testid="stExpander"]').filter(has_text="Show the").first
+    if folded.count():
+        summary = folded.locator("summary").first
+        timings[OPEN_FOLDED] = time_fragment(
+            page, summary, folded.locator('[data-testid="stDataFrame"]').first
+        )
+        summary.click()  # folded again: the next round opens it anew
+        page.wait_for_function(SCRIPT_IDLE, timeout=60_000)
+    tab = page.get_by_role("tab", name="Nearest plants", exact=True)
+    if tab.count():
+        panel = page.get_by_role("tabpanel", name="Nearest plants")
+        timings[NEAREST_PLANTS_TAB] = time_fragment(
+            page, tab, panel.locator('[data-testid="stDataFrame"]').first
+        )
+        # the first tab again (the session keeps the chosen one): the next round chooses anew
+        first = page.get_by_role("tab", name="Counties", exact=True)
+        first.click()
+        page.get_by_role("tabpanel", name="Counties").locator(
+            '[data-testid="stDataFrame"]'
+        ).first.wait_for()
+        page.wait_for_function(SCRIPT_IDLE, timeout=60_000)
+    return timings
+
+
 def time_navigation(context, base_url: str, assessment_id: str | None, rounds: int) -> dict:
     """Go round the sidebar `rounds` times in one tab (one Streamlit session), each page
     reached from the one before it; return (seconds until the title shows, until the
@@ -314,6 +363,8 @@ def time_navigation(context, base_url: str, assessment_id: str | None, rounds: i
             timings[label].append(time_sidebar_click(page, label, title))
             if label == "Assessment" and assessment_id:
                 timings[OPENED_BY_ID].append(time_open_by_id(page, assessment_id))
+                for what, timing in time_assessment_fragments(page).items():
+                    timings.setdefault(what, []).append(timing)
     page.close()
     return timings
 
@@ -490,12 +541,17 @@ def measure_app(browser, base_url: str, assessment_id: str | None, args) -> dict
     }
 
 
-def print_visits(what: str, visits: dict[str, list[tuple[float, ...]]]) -> None:
+def print_visits(
+    what: str,
+    visits: dict[str, list[tuple[float, ...]]],
+    moments: tuple[str, str] = ("title shown", "content shown"),
+) -> None:
     """Print a table of visits: p50 until the title shows, p50 and max until content shows,
     and (for visits timed that far: a click in the sidebar) p50 until the map has drawn."""
     drawn = any(len(v) > 2 for values in visits.values() for v in values)
     last = " map drawn, p50 (s) |" if drawn else ""
-    print(f"| {what} | title shown, p50 (s) | content shown, p50 (s) | max (s) | visits |{last}")
+    first, then = moments
+    print(f"| {what} | {first}, p50 (s) | {then}, p50 (s) | max (s) | visits |{last}")
     print("|---|---:|---:|---:|---:|" + ("---:|" if drawn else ""))
     for name, values in visits.items():
         if values:
@@ -518,8 +574,16 @@ def print_results(result: dict, empty_cache: bool) -> None:
     print(f"each visit: a new tab and a new Streamlit session, {cache}\n")
     print_visits("page", {f"/{path}": v for path, v in result["pages"].items()})
     if result.get("navigation"):
+        fragments = (OPEN_FOLDED, NEAREST_PLANTS_TAB)
+        pages = {k: v for k, v in result["navigation"].items() if k not in fragments}
         print("\neach visit: a click in the sidebar, the same tab and Streamlit session\n")
-        print_visits("page reached", result["navigation"])
+        print_visits("page reached", pages)
+        parts = {k: v for k, v in result["navigation"].items() if k in fragments}
+        if parts:
+            print(
+                "\neach a click that reruns only a fragment, on the assessment opened by its id\n"
+            )
+            print_visits("part drawn on demand", parts, ("table drawn", "run finished"))
     print(
         "\n| map click | pin drawn, p50 (ms) | point shown, p50 (ms) | max (ms) | clicks "
         "| Chromium CPU-s a click, p50: GPU process / renderer |"
