@@ -7,7 +7,7 @@ import datetime as dt
 import pandas as pd
 import pytest
 
-from components import facts_view, generation_view, operations_view, quality_view, queue_view
+from components import facts_view, generation_view, maps, operations_view, quality_view, queue_view
 from components.evidence_view import locator_rows
 from components.filters import kept_choices, parse_date, parse_float
 from components.tables import flags_text, mapping_frame
@@ -389,7 +389,7 @@ def test_generation_frames():
     assert sunny["capacityMw"] == 140 and sunny["technology"] == "Solar"
     assert plants.set_index("id").loc["p9", "technology"] == "unknown"
     layer = generation_view.plant_layer(plants)
-    assert [row["plantName"] for row in layer.data] == ["Sunny"]
+    assert [row["plantName"] for row in maps.layer_rows({"data": layer.data})] == ["Sunny"]
     assert generation_view.technology_color("Solar") == generation_view.technology_color("solar")
     assert generation_view.plant_radius_m(400) > generation_view.plant_radius_m(100)
     legend = generation_view.technology_legend(plants)
