@@ -22,6 +22,10 @@ MONTH_KEYS = ("surroundings.from", "surroundings.to")
 CHANGE_LISTS = ("entered", "left", "changed")
 # the session-state key of the change list shown (its tab's label)
 CHANGE_TAB_KEY = "surroundings.changes.tab"
+# the session-state key holding whether the change tables' expander is open
+CHANGES_OPEN_KEY = "surroundings.changes.open"
+# set when the reader picks another report month: the page's next run fetches the section again
+MONTHS_PICKED_KEY = "surroundings.months.picked"
 
 
 def cell_text(cell: SourceCell | None) -> str:
@@ -100,7 +104,6 @@ def draw_changes(
         return
     before = changes.from_report.report_month if changes.from_report else "?"
     after = changes.to.report_month if changes.to else "?"
-    draw_month_choice(near, before, after)
     totals = {name: shown_of(changes, name)[1] for name in CHANGE_LISTS}
     st.markdown(
         f"**What changed between the {before} and {after} reports** "
@@ -108,13 +111,44 @@ def draw_changes(
         f"{totals['entered']:,} entered, {totals['left']:,} left, "
         f"{totals['changed']:,} changed."
     )
-    show_tabbed(
-        CHANGE_TAB_KEY,
-        {
-            name.capitalize(): functools.partial(draw_change_list, changes, name, every_project)
-            for name in CHANGE_LISTS
-        },
+    draw_change_tables(near, before, after, every_project)
+
+
+@st.fragment
+def draw_change_tables(
+    near: SiteSurroundings,
+    before: str,
+    after: str,
+    every_project: Callable[[str], list[QueueProject]],
+) -> None:
+    """Draw the report months compared and the change lists (a tab each) in an expander,
+    folded at first.
+
+    They are built and sent only while the expander is open, and opening it reruns only this
+    fragment: the two month pickers, the tabs and a table were about 0.15 s of the
+    assessment's first drawing in headless Chromium. Picking another month reruns the page,
+    whose whole section is fetched for the months compared.
+    """
+    folded = st.expander(
+        "Show the projects that entered, left or changed, with their source cells",
+        key=CHANGES_OPEN_KEY,
+        on_change="rerun",
     )
+    if not folded.open:
+        return
+    with folded:
+        draw_month_choice(near, before, after)
+        if st.session_state.pop(MONTHS_PICKED_KEY, False):
+            st.rerun()  # the page, not this fragment: the section is fetched for the months
+        show_tabbed(
+            CHANGE_TAB_KEY,
+            {
+                name.capitalize(): functools.partial(
+                    draw_change_list, near.changes, name, every_project
+                )
+                for name in CHANGE_LISTS
+            },
+        )
 
 
 def draw_change_list(
@@ -150,7 +184,8 @@ def report_months(near: SiteSurroundings) -> list[str]:
 
 
 def draw_month_choice(near: SiteSurroundings, before: str, after: str) -> None:
-    """Draw the two report months the change table compares; a change reruns the section."""
+    """Draw the two report months the change table compares; a change reruns the page
+    (`months_picked`)."""
     months = report_months(near)
     if len(months) < 2 or before not in months or after not in months:
         return
@@ -164,6 +199,13 @@ def draw_month_choice(near: SiteSurroundings, before: str, after: str) -> None:
             months,
             index=months.index(shown),
             key=key,
+            on_change=months_picked,
             help="Harvested monthly queue reports; the default compares the newest with the "
             "one twelve months before it.",
         )
+
+
+def months_picked() -> None:
+    """Say the reader picked another report month (a picker's callback): the fragment that
+    draws the pickers then reruns the page."""
+    st.session_state[MONTHS_PICKED_KEY] = True

@@ -20,7 +20,7 @@ from components import data, glossary, maps
 from components.connection import ConnectionKey
 from components.geography import region_counties
 from components.problems import show_problem
-from components.surroundings_changes import MONTH_KEYS, cell_text, draw_changes
+from components.surroundings_changes import MONTH_KEYS, MONTHS_PICKED_KEY, cell_text, draw_changes
 from components.tables import records_frame, show_tabbed, show_table
 from components.text import escape_markdown
 from gridclient import APIStatusError, QueueProject, SiteSurroundings
@@ -34,6 +34,8 @@ FIRMNESS = {
 PLANT_COLOUR = [30, 136, 229, 200]
 # the session-state key of the dropout table shown (its tab's label)
 DROPOUT_TAB_KEY = "surroundings.dropout.tab"
+# the session-state key holding whether the dropout tables' expander is open
+DROPOUT_OPEN_KEY = "surroundings.dropout.open"
 
 
 def draw_surroundings(conn: ConnectionKey, site_id: str | None, later: maps.LaterMaps) -> None:
@@ -59,7 +61,9 @@ def draw_surroundings(conn: ConnectionKey, site_id: str | None, later: maps.Late
         help="Counties whose Census boundary lies within this distance of the site.",
     )
     # The report months of the change table: its own selectboxes, drawn with the table below,
-    # keep the reader's choice; until then the service's defaults apply.
+    # keep the reader's choice; until then the service's defaults apply. This run fetches the
+    # section for them, so a month just picked asks for no further run.
+    st.session_state.pop(MONTHS_PICKED_KEY, None)
     months = [st.session_state.get(key) for key in MONTH_KEYS]
     try:
         near = data.site_surroundings(conn, site_id, float(radius), *months)
@@ -331,17 +335,27 @@ def draw_dropout(near: SiteSurroundings) -> None:
     draw_dropout_tables(dropout.by_fuel, dropout.by_county)
 
 
+@st.fragment
 def draw_dropout_tables(by_fuel: list[Any], by_county: list[Any]) -> None:
-    """Draw the dropout rates by fuel and by county in tabs; only the chosen one is built
-    and sent (`tables.show_tabbed`)."""
+    """Draw the dropout rates by fuel and by county in tabs, in an expander folded at first;
+    only the chosen tab is built and sent (`tables.show_tabbed`), and only while the
+    expander is open (opening it reruns only this fragment)."""
+    folded = st.expander(
+        "Show the dropout rates by fuel and by county",
+        key=DROPOUT_OPEN_KEY,
+        on_change="rerun",
+    )
+    if not folded.open:
+        return
 
     def draw(rows: list[Any], key: str) -> None:
         show_table(dropout_frame(rows, key), hide_index=True, width="stretch")
 
-    show_tabbed(
-        DROPOUT_TAB_KEY,
-        {
-            "By fuel": functools.partial(draw, by_fuel, "fuel"),
-            "By county": functools.partial(draw, by_county, "county"),
-        },
-    )
+    with folded:
+        show_tabbed(
+            DROPOUT_TAB_KEY,
+            {
+                "By fuel": functools.partial(draw, by_fuel, "fuel"),
+                "By county": functools.partial(draw, by_county, "county"),
+            },
+        )

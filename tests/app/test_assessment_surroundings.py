@@ -8,8 +8,8 @@ import pytest
 from conftest import ALPHA_TOKEN, page_path
 from streamlit.testing.v1 import AppTest
 
-from components.surroundings_changes import CHANGE_TAB_KEY
-from components.surroundings_view import DROPOUT_TAB_KEY, FIRMNESS, NEAR_TAB_KEY
+from components.surroundings_changes import CHANGE_TAB_KEY, CHANGES_OPEN_KEY
+from components.surroundings_view import DROPOUT_OPEN_KEY, DROPOUT_TAB_KEY, FIRMNESS, NEAR_TAB_KEY
 from gridservice.demo import DEMO_POINTS
 
 
@@ -31,9 +31,14 @@ def screened_site(demo_service):
         return assessment, client.sites.surroundings(site.id, radius_km=40)
 
 
-def open_page(assessment_id: str) -> AppTest:
+def open_page(assessment_id: str, *, unfold: bool = True) -> AppTest:
+    """Open the assessment; with `unfold`, with the change and dropout tables' expanders open
+    (as a reader's clicks leave them: they are folded at first)."""
     at = AppTest.from_file(page_path("assessment"), default_timeout=120)
     at.query_params["assessment"] = assessment_id
+    if unfold:
+        at.session_state[CHANGES_OPEN_KEY] = True
+        at.session_state[DROPOUT_OPEN_KEY] = True
     at.run()
     assert not at.exception
     return at
@@ -118,6 +123,40 @@ def test_section_shows_the_counties_changes_and_dropout(service_env, screened_si
     assert any("under" in c for c in captions), near.dropout.statement
     total = near.queue_now
     assert f"{total.active_mw:,.1f} MW" in text
+
+
+def test_the_change_and_dropout_tables_are_folded_under_their_counts_at_first(
+    service_env, screened_site
+):
+    assessment, near = screened_site
+    at = open_page(assessment.id, unfold=False)
+    text = " ".join(m.value for m in at.markdown)
+    counts = near.changes.counts
+    # the counts and the dropout rate are in plain view; the tables wait for a click
+    assert (
+        f"{counts['entered']:,} entered, {counts['left']:,} left, "
+        f"{counts['changed']:,} changed." in text
+    )
+    overall = near.dropout.all
+    assert f"{overall.dropped_out} of {overall.projects} projects" in text
+    labels = [e.label for e in at.expander]
+    changes_label = "Show the projects that entered, left or changed, with their source cells"
+    dropout_label = "Show the dropout rates by fuel and by county"
+    assert changes_label in labels and dropout_label in labels
+    assert not any({"Entered as"} & set(df.value.columns) for df in at.dataframe)
+    assert not any("Went inactive" in df.value.columns for df in at.dataframe)
+    assert not at.selectbox
+    # opened: the month pickers and the first list, then the dropout by fuel
+    at.session_state[CHANGES_OPEN_KEY] = True
+    at.session_state[DROPOUT_OPEN_KEY] = True
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="surroundings.from").value == near.changes.from_report.report_month
+    assert len(frame_with(at, "Entered as")) == len(near.changes.entered)
+    by_fuel = next(
+        df.value for df in at.dataframe if {"Fuel", "Went inactive"} <= set(df.value.columns)
+    )
+    assert len(by_fuel) == len(near.dropout.by_fuel)
 
 
 def test_a_list_longer_than_the_answer_says_so_and_lists_all_on_request(
