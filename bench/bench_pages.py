@@ -376,25 +376,19 @@ def time_navigation(context, base_url: str, assessment_id: str | None, rounds: i
 
 # Map clicks -----------------------------------------------------------------------------------
 
-DECK_TILE_SIZE = 512  # deck.gl's web-mercator world is 512 px wide at zoom 0
 CLICK_POINT = (29.8833, -97.9414)  # Hays County, TX: inside the demo data
 # offsets (degrees) of the clicks made in the surroundings view, each a different cell
 NEAR_OFFSETS = [(0.05, 0.1), (-0.08, 0.06), (0.1, -0.12), (-0.04, -0.09), (0.07, 0.02)]
 
 
 def deck_pixel(view: dict, box: dict, latitude: float, longitude: float) -> tuple[float, float]:
-    """Return the page pixel where (latitude, longitude) is drawn on a deck showing `view`."""
-    import math
+    """Return the page pixel where (latitude, longitude) is drawn on a deck showing `view`,
+    its canvas at `box` (the browser journeys' projection, `e2e_browser.deck_pixel`)."""
+    if str(REPO / "tests" / "e2e") not in sys.path:
+        sys.path.insert(0, str(REPO / "tests" / "e2e"))
+    from e2e_browser import deck_pixel as canvas_pixel
 
-    def mercator_y(lat: float) -> float:
-        return math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
-
-    world = DECK_TILE_SIZE * 2 ** view["zoom"]
-    x = box["width"] / 2 + (longitude - view["longitude"]) / 360 * world
-    y = (
-        box["height"] / 2
-        + (mercator_y(view["latitude"]) - mercator_y(latitude)) / (2 * math.pi) * world
-    )
+    x, y = canvas_pixel(view, box["width"], box["height"], latitude, longitude)
     return box["x"] + x, box["y"] + y
 
 
