@@ -23,6 +23,7 @@ from components.tables import (
     attribute,
     flags_text,
     records_frame,
+    show_folded,
     show_static_table,
     show_table,
 )
@@ -362,7 +363,6 @@ def record_table_key(assessment_id: str, anchor: str) -> str:
     return f"assessment.{assessment_id}.{anchor}.open"
 
 
-@st.fragment
 def draw_record_table(
     assessment_id: str,
     anchor: str,
@@ -372,24 +372,20 @@ def draw_record_table(
     noun: str,
     config: dict[str, Any],
 ) -> None:
-    """Draw the records' table in an expander, open when there are 10 or fewer.
+    """Draw the records' table folded (`tables.show_folded`: built only while open), open at
+    first when there are 10 or fewer."""
 
-    The table is built and sent only while the expander is open, and opening it reruns only
-    this fragment: a folded table cost the browser as much as an open one (Streamlit mounts
-    what a closed expander holds), about 0.1 s of the page each in headless Chromium.
-    """
-    folded = st.expander(
-        f"Show the {len(items)} {noun}",
-        expanded=len(items) <= 10,
-        key=record_table_key(assessment_id, anchor),
-        on_change="rerun",
-    )
-    if not folded.open:
-        return
-    frame = frame_of(items)
-    frame.insert(1, "Cited", [item.id in cited for item in items])
-    with folded:
+    def draw() -> None:
+        frame = frame_of(items)
+        frame.insert(1, "Cited", [item.id in cited for item in items])
         _table(frame, f"No {noun}.", **config)
+
+    show_folded(
+        f"Show the {len(items)} {noun}",
+        record_table_key(assessment_id, anchor),
+        draw,
+        expanded=len(items) <= 10,
+    )
 
 
 # The site's map opens at this zoom on the site; the county outlines drawn reach this far

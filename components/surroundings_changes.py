@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
-from components.tables import show_tabbed, show_table
+from components.tables import show_folded, show_tabbed, show_table
 from gridclient import QueueChanges, QueueProject, SiteSurroundings, SourceCell
 
 RECORD = st.column_config.LinkColumn("Record", display_text=r"record=(.*)$")
@@ -114,29 +114,21 @@ def draw_changes(
     draw_change_tables(near, before, after, every_project)
 
 
-@st.fragment
 def draw_change_tables(
     near: SiteSurroundings,
     before: str,
     after: str,
     every_project: Callable[[str], list[QueueProject]],
 ) -> None:
-    """Draw the report months compared and the change lists (a tab each) in an expander,
-    folded at first.
+    """Draw the report months compared and the change lists (a tab each) folded at first
+    (`tables.show_folded`: built only while open).
 
-    They are built and sent only while the expander is open, and opening it reruns only this
-    fragment: with the dropout tables, folded the same way, they were 0.2 to 0.3 s of the
-    assessment's first drawing in headless Chromium. Picking another month reruns the page,
-    whose whole section is fetched for the months compared.
+    With the dropout tables, folded the same way, they were 0.2 to 0.3 s of the assessment's
+    first drawing in headless Chromium. Picking another month reruns the page, whose whole
+    section is fetched for the months compared.
     """
-    folded = st.expander(
-        "Show the projects that entered, left or changed, with their source cells",
-        key=CHANGES_OPEN_KEY,
-        on_change="rerun",
-    )
-    if not folded.open:
-        return
-    with folded:
+
+    def draw() -> None:
         draw_month_choice(near, before, after)
         if st.session_state.pop(MONTHS_PICKED_KEY, False):
             st.rerun()  # the page, not this fragment: the section is fetched for the months
@@ -149,6 +141,12 @@ def draw_change_tables(
                 for name in CHANGE_LISTS
             },
         )
+
+    show_folded(
+        "Show the projects that entered, left or changed, with their source cells",
+        CHANGES_OPEN_KEY,
+        draw,
+    )
 
 
 def draw_change_list(

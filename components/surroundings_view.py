@@ -21,7 +21,7 @@ from components.connection import ConnectionKey
 from components.geography import region_counties
 from components.problems import show_problem
 from components.surroundings_changes import MONTH_KEYS, MONTHS_PICKED_KEY, cell_text, draw_changes
-from components.tables import records_frame, show_tabbed, show_table
+from components.tables import records_frame, show_folded, show_tabbed, show_table
 from components.text import escape_markdown
 from gridclient import APIStatusError, QueueProject, SiteSurroundings
 
@@ -335,27 +335,21 @@ def draw_dropout(near: SiteSurroundings) -> None:
     draw_dropout_tables(dropout.by_fuel, dropout.by_county)
 
 
-@st.fragment
 def draw_dropout_tables(by_fuel: list[Any], by_county: list[Any]) -> None:
-    """Draw the dropout rates by fuel and by county in tabs, in an expander folded at first;
-    only the chosen tab is built and sent (`tables.show_tabbed`), and only while the
-    expander is open (opening it reruns only this fragment)."""
-    folded = st.expander(
-        "Show the dropout rates by fuel and by county",
-        key=DROPOUT_OPEN_KEY,
-        on_change="rerun",
-    )
-    if not folded.open:
-        return
+    """Draw the dropout rates by fuel and by county in tabs, folded at first
+    (`tables.show_folded`); only the chosen tab is built and sent (`tables.show_tabbed`)."""
 
     def draw(rows: list[Any], key: str) -> None:
         show_table(dropout_frame(rows, key), hide_index=True, width="stretch")
 
-    with folded:
-        show_tabbed(
+    show_folded(
+        "Show the dropout rates by fuel and by county",
+        DROPOUT_OPEN_KEY,
+        lambda: show_tabbed(
             DROPOUT_TAB_KEY,
             {
                 "By fuel": functools.partial(draw, by_fuel, "fuel"),
                 "By county": functools.partial(draw, by_county, "county"),
             },
-        )
+        ),
+    )
