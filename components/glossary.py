@@ -16,11 +16,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
+from components.frames import map_distinct
 from components.sources import SOURCE_NAME_HELP, source_name
 
 FACTORS = {
@@ -349,7 +351,7 @@ def table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict[
             filled[column] = st.column_config.TextColumn("Source", help=SOURCE_NAME_HELP)
         if column in CODE_COLUMNS:
             kind = CODE_COLUMNS[column]
-            shown[column] = shown[column].map(lambda code, k=kind: label_with_code(k, code))
+            shown[column] = map_distinct(shown[column], partial(label_with_code, kind))
         elif pd.api.types.is_datetime64_any_dtype(shown[column]) and column not in filled:
             zone = " z" if getattr(shown[column].dt, "tz", None) is not None else ""
             filled[column] = st.column_config.DatetimeColumn(
@@ -358,7 +360,7 @@ def table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict[
         elif pd.api.types.is_object_dtype(shown[column]) or pd.api.types.is_string_dtype(
             shown[column]
         ):
-            shown[column] = shown[column].map(_cell)
+            shown[column] = map_distinct(shown[column], _cell)
     return {"data": shown, "column_config": column_config(shown, filled)}
 
 
@@ -372,7 +374,7 @@ def with_source_names(frame: pd.DataFrame) -> pd.DataFrame:
         locators = shown[locator_column] if locator_column in shown.columns else [None] * len(shown)
         names = [
             source_name(None if pd.isna(sid) else str(sid), None if pd.isna(loc) else str(loc))
-            for sid, loc in zip(shown[id_column], locators, strict=True)
+            for sid, loc in zip(shown[id_column].tolist(), list(locators), strict=True)
         ]
         shown.insert(shown.columns.get_loc(id_column), name_column, names)
     return shown

@@ -97,17 +97,6 @@ def status_now(record: QueueRecord) -> dict[str, Any]:
 STATUS_NOW_COLUMNS = ("status", "statusDate", "statusSource", "sourceStatus", "countsAsActive")
 
 
-def _status_now_getter(name: str, known: dict[int, dict[str, Any]]):
-    """Return a getter of one member of a record's status now, worked out once per record."""
-
-    def get(record: QueueRecord) -> Any:
-        if id(record) not in known:
-            known[id(record)] = status_now(record)
-        return known[id(record)][name]
-
-    return get
-
-
 def active_now(frame: pd.DataFrame) -> tuple[int, float]:
     """Return how many records count as active now and their requested MW."""
     active = frame[frame["countsAsActive"].fillna(False).astype(bool)]
@@ -122,18 +111,18 @@ def queue_frame(records: Iterable[QueueRecord]) -> pd.DataFrame:
     Technology and queue date are in each record's details, not in the list: empty here
     until `with_details` fills them.
     """
-    known: dict[int, dict[str, Any]] = {}  # the records outlive this call: ids stay unique
-    now = {name: _status_now_getter(name, known) for name in STATUS_NOW_COLUMNS}
-    columns: dict[str, Any] = (
-        by_attribute(QUEUE_COLUMNS)
-        | now
-        | {
-            "technology": lambda record: None,
-            "queueDate": lambda record: None,
-            "qualityFlags": lambda record: flags_text(record.quality_flags),
+    records = list(records)
+    now = [status_now(record) for record in records]  # worked out once per record
+    computed = {name: [row[name] for row in now] for name in STATUS_NOW_COLUMNS}
+    computed["technology"] = computed["queueDate"] = [None] * len(records)
+    computed["qualityFlags"] = [flags_text(record.quality_flags) for record in records]
+    read = records_frame(records, by_attribute(c for c in QUEUE_COLUMNS if c not in computed))
+    frame = pd.DataFrame(
+        {
+            column: computed[column] if column in computed else read[column]
+            for column in QUEUE_COLUMNS
         }
     )
-    frame = records_frame(records, columns)
     frame["requestedCapacityMw"] = pd.to_numeric(frame["requestedCapacityMw"], errors="coerce")
     frame["proposedDate"] = pd.to_datetime(frame["proposedDate"], errors="coerce")
     frame["queueDate"] = pd.to_datetime(frame["queueDate"], errors="coerce")
@@ -187,8 +176,8 @@ def with_details(frame: pd.DataFrame, details: Mapping[str, QueueRecordDetails])
 
 def options(frame: pd.DataFrame, column: str) -> list[str]:
     """Return the distinct non-empty values of a column, sorted, for a filter's choices."""
-    values = frame[column].dropna().astype(str)
-    return sorted({value for value in values if value.strip()}, key=str.casefold)
+    values = pd.unique(frame[column].dropna().astype(str)).tolist()
+    return sorted((value for value in values if value.strip()), key=str.casefold)
 
 
 def _in(column: pd.Series, chosen: tuple[str, ...]) -> pd.Series:

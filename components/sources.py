@@ -14,6 +14,7 @@ whatever the source.
 from __future__ import annotations
 
 import calendar
+import functools
 import re
 
 # The publisher's title of each source the harvest and the demo store know, by source id
@@ -117,7 +118,14 @@ def source_name(
     `source_name("ercot_gis_report", "GIS_Report_November2025.xlsx#...!R36")` is
     "ERCOT GIS report, November 2025". A demo title keeps its "(demo)" after the edition.
     """
-    sid = str(source_id or "").strip()
+    # The edition is read from the locator's file name (before `#`): the cell or row after it
+    # is left out of the cache's key, so the queue's 150,000 records name ~100 sources.
+    file_name = None if locator is None else str(locator).split("#", 1)[0]
+    return _source_name(str(source_id or "").strip(), file_name, given_name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _source_name(sid: str, locator: str | None, given_name: str | None) -> str:
     title = _known(sid) if sid else None
     if title is None:
         title = (given_name or "").strip() or (

@@ -1,6 +1,7 @@
 """The published records: generation, grid operations, transmission, queue, facts, dockets.
 
-Whole collections (`all_*`) load with a progress bar and are kept per connection; filtered
+Whole collections (`all_*`) load with a progress bar and are kept per connection while the
+release's data snapshot is the same (a harvest changes it); filtered
 lists and single records are cached fetches. Empty filters are never sent.
 """
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from components.connection import ConnectionKey
 from components.data._cache import PAGE_SIZE, cached, client, shared, traverse, with_progress
+from components.data.service import release
 from gridclient import (
     BalancingAuthorityOperation,
     DocketFiling,
@@ -34,21 +36,24 @@ def _sent(filters: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in filters.items() if value not in (None, "", [])}
 
 
+def _whole(conn: ConnectionKey, label: str, pager_of: Callable[..., Any]) -> list[Any]:
+    """Return the whole public collection, loaded again when the data snapshot changes."""
+    return traverse(conn, label, pager_of, version=release(conn).data_snapshot_sha256)
+
+
 def all_generators(conn: ConnectionKey) -> list[Generator]:
     """Return every generator (each one's current version)."""
-    return traverse(conn, "generators", lambda c, **paging: c.generators.list(**paging))
+    return _whole(conn, "generators", lambda c, **paging: c.generators.list(**paging))
 
 
 def all_generation_plants(conn: ConnectionKey) -> list[GenerationPlant]:
     """Return every generation plant."""
-    return traverse(
-        conn, "generation plants", lambda c, **paging: c.generation_plants.list(**paging)
-    )
+    return _whole(conn, "generation plants", lambda c, **paging: c.generation_plants.list(**paging))
 
 
 def all_queue_records(conn: ConnectionKey) -> list[QueueRecord]:
     """Return every interconnection queue record."""
-    return traverse(conn, "queue records", lambda c, **paging: c.queue_records.list(**paging))
+    return _whole(conn, "queue records", lambda c, **paging: c.queue_records.list(**paging))
 
 
 def queue_states(conn: ConnectionKey) -> list[str]:
@@ -58,7 +63,7 @@ def queue_states(conn: ConnectionKey) -> list[str]:
 
 def all_transmission_projects(conn: ConnectionKey) -> list[TransmissionProject]:
     """Return every transmission project."""
-    return traverse(
+    return _whole(
         conn,
         "transmission projects",
         lambda c, **paging: c.transmission_projects.list(**paging),

@@ -1,0 +1,66 @@
+"""Column work done once per distinct value gives what cell-by-cell work gives."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import numpy as np
+import pandas as pd
+
+from components.frames import distinct, map_distinct
+from components.tables import formula_safe, records_frame
+
+
+def shout(value):
+    return None if value is None or value != value else str(value).upper()
+
+
+def test_map_distinct_gives_what_map_gives_and_calls_once_per_value():
+    column = pd.Series(["a", "b", None, "a", "c", "b", None] * 3, index=range(10, 31))
+    calls: list = []
+
+    def counted(value):
+        calls.append(value)
+        return shout(value)
+
+    mapped = map_distinct(column, counted)
+    pd.testing.assert_series_equal(mapped, column.map(shout))
+    assert len(calls) == 4  # a, b, c and one missing cell
+
+
+def test_map_distinct_keeps_mixed_values_and_maps_unhashable_cell_by_cell():
+    instant = dt.datetime(2026, 11, 27, 9, 30, tzinfo=dt.UTC)
+    mixed = pd.Series([instant, "x", 3, instant, np.nan], dtype=object)
+    assert map_distinct(mixed, repr).tolist() == mixed.map(repr).tolist()
+
+    lists = pd.Series([["a"], ["b"], ["a"]])
+    assert map_distinct(lists, len).tolist() == [1, 1, 1]
+    assert distinct(lists) is None
+    assert distinct(pd.Series(["b", None, "a", "b"])) == ["b", "a"]
+
+
+def test_formula_safe_finds_a_formula_among_repeated_text_of_either_kind():
+    for dtype in ("str", object):
+        frame = pd.DataFrame(
+            {"name": pd.Series(["ok", "=SUM(A1)", "ok", None], dtype=dtype), "mw": [1, 2, 3, 4]}
+        )
+        safe = formula_safe(frame)
+        assert safe["name"].tolist()[:3] == ["ok", "'=SUM(A1)", "ok"]
+        assert pd.isna(safe["name"].iloc[3])
+        assert safe["mw"].tolist() == [1, 2, 3, 4]
+
+
+def test_records_frame_gives_none_where_a_member_is_missing_anywhere_in_the_column():
+    class Evidence:
+        def __init__(self, source_id):
+            self.source_id = source_id
+
+    class Record:
+        def __init__(self, evidence):
+            self.evidence = evidence
+
+    records = [Record(Evidence("eia860")), Record(None), Record(Evidence(None))]
+    frame = records_frame(records, {"source": "evidence.source_id", "gone": "no_such_member"})
+    assert frame["source"].tolist()[0] == "eia860"
+    assert frame["source"].isna().tolist() == [False, True, True]
+    assert frame["gone"].isna().all()
