@@ -26,9 +26,11 @@ import streamlit as st
 
 from components import state
 from gridclient import GridDataClient
-from gridservice.server import start_in_thread
 from gridservice.settings import Settings, default_db_path
-from gridservice.tokens import LOCAL_TENANT, issue_local_token, revoke_token_quietly
+
+# The reference service's server and token code are imported where the demo is embedded,
+# never at import: a deployment never needs them, and they took 2 s of a fresh process's
+# first page (FastAPI, the screening engine, the demo builder).
 
 DEMO_TOKENS: dict[str, str] = {"demo-alpha": "gds_demo_alpha", "demo-beta": "gds_demo_beta"}
 EMBEDDED_LABEL = "embedded demo service"
@@ -79,6 +81,8 @@ def demo_db_path() -> Path:
 
 @st.cache_resource(show_spinner="Starting the embedded demo service…")
 def _embedded_service(db_path: str):
+    from gridservice.server import start_in_thread
+
     return start_in_thread(Settings(db_path=Path(db_path), demo=True))
 
 
@@ -86,6 +90,8 @@ def _embedded_service(db_path: str):
 def _local_token(db_path: str) -> str | None:
     """Return None on a demo store; else a token of tenant `local` issued for this process
     (revoked when the process exits)."""
+    from gridservice.tokens import issue_local_token, revoke_token_quietly
+
     token = issue_local_token(db_path)
     if token is not None:
         atexit.register(revoke_token_quietly, db_path, token)
@@ -101,6 +107,8 @@ def connection_key() -> ConnectionKey:
         server = _embedded_service(db_path)
         local_token = _local_token(db_path)
         if local_token is not None:
+            from gridservice.tokens import LOCAL_TENANT
+
             return ConnectionKey(server.base_url, local_token, LOCAL_TENANT, embedded=True)
         tenant = state.demo_tenant()
         return ConnectionKey(server.base_url, DEMO_TOKENS[tenant], tenant, embedded=True)

@@ -8,6 +8,8 @@ one markdown escaper.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,9 +36,32 @@ def test_imports_are_at_the_top_of_the_module(path):
         for function in ast.walk(tree(path))
         if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
         for node in ast.walk(function)
-        if isinstance(node, ast.Import | ast.ImportFrom)
+        if isinstance(node, ast.Import | ast.ImportFrom) and not embeds_the_service(path, node)
     ]
     assert inner == []
+
+
+def embeds_the_service(path: Path, node: ast.Import | ast.ImportFrom) -> bool:
+    """The one exception: connection.py imports the reference service's server and tokens
+    where it embeds the demo, so a deployment's process never loads them."""
+    return (
+        relative(path) == "components/connection.py"
+        and isinstance(node, ast.ImportFrom)
+        and (node.module or "").startswith("gridservice.")
+    )
+
+
+def test_a_deployment_never_loads_the_reference_service():
+    # a fresh interpreter, as a fresh app process: what importing the app's data path loads
+    probe = (
+        "import sys, components.connection, components.data; "
+        "print(sorted(m for m in sys.modules if m.startswith('gridservice.')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    loaded = done.stdout.strip()
+    assert "gridservice.server" not in loaded and "gridservice.tokens" not in loaded, loaded
 
 
 @pytest.mark.parametrize("path", APP_FILES, ids=relative)
