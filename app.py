@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import streamlit as st
 
 from components import connection, data, release_view, state
 from components.problems import problem_boundary
 from components.text import escape_markdown
+from gridclient import GridAPIError
 
 # The tab icon stays an emoji: a Material favicon is fetched from fonts.gstatic.com, which an
 # offline deployment cannot reach (the sidebar's Material icons are bundled).
@@ -67,3 +70,9 @@ with st.sidebar, problem_boundary():
     draw_sidebar()
 
 navigation.run()
+
+# Once the page has run: the whole collections the queue, Generation and an assessment draw
+# on start loading in the background, so those pages find them there. A service that cannot
+# be reached now was already reported, by the page and by the sidebar's release.
+with contextlib.suppress(GridAPIError):
+    data.preload_collections(connection.connection_key())

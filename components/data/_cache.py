@@ -9,6 +9,8 @@ new site at once; another session's new site shows within `TTL_SECONDS`.
 
 from __future__ import annotations
 
+import dataclasses
+import threading
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
@@ -19,6 +21,8 @@ from gridclient import GridDataClient
 
 TTL_SECONDS = 300
 PAGE_SIZE = 500
+# how often a page waiting for a whole collection redraws its progress bar
+PROGRESS_SECONDS = 0.1
 
 Model = TypeVar("Model")
 
@@ -54,6 +58,52 @@ def progress_text(label: str, records: int, pages: int) -> str:
     return f"Loading {label}: {records:,} records, {pages} page{'s' if pages != 1 else ''}"
 
 
+@dataclasses.dataclass
+class Load:
+    """One traversal of a whole collection, in a thread of its own: every session that needs
+    the collection meanwhile waits for this one, reading its progress."""
+
+    version: str | None
+    records: int = 0
+    pages: int = 0
+    result: list[Any] | None = None
+    error: BaseException | None = None
+    done: threading.Event = dataclasses.field(default_factory=threading.Event)
+
+
+_STARTING = threading.Lock()  # held only to read or replace a holder's load
+
+
+def _load(conn: ConnectionKey, label: str, pager_of: Callable[..., Iterable[Any]], version):
+    """Return the collection's load of this `version`, started when there is none (or the
+    last one failed: asking again is trying again)."""
+    holder = _holder(conn, label)
+    with _STARTING:
+        load = holder.get("load")
+        if load is None or load.version != version or load.error is not None:
+            load = Load(version)
+            holder["load"] = load
+            threading.Thread(
+                target=_run, args=(load, holder, conn, pager_of), name=f"load {label}", daemon=True
+            ).start()
+    return load
+
+
+def _run(
+    load: Load, holder: dict[str, Any], conn: ConnectionKey, pager_of: Callable[..., Iterable]
+) -> None:
+    def on_progress(records: int, pages: int) -> None:
+        load.records, load.pages = records, pages
+
+    try:
+        load.result = list(pager_of(client_for(conn), limit=PAGE_SIZE, on_progress=on_progress))
+        holder["entry"] = (load.version, load.result)  # one assignment: read old or new, whole
+    except BaseException as exc:  # handed to the session that waits for it
+        load.error = exc
+    finally:
+        load.done.set()
+
+
 def traverse(
     conn: ConnectionKey,
     label: str,
@@ -63,25 +113,41 @@ def traverse(
     """Return every record `pager_of(client, limit=..., on_progress=...)` yields, kept per key
     while `version` (the data snapshot the records come from) is the same.
 
-    Streamlit's `st.cache_data` replays the elements a cached function draws and refuses
-    elements created outside it, so a long traversal with a progress bar is held in a
-    per-connection `st.cache_resource` holder instead. It outlives `TTL_SECONDS`: the whole
-    queue at scale 100 took 25 s to load and make into the page's table, and with the
-    fetches' lifetime an analyst paid it again every five minutes for the same data.
+    The traversal runs once in a thread of its own (`preload` may have started it); the
+    session waits for it under a progress bar, and a second session asking meanwhile waits
+    for the same one. Streamlit's `st.cache_data` replays the elements a cached function
+    draws, so the list is held in a per-connection `st.cache_resource` holder instead. It
+    outlives `TTL_SECONDS`: the whole queue at scale 100 took 25 s to load and make into the
+    page's table, and with the fetches' lifetime an analyst paid it again every five minutes
+    for the same data.
     """
     holder = _holder(conn, label)
     held = holder.get("entry")
     if held is not None and held[0] == version:
         return held[1]
-    bar = st.progress(0.0, text=f"Loading {label}…")
+    load = _load(conn, label, pager_of, version)
+    if not load.done.is_set():
+        bar = st.progress(0.0, text=f"Loading {label}…")
+        while not load.done.wait(PROGRESS_SECONDS):
+            pages = load.pages
+            bar.progress(pages / (pages + 1), text=progress_text(label, load.records, pages))
+        bar.empty()
+    if load.error is not None:
+        raise load.error
+    return load.result
 
-    def on_progress(records: int, pages: int) -> None:
-        bar.progress(pages / (pages + 1), text=progress_text(label, records, pages))
 
-    records = list(pager_of(client_for(conn), limit=PAGE_SIZE, on_progress=on_progress))
-    bar.empty()
-    holder["entry"] = (version, records)  # one assignment: another session reads old or new
-    return records
+def preload(
+    conn: ConnectionKey,
+    label: str,
+    pager_of: Callable[..., Iterable[Any]],
+    version: str | None = None,
+) -> None:
+    """Start loading the collection in the background unless it is loaded or loading: the
+    page that needs it later finds it there, or waits for the rest of this one load."""
+    held = _holder(conn, label).get("entry")
+    if held is None or held[0] != version:
+        _load(conn, label, pager_of, version)
 
 
 def derived(

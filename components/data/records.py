@@ -12,7 +12,15 @@ from collections.abc import Callable
 from typing import Any
 
 from components.connection import ConnectionKey
-from components.data._cache import PAGE_SIZE, cached, client, shared, traverse, with_progress
+from components.data._cache import (
+    PAGE_SIZE,
+    cached,
+    client,
+    preload,
+    shared,
+    traverse,
+    with_progress,
+)
 from components.data.service import release
 from gridclient import (
     BalancingAuthorityOperation,
@@ -36,24 +44,42 @@ def _sent(filters: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in filters.items() if value not in (None, "", [])}
 
 
-def _whole(conn: ConnectionKey, label: str, pager_of: Callable[..., Any]) -> list[Any]:
+# The whole public collections the pages draw on, each with how to page through it.
+WHOLE_COLLECTIONS: dict[str, Callable[..., Any]] = {
+    "queue records": lambda c, **paging: c.queue_records.list(**paging),
+    "generators": lambda c, **paging: c.generators.list(**paging),
+    "generation plants": lambda c, **paging: c.generation_plants.list(**paging),
+    "transmission projects": lambda c, **paging: c.transmission_projects.list(**paging),
+}
+
+
+def _whole(conn: ConnectionKey, label: str) -> list[Any]:
     """Return the whole public collection, loaded again when the data snapshot changes."""
-    return traverse(conn, label, pager_of, version=release(conn).data_snapshot_sha256)
+    version = release(conn).data_snapshot_sha256
+    return traverse(conn, label, WHOLE_COLLECTIONS[label], version=version)
+
+
+def preload_collections(conn: ConnectionKey) -> None:
+    """Start loading every whole collection in the background (after a page has run), so
+    the queue, Generation and an assessment's plants find them there."""
+    version = release(conn).data_snapshot_sha256
+    for label, pager_of in WHOLE_COLLECTIONS.items():
+        preload(conn, label, pager_of, version=version)
 
 
 def all_generators(conn: ConnectionKey) -> list[Generator]:
     """Return every generator (each one's current version)."""
-    return _whole(conn, "generators", lambda c, **paging: c.generators.list(**paging))
+    return _whole(conn, "generators")
 
 
 def all_generation_plants(conn: ConnectionKey) -> list[GenerationPlant]:
     """Return every generation plant."""
-    return _whole(conn, "generation plants", lambda c, **paging: c.generation_plants.list(**paging))
+    return _whole(conn, "generation plants")
 
 
 def all_queue_records(conn: ConnectionKey) -> list[QueueRecord]:
     """Return every interconnection queue record."""
-    return _whole(conn, "queue records", lambda c, **paging: c.queue_records.list(**paging))
+    return _whole(conn, "queue records")
 
 
 def queue_states(conn: ConnectionKey) -> list[str]:
@@ -63,11 +89,7 @@ def queue_states(conn: ConnectionKey) -> list[str]:
 
 def all_transmission_projects(conn: ConnectionKey) -> list[TransmissionProject]:
     """Return every transmission project."""
-    return _whole(
-        conn,
-        "transmission projects",
-        lambda c, **paging: c.transmission_projects.list(**paging),
-    )
+    return _whole(conn, "transmission projects")
 
 
 @cached(spinner="Loading…", max_entries=500)

@@ -3,14 +3,20 @@ loaded again, never handed to another tenant, and drawn as `show_table` would dr
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pandas as pd
+from conftest import ALPHA_TOKEN, app_path
+from streamlit.testing.v1 import AppTest
 from test_components_data_shaping import queue_record
 
 from components import data, glossary, queue_view
 from components.connection import ConnectionKey
 from components.data import records as records_module
-from components.data._cache import traverse
+from components.data._cache import _holder, preload, traverse
 from components.tables import formula_safe, shown_table
+from gridclient import APIConnectionError
 
 ALPHA = ConnectionKey("http://127.0.0.1:1", "token-a", "demo-alpha")
 BETA = ConnectionKey("http://127.0.0.1:1", "token-b", "demo-beta")
@@ -103,3 +109,85 @@ def test_the_whole_queue_is_keyed_by_the_release_data_snapshot(monkeypatch):
     data.all_queue_records(ALPHA)
     data.all_generators(ALPHA)
     assert seen == ["abc", "abc"]
+
+
+class HeldPager(Pager):
+    """A pager whose traversal waits until the test lets it go (a slow service)."""
+
+    def __init__(self, records: list) -> None:
+        super().__init__(records)
+        self.go = threading.Event()
+
+    def __call__(self, client, *, limit: int, on_progress=None):
+        self.traversals += 1
+        assert self.go.wait(10), "the test never let the traversal go"
+        return iter(self.records)
+
+
+def wait_until(condition) -> None:
+    deadline = time.monotonic() + 10
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+def test_sessions_asking_while_a_collection_loads_wait_for_the_one_load():
+    pager = HeldPager([queue_record("q1"), queue_record("q2")])
+    got: list = []
+
+    def session() -> None:
+        got.append(traverse(ALPHA, "shared-load-test", pager, version="v1"))
+
+    sessions = [threading.Thread(target=session) for _ in range(2)]
+    for thread in sessions:
+        thread.start()
+    wait_until(lambda: pager.traversals == 1)
+    time.sleep(0.2)  # both sessions are waiting now
+    pager.go.set()
+    for thread in sessions:
+        thread.join(10)
+    assert pager.traversals == 1
+    assert len(got) == 2 and got[0] is got[1] and [str(r.id) for r in got[0]] == ["q1", "q2"]
+
+
+def test_a_preloaded_collection_is_found_by_the_page_without_a_second_traversal():
+    pager = HeldPager([queue_record("q1")])
+    preload(ALPHA, "preload-test", pager, version="v1")
+    wait_until(lambda: pager.traversals == 1)
+    pager.go.set()
+    assert [str(r.id) for r in traverse(ALPHA, "preload-test", pager, version="v1")] == ["q1"]
+    preload(ALPHA, "preload-test", pager, version="v1")  # loaded: nothing more to do
+    assert pager.traversals == 1
+
+
+class FailingOnce(Pager):
+    def __call__(self, client, *, limit: int, on_progress=None):
+        self.traversals += 1
+        if self.traversals == 1:
+            raise APIConnectionError("the service went away")
+        return iter(self.records)
+
+
+def test_a_failed_load_is_reported_to_the_page_and_asking_again_tries_again():
+    pager = FailingOnce([queue_record("q1")])
+    try:
+        traverse(ALPHA, "failing-load-test", pager, version="v1")
+    except APIConnectionError as exc:
+        assert "went away" in str(exc)
+    else:
+        raise AssertionError("the page must see the load's error")
+    assert [str(r.id) for r in traverse(ALPHA, "failing-load-test", pager, version="v1")] == ["q1"]
+    assert pager.traversals == 2
+
+
+def test_the_app_starts_loading_the_whole_collections_after_a_page_runs(service_env, alpha_client):
+    _holder.clear()  # nothing loaded: only the app can start the loads
+    at = AppTest.from_file(app_path(), default_timeout=60).run()  # Screen a site: no list
+    assert not at.exception
+    conn = ConnectionKey(service_env.rstrip("/"), ALPHA_TOKEN, "demo-alpha")
+    for label in records_module.WHOLE_COLLECTIONS:
+        load = _holder(conn, label).get("load")
+        assert load is not None, f"the {label} were not started"
+        assert load.done.wait(30) and load.error is None
+    queue = _holder(conn, "queue records")["entry"][1]
+    assert len(queue) == len(alpha_client.queue_records.list().to_list())

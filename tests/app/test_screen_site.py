@@ -588,8 +588,6 @@ def test_the_map_keeps_its_place_while_the_grid_loads(service_env):
     # must not come before the map and push it down.
     import streamlit as st
 
-    st.cache_resource.clear()  # the grid's lists load (with progress) at the first click
-
     def place(at: AppTest) -> int:
         column = at.columns[0]
         return next(i for i, e in column.children.items() if e.type == "component_instance")
@@ -597,6 +595,9 @@ def test_the_map_keeps_its_place_while_the_grid_loads(service_env):
     latitude, longitude = DEMO_POINTS["dual_certified"]
     at = open_screen()
     first = place(at)
+    # the grid's lists load (with progress) at the first click: forgotten here, after the
+    # app started loading them in the background once the page had run
+    st.cache_resource.clear()
     click_at(at, latitude, longitude)  # the surroundings: plants and queue load now
     assert place(at) == first
     # what the loading drew (progress bars, emptied once done) is there, above the map

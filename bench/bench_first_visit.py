@@ -1,0 +1,102 @@
+"""Time a page's first visit after the app starts, the way an analyst comes to it.
+
+Usage:
+    uv run python bench/bench_first_visit.py --scales 10 100 [--pages queue generation]
+        [--read 3] [--rounds 2] [--data-dir DIR]
+
+For each scale, serves `<data-dir>/scale<N>.db` (as `bench_pages.py --scales` does, built
+when missing) in its own process. For each page and round, starts a fresh
+`streamlit run app.py` against it (nothing cached), opens Screen a site in a new tab (the
+app's default page, which reads no whole list), leaves it `--read` seconds (an analyst
+looking at the map), then opens the page in a new tab: the page's first visit, which finds
+the whole lists it draws on loaded, loading, or not begun; then the page again (a later
+visit). Prints a Markdown table of the seconds until content shows (title and finished
+run, as `bench_pages.py` times a new tab), each round's figure, and the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_pages as pages  # noqa: E402
+
+TITLES = dict(pages.PAGES)
+
+
+def first_visits(browser, service_url: str, path: str, read_seconds: float) -> tuple:
+    """Return (Screen a site's first visit, the page's first visit, its second), seconds."""
+    port = pages.free_port()
+    app = pages.start_app(port, service_url)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        context = pages.new_context(browser)
+        _, landing = pages.time_page(context, f"{base}/", "Screen a site")
+        time.sleep(read_seconds)
+        title = TITLES[path.partition("?")[0]]
+        _, first = pages.time_page(context, f"{base}/{path}", title)
+        _, again = pages.time_page(context, f"{base}/{path}", title)
+        context.close()
+        return landing, first, again
+    finally:
+        app.terminate()
+        app.wait(timeout=20)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scales", type=int, nargs="+", default=[10])
+    parser.add_argument(
+        "--pages",
+        nargs="+",
+        default=["queue", "generation", "assessment"],
+        help="url paths; the assessment is opened by the id of a site screened first",
+    )
+    parser.add_argument("--read", type=float, default=3.0, help="seconds on Screen a site")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--data-dir", type=Path, default=Path("/tmp/gds-app-bench"))
+    args = parser.parse_args()
+    unknown = [path for path in args.pages if path not in TITLES]
+    if unknown:
+        parser.error(f"unknown page(s) {unknown}; known: {sorted(p for p in TITLES if p)}")
+
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(pages.REPO))
+    from bench.peers.app_pages import _screen_one_site
+    from bench.peers.servers import start_service
+
+    print(f"machine: {pages.machine()}\n")
+    print(
+        f"| scale | page | Screen a site, first visit (s) | the page's first visit, after "
+        f"{args.read:g} s on Screen a site (s) | its next visit (s) |"
+    )
+    print("|---|---|---|---|---|")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=pages.CHROMIUM, args=pages.CHROMIUM_ARGS
+        )
+        for scale in args.scales:
+            service = start_service(pages.scale_database(args.data_dir, scale))
+            try:
+                assessment = _screen_one_site(service.base_url)
+                for page in args.pages:
+                    # the assessment opened by its id: it draws the plants around the site
+                    path = f"{page}?assessment={assessment}" if page == "assessment" else page
+                    rounds = [
+                        first_visits(browser, service.base_url, path, args.read)
+                        for _ in range(args.rounds)
+                    ]
+                    cells = [" / ".join(f"{r[i]:.2f}" for r in rounds) for i in range(3)]
+                    print(f"| {scale} | {TITLES[page]} | " + " | ".join(cells) + " |", flush=True)
+            finally:
+                service.stop()
+        browser.close()
+    print(f"\nafter: {pages.machine()}")
+
+
+if __name__ == "__main__":
+    main()
