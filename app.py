@@ -66,10 +66,11 @@ def draw_sidebar() -> None:
     release_view.draw_release(data.release(connection.connection_key()))
 
 
-with st.sidebar, problem_boundary():
-    draw_sidebar()
-
-navigation.run()
+# counted while under way: a whole collection loading in the background (below) waits
+with data.PAGE_RUNS.running():
+    with st.sidebar, problem_boundary():
+        draw_sidebar()
+    navigation.run()
 
 # Once the page has run: the whole collections the queue, Generation and an assessment draw
 # on start loading in the background, so those pages find them there. A service that cannot

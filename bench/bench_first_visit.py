@@ -2,7 +2,7 @@
 
 Usage:
     uv run python bench/bench_first_visit.py --scales 10 100 [--pages queue generation]
-        [--read 3] [--rounds 2] [--data-dir DIR]
+        [--read 3] [--rounds 2] [--data-dir DIR] [--app-dir CHECKOUT]
 
 For each scale, serves `<data-dir>/scale<N>.db` (as `bench_pages.py --scales` does, built
 when missing) in its own process. For each page and round, starts a fresh
@@ -58,18 +58,25 @@ def main() -> None:
     parser.add_argument("--read", type=float, default=3.0, help="seconds on Screen a site")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--data-dir", type=Path, default=Path("/tmp/gds-app-bench"))
+    parser.add_argument(
+        "--app-dir",
+        type=Path,
+        default=pages.REPO,
+        help="the checkout whose app.py runs (another commit's worktree, to compare)",
+    )
     args = parser.parse_args()
+    pages.REPO = args.app_dir.resolve()
     unknown = [path for path in args.pages if path not in TITLES]
     if unknown:
         parser.error(f"unknown page(s) {unknown}; known: {sorted(p for p in TITLES if p)}")
 
     from playwright.sync_api import sync_playwright
 
-    sys.path.insert(0, str(pages.REPO))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from bench.peers.app_pages import _screen_one_site
     from bench.peers.servers import start_service
 
-    print(f"machine: {pages.machine()}\n")
+    print(f"app: {pages.REPO}\nmachine: {pages.machine()}\n")
     print(
         f"| scale | page | Screen a site, first visit (s) | the page's first visit, after "
         f"{args.read:g} s on Screen a site (s) | its next visit (s) |"

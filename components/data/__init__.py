@@ -12,7 +12,7 @@ forget the tenant's cached lists. The release is fetched in one place, `release(
     page -> view component -> components.data -> gridclient -> HTTP -> gridservice
 """
 
-from components.data._cache import PAGE_SIZE, TTL_SECONDS, derived, progress_text
+from components.data._cache import PAGE_RUNS, PAGE_SIZE, TTL_SECONDS, derived, progress_text
 from components.data.records import (
     all_generation_plants,
     all_generators,
@@ -55,6 +55,7 @@ from components.data.tenant import (
 )
 
 __all__ = [
+    "PAGE_RUNS",
     "PAGE_SIZE",
     "TTL_SECONDS",
     "all_generation_plants",

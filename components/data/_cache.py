@@ -9,9 +9,10 @@ new site at once; another session's new site shows within `TTL_SECONDS`.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
 import streamlit as st
@@ -58,6 +59,36 @@ def progress_text(label: str, records: int, pages: int) -> str:
     return f"Loading {label}: {records:,} records, {pages} page{'s' if pages != 1 else ''}"
 
 
+class PageRuns:
+    """How many page runs are under way in this process: a load no page waits for pauses
+    between its pages of records while any is, so preloading never slows a page down."""
+
+    def __init__(self) -> None:
+        self._under_way = 0
+        self._changed = threading.Condition()
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[None]:
+        """Count the run inside this block (app.py wraps the sidebar and the page in it)."""
+        with self._changed:
+            self._under_way += 1
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._under_way -= 1
+                self._changed.notify_all()
+
+    def wait_while_running(self, unless: Callable[[], bool], check_seconds: float) -> None:
+        """Return once no page runs, or at once when `unless()` (a page waits for this)."""
+        with self._changed:
+            while self._under_way and not unless():
+                self._changed.wait(check_seconds)
+
+
+PAGE_RUNS = PageRuns()
+
+
 @dataclasses.dataclass
 class Load:
     """One traversal of a whole collection, in a thread of its own: every session that needs
@@ -69,9 +100,29 @@ class Load:
     result: list[Any] | None = None
     error: BaseException | None = None
     done: threading.Event = dataclasses.field(default_factory=threading.Event)
+    waiting: int = 0  # the page runs waiting for it now
+
+    def wait(self, label: str) -> None:
+        """Wait for the load under a progress bar (a page's run)."""
+        with _STARTING:
+            self.waiting += 1
+        try:
+            bar = st.progress(0.0, text=f"Loading {label}…")
+            while not self.done.wait(PROGRESS_SECONDS):
+                pages = self.pages
+                bar.progress(pages / (pages + 1), text=progress_text(label, self.records, pages))
+            bar.empty()
+        finally:
+            with _STARTING:
+                self.waiting -= 1
 
 
 _STARTING = threading.Lock()  # held only to read or replace a holder's load
+
+
+def _loaded(conn: ConnectionKey, label: str, version: str | None) -> bool:
+    held = _holder(conn, label).get("entry")
+    return held is not None and held[0] == version
 
 
 def _load(conn: ConnectionKey, label: str, pager_of: Callable[..., Iterable[Any]], version):
@@ -94,6 +145,7 @@ def _run(
 ) -> None:
     def on_progress(records: int, pages: int) -> None:
         load.records, load.pages = records, pages
+        PAGE_RUNS.wait_while_running(lambda: load.waiting > 0, PROGRESS_SECONDS)
 
     try:
         load.result = list(pager_of(client_for(conn), limit=PAGE_SIZE, on_progress=on_progress))
@@ -121,17 +173,11 @@ def traverse(
     page's table, and with the fetches' lifetime an analyst paid it again every five minutes
     for the same data.
     """
-    holder = _holder(conn, label)
-    held = holder.get("entry")
-    if held is not None and held[0] == version:
-        return held[1]
+    if _loaded(conn, label, version):
+        return _holder(conn, label)["entry"][1]
     load = _load(conn, label, pager_of, version)
     if not load.done.is_set():
-        bar = st.progress(0.0, text=f"Loading {label}…")
-        while not load.done.wait(PROGRESS_SECONDS):
-            pages = load.pages
-            bar.progress(pages / (pages + 1), text=progress_text(label, load.records, pages))
-        bar.empty()
+        load.wait(label)
     if load.error is not None:
         raise load.error
     return load.result
@@ -139,15 +185,38 @@ def traverse(
 
 def preload(
     conn: ConnectionKey,
-    label: str,
-    pager_of: Callable[..., Iterable[Any]],
+    collections: Mapping[str, Callable[..., Iterable[Any]]],
     version: str | None = None,
 ) -> None:
-    """Start loading the collection in the background unless it is loaded or loading: the
-    page that needs it later finds it there, or waits for the rest of this one load."""
-    held = _holder(conn, label).get("entry")
-    if held is None or held[0] != version:
-        _load(conn, label, pager_of, version)
+    """Load the collections (label: pager) not loaded yet, one after another, in one
+    background thread: a page that needs one later finds it there or waits for the rest of
+    its load. One at a time, so the first is ready soonest; a page that asks for one not
+    begun starts it at once, beside the one under way.
+    """
+    holder = _holder(conn, "preloading")
+    with _STARTING:
+        running = holder.get("thread")
+        if running is not None and running.is_alive():
+            return
+        wanted = {
+            label: pager_of
+            for label, pager_of in collections.items()
+            if not _loaded(conn, label, version)
+        }
+        if not wanted:
+            return
+        holder["thread"] = threading.Thread(
+            target=_load_each, args=(conn, wanted, version), name="preload", daemon=True
+        )
+        holder["thread"].start()
+
+
+def _load_each(
+    conn: ConnectionKey, collections: Mapping[str, Callable[..., Iterable[Any]]], version
+) -> None:
+    for label, pager_of in collections.items():
+        # a load that fails is left for the page that needs it to report and try again
+        _load(conn, label, pager_of, version).done.wait()
 
 
 def derived(

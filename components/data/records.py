@@ -44,11 +44,13 @@ def _sent(filters: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in filters.items() if value not in (None, "", [])}
 
 
-# The whole public collections the pages draw on, each with how to page through it.
+# The whole public collections the pages draw on, each with how to page through it, in the
+# order they are preloaded: the plants first (an assessment draws its nearest plants), then
+# the queue (the queue page, a pin's surroundings), the generators, the transmission projects.
 WHOLE_COLLECTIONS: dict[str, Callable[..., Any]] = {
+    "generation plants": lambda c, **paging: c.generation_plants.list(**paging),
     "queue records": lambda c, **paging: c.queue_records.list(**paging),
     "generators": lambda c, **paging: c.generators.list(**paging),
-    "generation plants": lambda c, **paging: c.generation_plants.list(**paging),
     "transmission projects": lambda c, **paging: c.transmission_projects.list(**paging),
 }
 
@@ -60,11 +62,10 @@ def _whole(conn: ConnectionKey, label: str) -> list[Any]:
 
 
 def preload_collections(conn: ConnectionKey) -> None:
-    """Start loading every whole collection in the background (after a page has run), so
-    the queue, Generation and an assessment's plants find them there."""
-    version = release(conn).data_snapshot_sha256
-    for label, pager_of in WHOLE_COLLECTIONS.items():
-        preload(conn, label, pager_of, version=version)
+    """Start loading the whole collections not loaded yet, one after another in the
+    background (after a page has run), so the queue, Generation and an assessment's plants
+    find them there."""
+    preload(conn, WHOLE_COLLECTIONS, version=release(conn).data_snapshot_sha256)
 
 
 def all_generators(conn: ConnectionKey) -> list[Generator]:

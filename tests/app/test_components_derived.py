@@ -14,7 +14,7 @@ from test_components_data_shaping import queue_record
 from components import data, glossary, queue_view
 from components.connection import ConnectionKey
 from components.data import records as records_module
-from components.data._cache import _holder, preload, traverse
+from components.data._cache import PAGE_RUNS, _holder, preload, traverse
 from components.tables import formula_safe, shown_table
 from gridclient import APIConnectionError
 
@@ -152,12 +152,34 @@ def test_sessions_asking_while_a_collection_loads_wait_for_the_one_load():
 
 def test_a_preloaded_collection_is_found_by_the_page_without_a_second_traversal():
     pager = HeldPager([queue_record("q1")])
-    preload(ALPHA, "preload-test", pager, version="v1")
+    preload(ALPHA, {"preload-test": pager}, version="v1")
     wait_until(lambda: pager.traversals == 1)
     pager.go.set()
     assert [str(r.id) for r in traverse(ALPHA, "preload-test", pager, version="v1")] == ["q1"]
-    preload(ALPHA, "preload-test", pager, version="v1")  # loaded: nothing more to do
+    _holder(ALPHA, "preloading")["thread"].join(10)
+    preload(ALPHA, {"preload-test": pager}, version="v1")  # loaded: nothing more to do
     assert pager.traversals == 1
+
+
+def test_preloading_takes_one_collection_at_a_time_and_a_page_need_goes_first():
+    plants, queue, generators = (HeldPager([queue_record(f"q{n}")]) for n in range(3))
+    preload(BETA, {"plants-test": plants, "queue-test": queue, "gens-test": generators}, "v1")
+    wait_until(lambda: plants.traversals == 1)
+    time.sleep(0.2)
+    assert (queue.traversals, generators.traversals) == (0, 0)  # one at a time, in order
+
+    got: list = []  # the queue page, opened while the plants load
+    page = threading.Thread(
+        target=lambda: got.append(traverse(BETA, "gens-test", generators, version="v1"))
+    )
+    page.start()
+    wait_until(lambda: generators.traversals == 1)  # begun at once, not after the queue
+    for pager in (plants, queue, generators):
+        pager.go.set()
+    page.join(10)
+    _holder(BETA, "preloading")["thread"].join(10)
+    assert [str(r.id) for r in got[0]] == ["q2"]
+    assert (plants.traversals, queue.traversals, generators.traversals) == (1, 1, 1)
 
 
 class FailingOnce(Pager):
@@ -185,9 +207,36 @@ def test_the_app_starts_loading_the_whole_collections_after_a_page_runs(service_
     at = AppTest.from_file(app_path(), default_timeout=60).run()  # Screen a site: no list
     assert not at.exception
     conn = ConnectionKey(service_env.rstrip("/"), ALPHA_TOKEN, "demo-alpha")
+    preloading = _holder(conn, "preloading").get("thread")
+    assert preloading is not None, "the app started no preloading"
+    preloading.join(60)
     for label in records_module.WHOLE_COLLECTIONS:
         load = _holder(conn, label).get("load")
-        assert load is not None, f"the {label} were not started"
-        assert load.done.wait(30) and load.error is None
+        assert load is not None and load.done.is_set() and load.error is None, label
     queue = _holder(conn, "queue records")["entry"][1]
     assert len(queue) == len(alpha_client.queue_records.list().to_list())
+
+
+def test_a_load_no_page_waits_for_pauses_while_a_page_runs():
+    background = Pager([queue_record("q1")])
+    with PAGE_RUNS.running():  # a page's run, under way
+        preload(ALPHA, {"paused-test": background}, version="v1")
+        wait_until(lambda: background.traversals == 1)
+        time.sleep(0.3)
+        assert not _holder(ALPHA, "paused-test")["load"].done.is_set()
+        # the page needs another collection: its own load does not pause
+        needed = Pager([queue_record("q2")])
+        got = traverse(ALPHA, "needed-test", needed, version="v1")
+        assert [str(r.id) for r in got] == ["q2"]
+    assert _holder(ALPHA, "paused-test")["load"].done.wait(5)  # the run ended: it went on
+
+
+def test_a_paused_load_goes_on_once_a_page_waits_for_it():
+    background = Pager([queue_record("q1")])
+    with PAGE_RUNS.running():
+        preload(ALPHA, {"awaited-test": background}, version="v1")
+        wait_until(lambda: background.traversals == 1)
+        time.sleep(0.3)
+        assert not _holder(ALPHA, "awaited-test")["load"].done.is_set()
+        got = traverse(ALPHA, "awaited-test", background, version="v1")  # the queue page
+        assert [str(r.id) for r in got] == ["q1"] and background.traversals == 1
