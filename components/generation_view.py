@@ -116,6 +116,7 @@ def every_generation(
     return data.derived(
         conn, "generators and plants", (generators, plants),
         lambda: generation_frames(generators, plants),
+        spinner=f"Making the table of {len(generators):,} generators and {len(plants):,} plants…",
     )  # fmt: skip
 
 

@@ -145,7 +145,13 @@ class QueueList:
 def queue_list(conn: ConnectionKey, records: list[QueueRecord]) -> QueueList:
     """Return the queue made from every record (`data.all_queue_records`), made once for
     that list: the page's runs only filter it."""
-    return data.derived(conn, "queue records", (records,), lambda: _queue_list(conn, records))
+    return data.derived(
+        conn,
+        "queue records",
+        (records,),
+        lambda: _queue_list(conn, records),
+        spinner=f"Counting each request once and making the table of {len(records):,} records…",
+    )
 
 
 def _queue_list(conn: ConnectionKey, records: list[QueueRecord]) -> QueueList:

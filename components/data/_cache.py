@@ -220,7 +220,12 @@ def _load_each(
 
 
 def derived(
-    conn: ConnectionKey, name: str, sources: tuple[Any, ...], build: Callable[[], Model]
+    conn: ConnectionKey,
+    name: str,
+    sources: tuple[Any, ...],
+    build: Callable[[], Model],
+    *,
+    spinner: str | None = None,
 ) -> Model:
     """Return `build()`, worked out once for these very `sources` and handed back as it is.
 
@@ -228,7 +233,8 @@ def derived(
     connection): while the collections are the same objects, the frame made from them is the
     same, so it is made once instead of on every run (the queue's 15,000 rows took 0.3 s to
     make and 0.5 s to relabel, every run); when a collection is loaded again it is made
-    again. Callers only read what it returns.
+    again, under `spinner` when given (the whole queue at scale 100 takes about 5 s). Callers
+    only read what it returns.
     """
     holder = _holder(conn, f"made from {name}")
     entry = holder.get("entry")
@@ -237,7 +243,9 @@ def derived(
         or len(entry[0]) != len(sources)
         or any(held is not source for held, source in zip(entry[0], sources, strict=True))
     ):
-        entry = (sources, build())  # one assignment: another session reads old or new, whole
+        with st.spinner(spinner) if spinner else contextlib.nullcontext():
+            made = build()
+        entry = (sources, made)  # one assignment: another session reads old or new, whole
         holder["entry"] = entry
     return entry[1]
 

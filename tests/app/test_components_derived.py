@@ -240,3 +240,22 @@ def test_a_paused_load_goes_on_once_a_page_waits_for_it():
         assert not _holder(ALPHA, "awaited-test")["load"].done.is_set()
         got = traverse(ALPHA, "awaited-test", background, version="v1")  # the queue page
         assert [str(r.id) for r in got] == ["q1"] and background.traversals == 1
+
+
+def test_a_frame_being_made_says_so_and_one_made_before_does_not(monkeypatch):
+    import contextlib
+
+    from components.data import _cache
+
+    said: list[str] = []
+
+    def spinner(text):
+        said.append(text)
+        return contextlib.nullcontext()
+
+    monkeypatch.setattr(_cache.st, "spinner", spinner)
+    builds = Builds()
+    records = [queue_record("q1")]
+    data.derived(ALPHA, "spinner-test", (records,), builds("first"), spinner="Making it…")
+    data.derived(ALPHA, "spinner-test", (records,), builds("again"), spinner="Making it…")
+    assert said == ["Making it…"] and builds.made == ["first"]
