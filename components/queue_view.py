@@ -117,12 +117,7 @@ def queue_frame(records: Iterable[QueueRecord]) -> pd.DataFrame:
     computed["technology"] = computed["queueDate"] = [None] * len(records)
     computed["qualityFlags"] = [flags_text(record.quality_flags) for record in records]
     read = records_frame(records, by_attribute(c for c in QUEUE_COLUMNS if c not in computed))
-    frame = pd.DataFrame(
-        {
-            column: computed[column] if column in computed else read[column]
-            for column in QUEUE_COLUMNS
-        }
-    )
+    frame = read.assign(**computed)[QUEUE_COLUMNS]
     frame["requestedCapacityMw"] = pd.to_numeric(frame["requestedCapacityMw"], errors="coerce")
     frame["proposedDate"] = pd.to_datetime(frame["proposedDate"], errors="coerce")
     frame["queueDate"] = pd.to_datetime(frame["queueDate"], errors="coerce")

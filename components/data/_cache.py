@@ -89,6 +89,9 @@ class PageRuns:
 PAGE_RUNS = PageRuns()
 
 
+_STARTING = threading.Lock()  # held only to read or replace a holder's load or its waiters
+
+
 @dataclasses.dataclass
 class Load:
     """One traversal of a whole collection, in a thread of its own: every session that needs
@@ -115,9 +118,6 @@ class Load:
         finally:
             with _STARTING:
                 self.waiting -= 1
-
-
-_STARTING = threading.Lock()  # held only to read or replace a holder's load
 
 
 def _loaded(conn: ConnectionKey, label: str, version: str | None) -> bool:

@@ -111,6 +111,10 @@ def test_the_whole_queue_is_keyed_by_the_release_data_snapshot(monkeypatch):
     assert seen == ["abc", "abc"]
 
 
+def own_key(test: str) -> ConnectionKey:
+    return ConnectionKey("http://127.0.0.1:1", f"token-{test}", f"tenant-{test}")
+
+
 class HeldPager(Pager):
     """A pager whose traversal waits until the test lets it go (a slow service)."""
 
@@ -151,33 +155,35 @@ def test_sessions_asking_while_a_collection_loads_wait_for_the_one_load():
 
 
 def test_a_preloaded_collection_is_found_by_the_page_without_a_second_traversal():
+    conn = own_key("preloaded")  # its own preloader: another test's may still be ending
     pager = HeldPager([queue_record("q1")])
-    preload(ALPHA, {"preload-test": pager}, version="v1")
+    preload(conn, {"preload-test": pager}, version="v1")
     wait_until(lambda: pager.traversals == 1)
     pager.go.set()
-    assert [str(r.id) for r in traverse(ALPHA, "preload-test", pager, version="v1")] == ["q1"]
-    _holder(ALPHA, "preloading")["thread"].join(10)
-    preload(ALPHA, {"preload-test": pager}, version="v1")  # loaded: nothing more to do
+    assert [str(r.id) for r in traverse(conn, "preload-test", pager, version="v1")] == ["q1"]
+    _holder(conn, "preloading")["thread"].join(10)
+    preload(conn, {"preload-test": pager}, version="v1")  # loaded: nothing more to do
     assert pager.traversals == 1
 
 
 def test_preloading_takes_one_collection_at_a_time_and_a_page_need_goes_first():
+    conn = own_key("one-at-a-time")  # its own preloader: another test's may still be ending
     plants, queue, generators = (HeldPager([queue_record(f"q{n}")]) for n in range(3))
-    preload(BETA, {"plants-test": plants, "queue-test": queue, "gens-test": generators}, "v1")
+    preload(conn, {"plants-test": plants, "queue-test": queue, "gens-test": generators}, "v1")
     wait_until(lambda: plants.traversals == 1)
     time.sleep(0.2)
     assert (queue.traversals, generators.traversals) == (0, 0)  # one at a time, in order
 
     got: list = []  # the queue page, opened while the plants load
     page = threading.Thread(
-        target=lambda: got.append(traverse(BETA, "gens-test", generators, version="v1"))
+        target=lambda: got.append(traverse(conn, "gens-test", generators, version="v1"))
     )
     page.start()
     wait_until(lambda: generators.traversals == 1)  # begun at once, not after the queue
     for pager in (plants, queue, generators):
         pager.go.set()
     page.join(10)
-    _holder(BETA, "preloading")["thread"].join(10)
+    _holder(conn, "preloading")["thread"].join(10)
     assert [str(r.id) for r in got[0]] == ["q2"]
     assert (plants.traversals, queue.traversals, generators.traversals) == (1, 1, 1)
 
@@ -218,27 +224,29 @@ def test_the_app_starts_loading_the_whole_collections_after_a_page_runs(service_
 
 
 def test_a_load_no_page_waits_for_pauses_while_a_page_runs():
+    conn = own_key("paused")  # its own preloader: another test's may still be ending
     background = Pager([queue_record("q1")])
     with PAGE_RUNS.running():  # a page's run, under way
-        preload(ALPHA, {"paused-test": background}, version="v1")
+        preload(conn, {"paused-test": background}, version="v1")
         wait_until(lambda: background.traversals == 1)
         time.sleep(0.3)
-        assert not _holder(ALPHA, "paused-test")["load"].done.is_set()
+        assert not _holder(conn, "paused-test")["load"].done.is_set()
         # the page needs another collection: its own load does not pause
         needed = Pager([queue_record("q2")])
-        got = traverse(ALPHA, "needed-test", needed, version="v1")
+        got = traverse(conn, "needed-test", needed, version="v1")
         assert [str(r.id) for r in got] == ["q2"]
-    assert _holder(ALPHA, "paused-test")["load"].done.wait(5)  # the run ended: it went on
+    assert _holder(conn, "paused-test")["load"].done.wait(5)  # the run ended: it went on
 
 
 def test_a_paused_load_goes_on_once_a_page_waits_for_it():
+    conn = own_key("awaited")  # its own preloader: another test's may still be ending
     background = Pager([queue_record("q1")])
     with PAGE_RUNS.running():
-        preload(ALPHA, {"awaited-test": background}, version="v1")
+        preload(conn, {"awaited-test": background}, version="v1")
         wait_until(lambda: background.traversals == 1)
         time.sleep(0.3)
-        assert not _holder(ALPHA, "awaited-test")["load"].done.is_set()
-        got = traverse(ALPHA, "awaited-test", background, version="v1")  # the queue page
+        assert not _holder(conn, "awaited-test")["load"].done.is_set()
+        got = traverse(conn, "awaited-test", background, version="v1")  # the queue page
         assert [str(r.id) for r in got] == ["q1"] and background.traversals == 1
 
 
