@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
+import threading
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import httpx
 
 from gridclient._args import check_int_range
 from gridclient._errors import ResponseValidationError
@@ -17,6 +22,81 @@ if TYPE_CHECKING:
 
 ModelT = TypeVar("ModelT", bound=GridModel)
 ProgressCallback = Callable[[int, int], None]
+
+_META_KEY = re.compile(rb'"meta"\s*:\s*')
+_DECODER = json.JSONDecoder()
+
+
+def peek_next_cursor(body: bytes) -> str | None:
+    """Return the ``nextCursor`` of a page's JSON body, read from its ``meta`` alone, or None
+    when there is no next page or it cannot be told without reading the whole body.
+
+    A guess, checked against the validated page: ``meta`` is looked for from the end (the
+    reference service writes it after ``data``), so a record's own member of that name can
+    mislead it, and then the page read ahead is not used.
+    """
+    at = body.rfind(b'"meta"')
+    found = _META_KEY.match(body, at) if at >= 0 else None
+    if found is None:
+        return None
+    try:
+        meta, _ = _DECODER.raw_decode(body[found.end() :].decode("utf-8"))
+    except ValueError:  # not JSON from there on (UnicodeDecodeError is one too)
+        return None
+    if not isinstance(meta, dict) or meta.get("hasMore") is not True:
+        return None
+    cursor = meta.get("nextCursor")
+    return cursor if isinstance(cursor, str) and cursor else None
+
+
+class _ReadAhead:
+    """The next page's request, sent from a thread of its own while the page before it
+    becomes models: the service works out one page while the client validates the other.
+
+    Only the request and the response's headers are handled in that thread; the body is
+    read by the traversal when it needs the page, so reading it never competes with the
+    validation for the interpreter.
+    """
+
+    def __init__(self, transport: Transport, path: str, params: dict[str, Any]) -> None:
+        self.cursor = params["cursor"]
+        self._done = threading.Event()
+        self._lock = threading.Lock()
+        self._dropped = False
+        self._response: Any = None
+        self._error: BaseException | None = None
+        threading.Thread(
+            target=self._send, args=(transport, path, params), name="gridclient page", daemon=True
+        ).start()
+
+    def _send(self, transport: Transport, path: str, params: dict[str, Any]) -> None:
+        try:
+            response = transport.request("GET", path, params=params, stream=True)
+        except BaseException as exc:  # raised to the traversal when it needs this page
+            self._error = exc
+        else:
+            with self._lock:
+                if self._dropped:
+                    response.close()
+                else:
+                    self._response = response
+        finally:
+            self._done.set()
+
+    def response(self) -> Any:
+        """The page's response, its body read; raises what its request raised."""
+        self._done.wait()
+        if self._error is not None:
+            raise self._error
+        self._response.read()
+        return self._response
+
+    def drop(self) -> None:
+        """Let the page go unread (a wrong guess, or a traversal stopped early)."""
+        with self._lock:
+            self._dropped = True
+            if self._response is not None:
+                self._response.close()
 
 
 class Page(Generic[ModelT]):
@@ -82,28 +162,67 @@ class Pager(Generic[ModelT]):
         return self._model
 
     def pages(self) -> Iterator[Page[ModelT]]:
-        """Yield pages until ``hasMore`` is false (or ``max_items`` records were yielded)."""
+        """Yield pages until ``hasMore`` is false (or ``max_items`` records were yielded).
+
+        Without ``max_items``, the next page is asked for while this one is validated (its
+        cursor read from the body's ``meta``), one request at a time as before: a traversal
+        stopped early has sent one request more than it used.
+        """
+        return self._pages(read_ahead=self._max_items is None)
+
+    def _pages(self, *, read_ahead: bool) -> Iterator[Page[ModelT]]:
         if self._max_items == 0:
             return
         cursor: str | None = None
         records = pages = 0
-        while True:
-            params = dict(self._params)
-            if cursor is not None:
-                params["cursor"] = cursor
-            response = self._transport.request("GET", self._path, params=params)
-            envelope = self._transport.parse_page(response, self._model)
-            data, meta = envelope.data, envelope.meta
-            if self._max_items is not None and records + len(data) > self._max_items:
-                data = data[: self._max_items - records]
-            records += len(data)
-            pages += 1
-            if self._on_progress is not None:
-                self._on_progress(records, pages)
-            yield Page(data, meta, RawResponse(response))
-            if not meta.has_more or (self._max_items is not None and records >= self._max_items):
-                return
-            cursor = self._next_cursor(meta, cursor, response.headers.get("x-request-id"))
+        ahead: _ReadAhead | None = None
+        try:
+            while True:
+                params = dict(self._params)
+                if cursor is not None:
+                    params["cursor"] = cursor
+                response = self._read_ahead_page(ahead, cursor)
+                ahead = None
+                if response is None:  # the first page, or a guess the page did not confirm
+                    response = self._transport.request("GET", self._path, params=params)
+                guess = peek_next_cursor(response.content) if read_ahead else None
+                if guess is not None and guess != cursor:
+                    ahead = _ReadAhead(
+                        self._transport, self._path, {**self._params, "cursor": guess}
+                    )
+                envelope = self._transport.parse_page(response, self._model)
+                data, meta = envelope.data, envelope.meta
+                if self._max_items is not None and records + len(data) > self._max_items:
+                    data = data[: self._max_items - records]
+                records += len(data)
+                pages += 1
+                if self._on_progress is not None:
+                    self._on_progress(records, pages)
+                yield Page(data, meta, RawResponse(response))
+                if not meta.has_more or (
+                    self._max_items is not None and records >= self._max_items
+                ):
+                    return
+                cursor = self._next_cursor(meta, cursor, response.headers.get("x-request-id"))
+        finally:
+            if ahead is not None:
+                ahead.drop()
+
+    @staticmethod
+    def _read_ahead_page(ahead: _ReadAhead | None, cursor: str | None) -> Any:
+        """The page read ahead when it is the one asked for now, its body read; else None
+        (dropped). Reading its body can fail where a fresh request with its retries would
+        not: then None too."""
+        if ahead is None:
+            return None
+        if ahead.cursor != cursor:
+            ahead.drop()
+            return None
+        try:
+            return ahead.response()
+        except httpx.TransportError:
+            ahead.drop()
+            return None
 
     @staticmethod
     def _next_cursor(meta: PageMeta, sent: str | None, request_id: str | None) -> str:
@@ -131,7 +250,7 @@ class Pager(Generic[ModelT]):
 
     def first(self) -> ModelT | None:
         """The first record, or None for an empty collection (one request at most)."""
-        for page in self.pages():
+        for page in self._pages(read_ahead=False):
             if page.data:
                 return page.data[0]
             if not page.has_more:

@@ -155,8 +155,13 @@ class Transport:
         params: dict[str, Any] | None = None,
         json_body: Any = None,
         idempotency_key: str | None = None,
+        stream: bool = False,
     ) -> httpx.Response:
-        """Send one operation, retrying what may be retried; raise a typed error otherwise."""
+        """Send one operation, retrying what may be retried; raise a typed error otherwise.
+
+        With ``stream``, a successful response comes back once its headers have; its body is
+        left to be read (``response.read()``) by the caller, who closes it if unread.
+        """
         headers = dict(self.headers)
         content: bytes | None = None
         if method in ("POST", "PATCH"):
@@ -170,9 +175,17 @@ class Transport:
         while True:
             retry_after: float | None = None
             try:
-                response = self.http.request(
-                    method, url, params=params, content=content, headers=headers
-                )
+                if stream:
+                    request = self.http.build_request(
+                        method, url, params=params, content=content, headers=headers
+                    )
+                    response = self.http.send(request, stream=True)
+                    if not response.is_success:
+                        response.read()  # a problem's body, read here as any other
+                else:
+                    response = self.http.request(
+                        method, url, params=params, content=content, headers=headers
+                    )
             except httpx.TimeoutException as exc:
                 failure: GridAPIError = APITimeoutError(
                     f"{method} {path} timed out after waiting on {self.base_url}: {exc}",

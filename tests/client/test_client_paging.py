@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import httpx
 import pytest
-from client_fakes import page
+from client_fakes import page, problem
 
 import gridclient as gc
 
@@ -276,3 +279,123 @@ def test_the_garbage_collector_is_left_as_the_caller_had_it(service):
         assert not collector.isenabled()
     finally:
         collector.enable()
+
+
+def test_the_next_page_is_asked_for_while_this_one_becomes_models(service, monkeypatch):
+    # The service works out page 2 while the client validates page 1: at scale 100 the
+    # whole queue (150,000 records) took 7.2 to 8.1 s one page after the other, 5.8 to 6.0 s so.
+    second_asked = threading.Event()
+
+    def handler(request):
+        if "cursor" not in request.url.params:
+            return page([{"id": "a"}, {"id": "b"}], has_more=True, cursor=CURSOR_1)
+        assert request.url.params["cursor"] == CURSOR_1
+        second_asked.set()
+        return page([{"id": "c"}], has_more=False, cursor=None)
+
+    service.handle(handler)
+    from gridclient._transport import Transport
+
+    validate = Transport.parse_page
+    asked_during_first = []
+
+    def parse_page(self, response, model):
+        if "cursor" not in response.request.url.params:
+            asked_during_first.append(second_asked.wait(5))
+        return validate(self, response, model)
+
+    monkeypatch.setattr(Transport, "parse_page", parse_page)
+    assert _ids(service.client().queue_records.list()) == ["a", "b", "c"]
+    assert asked_during_first == [True]
+    assert len(service.requests) == 2  # no request more than the pages
+
+
+def test_a_next_cursor_guessed_wrong_from_the_body_is_not_used(service):
+    # meta first, and a record's own "meta" member last: the guess reads the record's
+    def handler(request):
+        cursor = request.url.params.get("cursor")
+        if cursor is None:
+            body = {
+                "meta": {"hasMore": True, "limit": 2, "nextCursor": CURSOR_1, "order": "id_asc"},
+                "data": [{"id": "a", "meta": {"hasMore": True, "nextCursor": "misleading"}}],
+            }
+            return httpx.Response(200, json=body)
+        if cursor == "misleading":
+            return problem(400, "invalid_cursor", "not a cursor of this collection")
+        return page([{"id": "b"}], has_more=False, cursor=None)
+
+    service.handle(handler)
+    assert _ids(service.client().generators.list()) == ["a", "b"]
+    sent = [r.url.params.get("cursor") for r in service.requests]
+    assert CURSOR_1 in sent and sent[0] is None  # the page asked again with the true cursor
+
+
+def test_a_page_read_ahead_that_fails_raises_when_the_traversal_reaches_it(service):
+    service.script(
+        [
+            page([{"id": "a"}, {"id": "b"}], has_more=True, cursor=CURSOR_1),
+            problem(404, "not_found", "the collection went away"),
+        ]
+    )
+    got = []
+    with pytest.raises(gc.NotFoundError, match="went away"):
+        for generator in service.client().generators.list():
+            got.append(generator.id)
+    assert got == ["a", "b"]  # the records before it came first, as without reading ahead
+
+
+class BodyStream(httpx.SyncByteStream):
+    """A page's body as the network hands it over: it can fail midway, and it says when it
+    was closed."""
+
+    def __init__(self, body: bytes, *, fail: bool = False) -> None:
+        self.body, self.fail = body, fail
+        self.closed = threading.Event()
+
+    def __iter__(self):
+        if self.fail:
+            raise httpx.ReadError("connection reset while reading the page")
+        yield self.body
+
+    def close(self) -> None:
+        self.closed.set()
+
+
+def streamed(response: httpx.Response, *, fail: bool = False) -> tuple[httpx.Response, BodyStream]:
+    stream = BodyStream(response.content, fail=fail)
+    return httpx.Response(response.status_code, headers=response.headers, stream=stream), stream
+
+
+def test_a_page_read_ahead_whose_body_breaks_is_asked_for_again(service):
+    bodies: list[BodyStream] = []
+
+    def handler(request):
+        if "cursor" not in request.url.params:
+            return page([{"id": "a"}], has_more=True, cursor=CURSOR_1)
+        answer, stream = streamed(page([{"id": "b"}], has_more=False, cursor=None), fail=not bodies)
+        bodies.append(stream)
+        return answer
+
+    service.handle(handler)
+    assert _ids(service.client().generators.list()) == ["a", "b"]
+    assert len(bodies) == 2  # the broken read ahead, then the page asked for again
+
+
+def test_a_traversal_stopped_early_lets_the_page_read_ahead_go(service):
+    bodies: list[BodyStream] = []
+
+    def handler(request):
+        if "cursor" not in request.url.params:
+            return page([{"id": "a"}], has_more=True, cursor=CURSOR_1)
+        answer, stream = streamed(page([{"id": "b"}], has_more=False, cursor=None))
+        bodies.append(stream)
+        return answer
+
+    service.handle(handler)
+    pages = service.client().generators.list().pages()
+    assert [g.id for g in next(pages)] == ["a"]
+    pages.close()  # the caller has what it wanted
+    deadline = time.monotonic() + 5
+    while not bodies and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert bodies and bodies[0].closed.wait(5)  # its connection goes back to the pool
