@@ -1,4 +1,4 @@
-"""The one lifetime policy of fetched data, and the progress-bar traversal of a collection.
+"""The one lifetime policy of fetched data, and the shared, shown traversal of a collection.
 
 Every cached fetch takes the `ConnectionKey` (deployment, token, tenant) as its first
 argument, so cached data is never shared across tenants, and lives `TTL_SECONDS` (whole
@@ -23,7 +23,7 @@ from gridclient import GridDataClient
 
 TTL_SECONDS = 300
 PAGE_SIZE = 500
-# how often a page waiting for a whole collection redraws its progress bar
+# how often a page waiting for a whole collection redraws its count of records so far
 PROGRESS_SECONDS = 0.1
 
 Model = TypeVar("Model")
@@ -56,8 +56,8 @@ def _holder(conn: ConnectionKey, collection: str) -> dict[str, Any]:
 
 
 def progress_text(label: str, records: int, pages: int) -> str:
-    """Return the progress bar's text while a traversal runs."""
-    return f"Loading {label}: {records:,} records, {pages} page{'s' if pages != 1 else ''}"
+    """Return what a page waiting for a whole collection says while it loads."""
+    return f"Loading {label}: {records:,} records so far ({pages} page{'s' if pages != 1 else ''})"
 
 
 class PageRuns:
@@ -119,15 +119,24 @@ class Load:
     waiting: int = 0  # the page runs waiting for it now
 
     def wait(self, label: str) -> None:
-        """Wait for the load under a progress bar (a page's run)."""
+        """Wait for the load (a page's run), saying how many records have come so far.
+
+        A spinner, not a bar: the interface tells no collection's size before its last
+        page, and a bar drawn as pages / (pages + 1) read "almost done" from its first
+        pages (90% at the 9th of the queue's 300 at scale 100).
+        """
         with _STARTING:
             self.waiting += 1
         try:
-            bar = st.progress(0.0, text=f"Loading {label}…")
+            slot = st.empty()
+            status = slot.status(f"Loading {label}…", state="running")
+            said = None
             while not self.done.wait(PROGRESS_SECONDS):
-                pages = self.pages
-                bar.progress(pages / (pages + 1), text=progress_text(label, self.records, pages))
-            bar.empty()
+                text = progress_text(label, self.records, self.pages)
+                if text != said:
+                    status.update(label=text)
+                    said = text
+            slot.empty()
         finally:
             with _STARTING:
                 self.waiting -= 1
@@ -198,8 +207,8 @@ def traverse(
     while `version` (the data snapshot the records come from) is the same.
 
     The traversal runs once in a thread of its own (`preload` may have started it); the
-    session waits for it under a progress bar, and a second session asking meanwhile waits
-    for the same one. Streamlit's `st.cache_data` replays the elements a cached function
+    session waits for it under a status counting its records, and a second session asking
+    meanwhile waits for the same one. Streamlit's `st.cache_data` replays the elements a cached function
     draws, so the list is held in a per-connection `st.cache_resource` holder instead. It
     outlives `TTL_SECONDS`: the whole queue at scale 100 took 25 s to load and make into the
     page's table, and with the fetches' lifetime an analyst paid it again every five minutes

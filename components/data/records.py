@@ -1,7 +1,7 @@
 """The published records: generation, grid operations, transmission, queue, facts, dockets.
 
-Whole collections (`all_*`) load with a progress bar and are kept per connection while the
-release's data snapshot is the same (a harvest changes it); filtered
+Whole collections (`all_*`) load under a status counting their records and are kept per
+connection while the release's data snapshot is the same (a harvest changes it); filtered
 lists and single records are cached fetches. Empty filters are never sent.
 """
 

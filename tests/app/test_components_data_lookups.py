@@ -98,6 +98,7 @@ def test_transmission_frame_and_timeline():
 
 def test_progress_text():
     assert (
-        progress_text("queue records", 1500, 3) == "Loading queue records: 1,500 records, 3 pages"
+        progress_text("queue records", 1500, 3)
+        == "Loading queue records: 1,500 records so far (3 pages)"
     )
-    assert progress_text("x", 10, 1).endswith("1 page")
+    assert progress_text("x", 10, 1).endswith("(1 page)")

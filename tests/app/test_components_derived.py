@@ -345,3 +345,37 @@ def test_loading_a_collection_again_hands_its_old_records_back_to_the_collector(
     page.join(10)
     assert collectable_again
     assert got == [new] and not any(scanned(record) for record in new)
+
+
+def test_a_page_waiting_for_a_load_counts_its_records_and_claims_no_share_done(monkeypatch):
+    # The interface tells no collection's size before its last page: a bar drawn as
+    # pages / (pages + 1) read 90% done at the 9th page of the queue's 300 at scale 100.
+    drawn: list[str] = []
+
+    class Status:
+        def update(self, *, label: str) -> None:
+            drawn.append(label)
+
+    class Slot:
+        def status(self, label: str, *, state: str) -> Status:
+            drawn.append(f"{state}: {label}")
+            return Status()
+
+        def empty(self) -> None:
+            drawn.append("gone")
+
+    monkeypatch.setattr(_cache.st, "empty", Slot)
+    monkeypatch.setattr(_cache.st, "progress", lambda *a, **k: pytest.fail("a bar's share"))
+    load = _cache.Load("v1")
+
+    def service() -> None:
+        for pages in (1, 2, 3):
+            load.records, load.pages = 500 * pages, pages
+            time.sleep(0.3)
+        load.done.set()
+
+    threading.Thread(target=service).start()
+    load.wait("queue records")
+    assert drawn[0] == "running: Loading queue records…"
+    assert "Loading queue records: 1,500 records so far (3 pages)" in drawn
+    assert drawn[-1] == "gone" and len(drawn) == len(set(drawn))  # each count said once
