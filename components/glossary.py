@@ -338,6 +338,13 @@ def _cell(value: Any) -> Any:
     return value
 
 
+def _holds_no_instant(column: pd.Series) -> bool:
+    """Whether the column is text none of whose cells is an instant, checked in C: `_cell`
+    would hand every cell back as it is (ids, names and locators of 150,000 queue records,
+    each cell distinct, were mapped one by one)."""
+    return str(column.dtype) == "str" and not column.str.match(_INSTANT.pattern).any()
+
+
 def table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Return `st.dataframe` arguments (data, column_config) in the analyst's words.
 
@@ -357,9 +364,10 @@ def table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict[
             filled[column] = st.column_config.DatetimeColumn(
                 column_label(str(column)), format=f"YYYY-MM-DD HH:mm{zone}"
             )
-        elif pd.api.types.is_object_dtype(shown[column]) or pd.api.types.is_string_dtype(
-            shown[column]
-        ):
+        elif (
+            pd.api.types.is_object_dtype(shown[column])
+            or pd.api.types.is_string_dtype(shown[column])
+        ) and not _holds_no_instant(shown[column]):
             shown[column] = map_distinct(shown[column], _cell)
     return {"data": shown, "column_config": column_config(shown, filled)}
 
@@ -371,13 +379,29 @@ def with_source_names(frame: pd.DataFrame) -> pd.DataFrame:
     for id_column, (locator_column, name_column) in SOURCE_COLUMNS.items():
         if id_column not in shown.columns or name_column in shown.columns:
             continue
-        locators = shown[locator_column] if locator_column in shown.columns else [None] * len(shown)
-        names = [
-            source_name(None if pd.isna(sid) else str(sid), None if pd.isna(loc) else str(loc))
-            for sid, loc in zip(shown[id_column].tolist(), list(locators), strict=True)
-        ]
-        shown.insert(shown.columns.get_loc(id_column), name_column, names)
+        files = _file_parts(shown[locator_column]) if locator_column in shown.columns else None
+        pairs = pd.Series(
+            list(zip(shown[id_column].tolist(), files or [None] * len(shown), strict=True)),
+            index=shown.index,
+            dtype=object,
+        )
+        names = map_distinct(pairs, _source_name_of)  # once per source and file
+        shown.insert(shown.columns.get_loc(id_column), name_column, names.tolist())
     return shown
+
+
+def _file_parts(locators: pd.Series) -> list[Any]:
+    """Each locator's file (before `#`: the edition is read from it), missing ones NaN."""
+    if str(locators.dtype) == "str":
+        return locators.str.replace(r"(?s)#.*", "", regex=True).tolist()  # in C
+    return [loc if pd.isna(loc) else str(loc).split("#", 1)[0] for loc in locators.tolist()]
+
+
+def _source_name_of(pair: tuple[Any, Any]) -> str:
+    sid, file_name = pair
+    return source_name(
+        None if pd.isna(sid) else str(sid), None if pd.isna(file_name) else file_name
+    )
 
 
 def column_config(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict:
