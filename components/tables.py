@@ -291,6 +291,18 @@ def rows_csv(rows: pd.DataFrame) -> bytes:
     return rows.to_csv(index=False).encode("utf-8-sig")
 
 
+def rows_in_order(
+    data: pd.DataFrame, index: pd.Index | None = None, *, limit: int | None = None
+) -> pd.DataFrame:
+    """Return the rows of `data` at `index` (every row when None), in that order, numbered
+    from 0: the first `limit` of them when given."""
+    if index is None or index.equals(data.index):
+        rows = data if limit is None else data.iloc[:limit]
+    else:
+        rows = data.loc[index if limit is None else index[:limit]]
+    return rows.reset_index(drop=True)
+
+
 def show_rows(
     table: ShownTable,
     index: pd.Index | None = None,
@@ -305,21 +317,20 @@ def show_rows(
     Past `ROWS_SENT` rows only the first are drawn (a selection's row numbers still count
     from the first), with a line that says so and a download of every row as CSV.
     """
-    rows = table.data
-    if index is not None and not index.equals(rows.index):
-        rows = rows.loc[index]
-    rows = rows.reset_index(drop=True)
-    drawn = rows.iloc[:ROWS_SENT]
+    total = len(table.data) if index is None else len(index)
+    # only the drawn rows are put in order on each run: all 100,000 generators at scale 100
+    # took 0.9 s of every run of Generation, to draw the first 2,000
+    drawn = rows_in_order(table.data, index, limit=ROWS_SENT)
     event = st.dataframe(drawn, column_config=table.column_config, **options)
-    if len(rows) > len(drawn):
+    if total > len(drawn):
         st.caption(
-            f"The first {len(drawn):,} of {len(rows):,} {noun} in this order are drawn: sorting "
+            f"The first {len(drawn):,} of {total:,} {noun} in this order are drawn: sorting "
             "a column sorts these only. Narrow the filters to reach the others, or download "
-            f"all {len(rows):,}."
+            f"all {total:,}."
         )
         st.download_button(
-            f"Download all {len(rows):,} {noun} (CSV)",
-            lambda: rows_csv(rows),  # built when clicked, not on every run
+            f"Download all {total:,} {noun} (CSV)",
+            lambda: rows_csv(rows_in_order(table.data, index)),  # when clicked, not every run
             file_name,
             "text/csv",
             key=f"{file_name}.all_rows",

@@ -9,7 +9,7 @@ import io
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from components.tables import ROWS_SENT, rows_csv, shown_table
+from components.tables import ROWS_SENT, rows_csv, rows_in_order, shown_table
 
 
 def draw_generators(count: int) -> None:
@@ -53,6 +53,27 @@ def test_a_table_longer_than_the_limit_draws_its_first_rows_and_says_so():
     assert "sorting a column sorts these only" in caption
     button = at.get("download_button")[0]
     assert button.proto.label == f"Download all {count:,} generators (CSV)"
+
+
+def test_the_download_holds_every_row_in_the_order_drawn_and_the_drawn_rows_lead_it():
+    # the page puts only the drawn rows in order on each run; the download puts them all
+    count = ROWS_SENT + 500
+    frame = pd.DataFrame(
+        {
+            "id": [f"gen-{n}" for n in range(count)],
+            "nameplateCapacityMw": [float(n % 500) for n in range(count)],
+        }
+    )
+    data = shown_table(frame).data
+    largest_first = frame["nameplateCapacityMw"].sort_values(ascending=False, kind="stable")
+    every = rows_in_order(data, largest_first.index)
+    assert len(every) == count and list(every.index) == list(range(count))
+    assert list(every.iloc[:, 0]) == [f"gen-{n}" for n in largest_first.index]
+    drawn = rows_in_order(data, largest_first.index, limit=ROWS_SENT)
+    pd.testing.assert_frame_equal(drawn, every.iloc[:ROWS_SENT])
+    assert rows_in_order(data, limit=3).equals(data.iloc[:3])  # no order asked: as they are
+    filtered = largest_first.index[largest_first.index % 7 == 0]  # a filter keeps some rows
+    assert list(rows_in_order(data, filtered).iloc[:, 0]) == [f"gen-{n}" for n in filtered]
 
 
 def test_a_table_within_the_limit_is_drawn_whole_without_a_note():
