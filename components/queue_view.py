@@ -99,8 +99,8 @@ STATUS_NOW_COLUMNS = ("status", "statusDate", "statusSource", "sourceStatus", "c
 
 def active_now(frame: pd.DataFrame) -> tuple[int, float]:
     """Return how many records count as active now and their requested MW."""
-    active = frame[frame["countsAsActive"].fillna(False).astype(bool)]
-    return len(active), float(active["requestedCapacityMw"].sum())
+    active = frame["countsAsActive"].fillna(False).astype(bool)  # two columns, no copy
+    return int(active.sum()), float(frame.loc[active, "requestedCapacityMw"].sum())
 
 
 def queue_frame(records: Iterable[QueueRecord]) -> pd.DataFrame:
@@ -226,7 +226,9 @@ def mw_by(frame: pd.DataFrame, column: str) -> pd.DataFrame:
 
 def entries_by_year(frame: pd.DataFrame, date_column: str) -> pd.DataFrame:
     """Return queue entries and their MW per year of `date_column`, rows without a date left out."""
-    dated = frame.dropna(subset=[date_column])
+    # the three columns it counts: a copy of the whole queue (150,000 rows at scale 100) took
+    # 0.3 s of every run
+    dated = frame[[date_column, "id", "requestedCapacityMw"]].dropna(subset=[date_column])
     years = dated[date_column].dt.year.astype(int)
     grouped = (
         dated.assign(year=years)
