@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import gc
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, TypeVar
 
@@ -117,6 +118,7 @@ class Load:
     error: BaseException | None = None
     done: threading.Event = dataclasses.field(default_factory=threading.Event)
     waiting: int = 0  # the page runs waiting for it now
+    ended: float | None = None  # time.monotonic() when it ended
 
     def wait(self, label: str) -> None:
         """Wait for the load (a page's run), saying how many records have come so far.
@@ -194,6 +196,7 @@ def _run(
     except BaseException as exc:  # handed to the session that waits for it
         load.error = exc
     finally:
+        load.ended = time.monotonic()
         load.done.set()
 
 
@@ -242,7 +245,7 @@ def preload(
         wanted = {
             label: pager_of
             for label, pager_of in collections.items()
-            if not _loaded(conn, label, version)
+            if not _loaded(conn, label, version) and not _failed_lately(conn, label, version)
         }
         if not wanted:
             return
@@ -250,6 +253,22 @@ def preload(
             target=_load_each, args=(conn, wanted, version), name="preload", daemon=True
         )
         holder["thread"].start()
+
+
+# A list whose load failed is not preloaded again for this long (a page that needs it asks
+# again at once): every page run would otherwise send a failing service a whole traversal.
+PRELOAD_RETRY_SECONDS = 60.0
+
+
+def _failed_lately(conn: ConnectionKey, label: str, version: str | None) -> bool:
+    load = _holder(conn, label).get("load")
+    return (
+        load is not None
+        and load.version == version
+        and load.error is not None
+        and load.ended is not None
+        and time.monotonic() - load.ended < PRELOAD_RETRY_SECONDS
+    )
 
 
 def _load_each(

@@ -379,3 +379,33 @@ def test_a_page_waiting_for_a_load_counts_its_records_and_claims_no_share_done(m
     assert drawn[0] == "running: Loading queue records…"
     assert "Loading queue records: 1,500 records so far (3 pages)" in drawn
     assert drawn[-1] == "gone" and len(drawn) == len(set(drawn))  # each count said once
+
+
+class AlwaysFailing(Pager):
+    def __call__(self, client, *, limit: int, on_progress=None):
+        self.traversals += 1
+        raise APIConnectionError("the service answers 500 to this list")
+
+
+def test_a_list_that_failed_is_not_preloaded_at_every_run_but_a_page_asking_tries_again(
+    monkeypatch,
+):
+    conn = own_key("failed-preload")  # its own preloader: another test's may still be ending
+    pager = AlwaysFailing([])
+
+    def preload_and_wait() -> None:
+        preload(conn, {"failed-preload-test": pager}, version="v1")
+        thread = _holder(conn, "preloading").get("thread")
+        if thread is not None:
+            thread.join(10)
+
+    preload_and_wait()
+    assert pager.traversals == 1
+    preload_and_wait()  # the next page run: the failing service is left alone for a while
+    assert pager.traversals == 1
+    with pytest.raises(APIConnectionError):  # the page that needs it asks again at once
+        traverse(conn, "failed-preload-test", pager, version="v1")
+    assert pager.traversals == 2
+    monkeypatch.setattr(_cache, "PRELOAD_RETRY_SECONDS", 0.0)  # a while later
+    preload_and_wait()
+    assert pager.traversals == 3
