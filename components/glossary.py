@@ -338,11 +338,11 @@ def _cell(value: Any) -> Any:
     return value
 
 
-def _holds_no_instant(column: pd.Series) -> bool:
-    """Whether the column is text none of whose cells is an instant, checked in C: `_cell`
-    would hand every cell back as it is (ids, names and locators of 150,000 queue records,
-    each cell distinct, were mapped one by one)."""
-    return str(column.dtype) == "str" and not column.str.match(_INSTANT.pattern).any()
+def _may_hold_instants(column: pd.Series) -> bool:
+    """False for text none of whose cells is an instant (checked in C), which `_cell` would
+    hand back as it is: the ids, names and locators of 150,000 queue records, each cell
+    distinct, were mapped one by one."""
+    return str(column.dtype) != "str" or bool(column.str.match(_INSTANT.pattern).any())
 
 
 def table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -367,7 +367,7 @@ def table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict[
         elif (
             pd.api.types.is_object_dtype(shown[column])
             or pd.api.types.is_string_dtype(shown[column])
-        ) and not _holds_no_instant(shown[column]):
+        ) and _may_hold_instants(shown[column]):
             shown[column] = map_distinct(shown[column], _cell)
     return {"data": shown, "column_config": column_config(shown, filled)}
 

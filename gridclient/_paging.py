@@ -63,7 +63,7 @@ class _ReadAhead:
         self._done = threading.Event()
         self._lock = threading.Lock()
         self._dropped = False
-        self._response: Any = None
+        self._response: httpx.Response | None = None
         self._error: BaseException | None = None
         threading.Thread(
             target=self._send, args=(transport, path, params), name="gridclient page", daemon=True
@@ -83,13 +83,24 @@ class _ReadAhead:
         finally:
             self._done.set()
 
-    def response(self) -> Any:
-        """The page's response, its body read; raises what its request raised."""
+    def take(self, cursor: str | None) -> httpx.Response | None:
+        """The page's response, its body read, when it is the page asked for (`cursor`);
+        raises what its request raised. None, the page let go, when it is not, or when its
+        body broke while read: it is then asked for again the ordinary way, with retries."""
+        if cursor != self.cursor:
+            self.drop()
+            return None
         self._done.wait()
         if self._error is not None:
             raise self._error
-        self._response.read()
-        return self._response
+        response = self._response
+        assert response is not None  # sent without an error
+        try:
+            response.read()
+        except httpx.TransportError:
+            self.drop()
+            return None
+        return response
 
     def drop(self) -> None:
         """Let the page go unread (a wrong guess, or a traversal stopped early)."""
@@ -181,7 +192,7 @@ class Pager(Generic[ModelT]):
                 params = dict(self._params)
                 if cursor is not None:
                     params["cursor"] = cursor
-                response = self._read_ahead_page(ahead, cursor)
+                response = ahead.take(cursor) if ahead is not None else None
                 ahead = None
                 if response is None:  # the first page, or a guess the page did not confirm
                     response = self._transport.request("GET", self._path, params=params)
@@ -207,22 +218,6 @@ class Pager(Generic[ModelT]):
         finally:
             if ahead is not None:
                 ahead.drop()
-
-    @staticmethod
-    def _read_ahead_page(ahead: _ReadAhead | None, cursor: str | None) -> Any:
-        """The page read ahead when it is the one asked for now, its body read; else None
-        (dropped). Reading its body can fail where a fresh request with its retries would
-        not: then None too."""
-        if ahead is None:
-            return None
-        if ahead.cursor != cursor:
-            ahead.drop()
-            return None
-        try:
-            return ahead.response()
-        except httpx.TransportError:
-            ahead.drop()
-            return None
 
     @staticmethod
     def _next_cursor(meta: PageMeta, sent: str | None, request_id: str | None) -> str:

@@ -175,17 +175,12 @@ class Transport:
         while True:
             retry_after: float | None = None
             try:
-                if stream:
-                    request = self.http.build_request(
-                        method, url, params=params, content=content, headers=headers
-                    )
-                    response = self.http.send(request, stream=True)
-                    if not response.is_success:
-                        response.read()  # a problem's body, read here as any other
-                else:
-                    response = self.http.request(
-                        method, url, params=params, content=content, headers=headers
-                    )
+                request = self.http.build_request(
+                    method, url, params=params, content=content, headers=headers
+                )
+                response = self.http.send(request, stream=stream)
+                if stream and not response.is_success:
+                    response.read()  # a problem's body, read here as any other
             except httpx.TimeoutException as exc:
                 failure: GridAPIError = APITimeoutError(
                     f"{method} {path} timed out after waiting on {self.base_url}: {exc}",

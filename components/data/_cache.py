@@ -211,11 +211,11 @@ def traverse(
 
     The traversal runs once in a thread of its own (`preload` may have started it); the
     session waits for it under a status counting its records, and a second session asking
-    meanwhile waits for the same one. Streamlit's `st.cache_data` replays the elements a cached function
-    draws, so the list is held in a per-connection `st.cache_resource` holder instead. It
-    outlives `TTL_SECONDS`: the whole queue at scale 100 took 25 s to load and make into the
-    page's table, and with the fetches' lifetime an analyst paid it again every five minutes
-    for the same data.
+    meanwhile waits for the same one. Streamlit's `st.cache_data` replays the elements a
+    cached function draws, so the list is held in a per-connection `st.cache_resource`
+    holder instead. It outlives `TTL_SECONDS`: the whole queue at scale 100 took 25 s to
+    load and make into the page's table, and with the fetches' lifetime an analyst paid it
+    again every five minutes for the same data.
     """
     if _loaded(conn, label, version):
         return _holder(conn, label)["entry"][1]
