@@ -11,6 +11,7 @@ from components import connection, data, filters
 from components import portfolio_view as view
 from components.problems import problem_boundary
 from components.site_changes_view import draw_changes
+from components.tables import show_table
 from components.text import escape_markdown
 from gridclient import Site
 
@@ -53,8 +54,8 @@ def draw_comparison(conn: connection.ConnectionKey, sites: list[Site]) -> None:
     compared = [by_id[i] for i in chosen]
     assessments = data.latest_assessments(conn, compared)
     frame = view.comparison_frame(compared, assessments)
-    st.dataframe(frame, hide_index=True, width="stretch")
-    st.dataframe(
+    show_table(frame, hide_index=True, width="stretch")
+    show_table(
         view.evidence_frame(compared, assessments),
         hide_index=True,
         width="stretch",
@@ -133,9 +134,7 @@ with problem_boundary():
     frame = view.portfolio_frame(sites)
     shown = view.filtered(frame, draw_filters(frame))
     st.caption(f"{len(shown)} of {len(frame)} sites shown.")
-    st.dataframe(
-        shown, hide_index=True, width="stretch", column_config=view.PORTFOLIO_COLUMN_CONFIG
-    )
+    show_table(shown, hide_index=True, width="stretch", column_config=view.PORTFOLIO_COLUMN_CONFIG)
     if not shown.empty:
         st.altair_chart(view.comparison_chart(shown), width="stretch")
     kept = [s for s in sites if s.id in set(shown["Site id"])]

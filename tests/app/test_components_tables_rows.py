@@ -9,7 +9,7 @@ import io
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from components.tables import ROWS_SENT, rows_csv, rows_in_order, shown_table
+from components.tables import MISSING_CELL, ROWS_SENT, rows_csv, rows_in_order, shown_table
 
 
 def draw_generators(count: int) -> None:
@@ -107,3 +107,27 @@ def test_the_plant_map_draws_the_largest_plants_and_says_how_many_are_left_out()
     )
     assert largest_plants(plants, limit=5) is plants
     assert plants_drawn_note(5, 5) is None
+
+
+def draw_with_gaps() -> None:
+    """The app under test: a short table through `show_table`, a long one through
+    `show_rows`, each with a cell that has no value and one a spreadsheet would run."""
+    import pandas as pd
+
+    from components.tables import ROWS_SENT, show_rows, show_table, shown_table
+
+    short = pd.DataFrame({"site": ["=HYPERLINK(1)", "Abilene"], "statusDate": [None, "2025-06"]})
+    show_table(short, hide_index=True)
+    long = pd.DataFrame({"id": [f"r{n}" for n in range(ROWS_SENT + 1)], "note": None})
+    show_rows(shown_table(long), hide_index=True)
+
+
+def test_a_cell_with_no_value_reads_as_a_dash_not_as_the_word_none():
+    at = AppTest.from_function(draw_with_gaps, default_timeout=30).run()
+    assert not at.exception
+    short, long = at.dataframe
+    assert short.proto.placeholder == MISSING_CELL == "—"
+    assert long.proto.placeholder == MISSING_CELL
+    # the same table otherwise: a formula still shows with its leading quote
+    assert list(short.value.iloc[:, 0]) == ["'=HYPERLINK(1)", "Abilene"]
+    assert short.value.iloc[0, 1] is None or pd.isna(short.value.iloc[0, 1])

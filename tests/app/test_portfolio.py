@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from components import data
 from components import portfolio_view as view
 from components.data import tenant as data_tenant
+from components.tables import MISSING_CELL
 from components.text import escape_markdown
 from gridclient import (
     Assessment,
@@ -66,6 +67,8 @@ def test_the_table_lists_every_site_with_its_figures_and_the_seeded_mark(
     assert not at.exception and not at.error
     table = frames(at)[0]
     assert set(three_sites) | {SEEDED_SITE_ID} <= set(table["Site id"])
+    # drawn as every table of the app is: a cell with no value reads as a dash
+    assert {d.proto.placeholder for d in at.dataframe} == {MISSING_CELL}
     seeded = table.set_index("Site id").loc[SEEDED_SITE_ID]
     assert seeded["Changed since assessment"] is True or seeded["Changed since assessment"] == 1
     assert seeded["Queued MW in the county"] > 0 and seeded["Nearest power plant"]
