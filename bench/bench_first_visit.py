@@ -11,7 +11,9 @@ app's default page, which reads no whole list), leaves it `--read` seconds (an a
 looking at the map), then opens the page in a new tab: the page's first visit, which finds
 the whole lists it draws on loaded, loading, or not begun; then the page again (a later
 visit). Prints a Markdown table of the seconds until content shows (title and finished
-run, as `bench_pages.py` times a new tab), each round's figure, and the machine.
+run, as `bench_pages.py` times a new tab), each round's figure, and the machine. Each round's
+browser is a Chromium on a new profile folder on disk, as `bench_pages.py` opens it
+(`--private`: a private window, as the figures before 27 Nov 2026, evening, were taken).
 """
 
 from __future__ import annotations
@@ -64,6 +66,12 @@ def main() -> None:
         default=pages.REPO,
         help="the checkout whose app.py runs (another commit's worktree, to compare)",
     )
+    parser.add_argument(
+        "--private",
+        action="store_true",
+        help="private windows (no code cache kept for the app's JavaScript) instead of a "
+        "profile on disk",
+    )
     args = parser.parse_args()
     pages.REPO = args.app_dir.resolve()
     unknown = [path for path in args.pages if path not in TITLES]
@@ -76,16 +84,20 @@ def main() -> None:
     from bench.peers.app_pages import _screen_one_site
     from bench.peers.servers import start_service
 
-    print(f"app: {pages.REPO}\nmachine: {pages.machine()}\n")
+    where = "private windows" if args.private else "a profile on disk"
+    print(f"app: {pages.REPO}\nbrowser: {where}\nmachine: {pages.machine()}\n")
     print(
         f"| scale | page | Screen a site, first visit (s) | the page's first visit, after "
         f"{args.read:g} s on Screen a site (s) | its next visit (s) |"
     )
     print("|---|---|---|---|---|")
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=pages.CHROMIUM, args=pages.CHROMIUM_ARGS
-        )
+        if args.private:
+            browser = playwright.chromium.launch(
+                executable_path=pages.CHROMIUM, args=pages.CHROMIUM_ARGS
+            )
+        else:
+            browser = pages.DiskProfiles(playwright)
         for scale in args.scales:
             service = start_service(pages.scale_database(args.data_dir, scale))
             try:

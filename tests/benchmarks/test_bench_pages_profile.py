@@ -1,0 +1,74 @@
+"""The page benchmark's browser keeps what an analyst's keeps: a profile on disk with V8's code
+cache for the pages' scripts, where a private window keeps none, and leaves no folder behind."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+import pytest
+
+from bench.bench_pages import CHROMIUM, DiskProfiles
+
+# a script big enough for Chromium to keep its compiled code (it skips tiny ones)
+SCRIPT = "window.total = 0;\n" + "".join(
+    f"function f{i}(x) {{ return x * {i} + {i % 7}; }}\nwindow.total += f{i}({i});\n"
+    for i in range(4000)
+)
+PAGE = '<!doctype html><title>t</title><script src="app.js"></script><h1>Loaded</h1>'
+
+
+@pytest.fixture
+def site(tmp_path):
+    """Serve a page and its script over loopback HTTP, the script cached for a year as
+    Streamlit's hashed bundles are; yield the page's URL."""
+    (tmp_path / "index.html").write_text(PAGE)
+    (tmp_path / "app.js").write_text(SCRIPT)
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def end_headers(self):
+            if self.path.endswith(".js"):
+                self.send_header("Cache-Control", "public, immutable, max-age=31536000")
+            super().end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Handler, directory=str(tmp_path))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    server.shutdown()
+    server.server_close()
+
+
+def code_cache_bytes(profile: Path) -> int:
+    folder = profile / "Default" / "Code Cache"
+    return sum(f.stat().st_size for f in folder.rglob("*") if f.is_file()) if folder.exists() else 0
+
+
+def test_each_context_is_a_profile_on_disk_that_keeps_compiled_scripts_and_goes_away(site):
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        profiles = DiskProfiles(playwright)
+        context = profiles.new_context()
+        profile = context.profile_folder
+        before = code_cache_bytes(profile)
+        for _ in range(4):  # Chromium keeps a script's code from its second or third load on
+            page = context.new_page()
+            page.goto(site)
+            page.get_by_role("heading", name="Loaded").wait_for()
+            assert page.evaluate("window.total") > 0
+            page.close()
+        kept = code_cache_bytes(profile) - before
+        # the script's compiled code is kept (a private window keeps no code cache at all)
+        assert kept > len(SCRIPT) // 10, f"{kept} bytes of compiled code kept for the script"
+        context.close()
+        profiles.close()
+    assert not profile.exists(), "the profile folder outlived the benchmark"
