@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 import pandas as pd
@@ -221,6 +221,7 @@ _CODE_TOKEN = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 _WIRE_NAME = re.compile(r"\b[a-z]+(?:[A-Z][a-z0-9]+)+\b")
 
 
+@lru_cache(maxsize=4096)  # a few hundred codes and names, each spelt out again per row
 def words(name: str) -> str:
     """Return a code or wire name spelt out in sentence case: `totalCapacityMw` -> `Total
     capacity MW`, `queue_congestion` -> `Queue congestion`."""
