@@ -134,18 +134,23 @@ def draw_filings(frame: pd.DataFrame) -> None:
     subject = shared_subject(frame["description"]) if len(frame) > 1 else None
     if subject:
         st.markdown(f"Subject of every filing: {escape_markdown(subject)}")
-    config = table_config()
+    shown = glossary.table(frame, table_config())  # relabelled once, drawn twice
     # No row selection: its checkbox column would push the last column off-screen at 1280 px.
-    show_table(**glossary.table(frame, config), hide_index=True, column_order=FILING_TABLE)
+    show_table(**shown, hide_index=True, column_order=FILING_TABLE)
     st.markdown("**Where each filing comes from**")
-    show_table(**glossary.table(frame, config), hide_index=True, column_order=PROVENANCE_TABLE)
+    show_table(**shown, hide_index=True, column_order=PROVENANCE_TABLE)
     st.markdown("**Quality flags**")
     for line in flag_lines(frame) or ["No filing in this docket carries a quality flag."]:
         st.caption(escape_markdown(line))
+    # each option's words worked out from two columns, not from a row read per option
+    choices = [
+        f"Item {item} · {filing}"
+        for item, filing in zip(frame["itemNumber"], frame["filing"], strict=True)
+    ]
     position = st.selectbox(
         "Read a filing in full",
         range(len(frame)),
-        format_func=lambda i: f"Item {frame.iloc[i]['itemNumber']} · {frame.iloc[i]['filing']}",
+        format_func=choices.__getitem__,
         key="dockets.filing",
     )
     draw_filing_detail(frame.iloc[position or 0])
