@@ -106,6 +106,16 @@ FREEZE_EVERY_RECORDS = 10_000
 _LOADED_BEFORE: set[tuple[ConnectionKey, str]] = set()  # read and changed under _STARTING
 
 
+def _freeze() -> None:
+    """Move every object the collector tracks to its permanent generation, once its youngest
+    generation is collected: cyclic garbage made since the last collection, by any thread
+    (a session that just ended, a page's run), is freed then rather than frozen with the
+    records. That costs 0.02 ms. Collecting the next generation too would free a little
+    more, at 13 to 17 ms a freeze at scale 100 (0.2 s of the queue's load)."""
+    gc.collect(0)
+    gc.freeze()
+
+
 @dataclasses.dataclass
 class Load:
     """One traversal of a whole collection, in a thread of its own: every session that needs
@@ -182,14 +192,14 @@ def _run(
         nonlocal frozen_at
         load.records, load.pages = records, pages
         if records - frozen_at >= FREEZE_EVERY_RECORDS:
-            gc.freeze()
+            _freeze()
             frozen_at = records
         PAGE_RUNS.wait_while_running(lambda: load.waiting > 0, PROGRESS_SECONDS)
 
     try:
         load.result = list(pager_of(client_for(conn), limit=PAGE_SIZE, on_progress=on_progress))
         if len(load.result) >= FREEZE_EVERY_RECORDS:
-            gc.freeze()
+            _freeze()
         holder["entry"] = (load.version, load.result)  # one assignment: read old or new, whole
         with _STARTING:
             _LOADED_BEFORE.add((conn, label))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import threading
 import time
+import weakref
 
 import pandas as pd
 import pytest
@@ -314,6 +315,47 @@ def test_a_big_load_leaves_its_records_out_of_the_collectors_scans(collector, mo
     assert not any(scanned(record) for record in records)
     # frozen as the load went, from the second page (four records) on, not only at its end
     assert pager.tracked_when_reported == [True, False, False, False, False]
+
+
+class Cycle:
+    """Garbage only the collector can free: an object that refers to itself."""
+
+    def __init__(self) -> None:
+        self.itself = self
+
+
+class LitteringPager(PagedPager):
+    """A pager during whose pages another part of the app drops cyclic garbage (a session
+    that ended, a page's run), as the app's threads do while a list loads."""
+
+    def __init__(self, records: list, size: int) -> None:
+        super().__init__(records, size)
+        self.litter: list[weakref.ref] = []
+
+    def __call__(self, client, *, limit: int, on_progress=None):
+        def dropping(records: int, pages: int) -> None:
+            # unreachable at once: only the collector frees it
+            self.litter.append(weakref.ref(Cycle()))
+            if on_progress:
+                on_progress(records, pages)
+
+        yield from super().__call__(client, limit=limit, on_progress=dropping)
+
+
+def test_a_load_frees_the_cyclic_garbage_made_meanwhile_rather_than_freezing_it(
+    collector, monkeypatch
+):
+    monkeypatch.setattr(_cache, "FREEZE_EVERY_RECORDS", 4)
+    gc.disable()  # no collection but the load's own: what it freezes is what it finds
+    try:
+        records = [queue_record(f"q{n}") for n in range(8)]
+        pager = LitteringPager(records, size=2)
+        assert traverse(own_key("littered"), "littered-test", pager, version="v1") == records
+    finally:
+        gc.enable()
+    assert len(pager.litter) == 4
+    assert all(ref() is None for ref in pager.litter), "garbage frozen with the records"
+    assert not any(scanned(record) for record in records)
 
 
 def test_a_small_load_leaves_the_collector_as_it_is(collector):
