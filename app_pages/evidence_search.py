@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data, evidence_view, filters
+from components import connection, data, evidence_view, filters, glossary
 from components.facts_view import known_at_param
 from components.problems import problem_boundary
 from components.text import escape_markdown
@@ -32,7 +32,11 @@ with problem_boundary():
         source_id = filters.text_input("Source id", "source_id", scope="evidence")
     with row[1]:
         authority = filters.selectbox(
-            "Authority", [ANY, *evidence_view.AUTHORITIES], "authority", scope="evidence"
+            "Authority",
+            [ANY, *evidence_view.AUTHORITIES],
+            "authority",
+            scope="evidence",
+            format_func=glossary.words,  # the code stays in the address: official_filing
         )
     with row[2]:
         policy = filters.selectbox(
@@ -40,9 +44,16 @@ with problem_boundary():
             [ANY, *evidence_view.REDISTRIBUTION_POLICIES],
             "redistribution_policy",
             scope="evidence",
+            format_func=glossary.words,
         )
     with row[3]:
-        kind = filters.selectbox("Kind", [ANY, *evidence_view.KINDS], "kind", scope="evidence")
+        kind = filters.selectbox(
+            "Kind",
+            [ANY, *evidence_view.KINDS],
+            "kind",
+            scope="evidence",
+            format_func=glossary.words,
+        )
     with row[4]:
         page = filters.number_input(
             "Page", "page", min_value=1.0, step=1.0, format="%.0f", scope="evidence"

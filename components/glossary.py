@@ -149,6 +149,7 @@ KINDS: dict[str, Mapping[str, str]] = {
     "predicate": PREDICATES,
     "scenario": SCENARIOS,
     "firmness": FIRMNESS,
+    "authority": {},  # an evidence authority (`official_filing`): spelt out in words
 }
 # Columns whose cells hold codes of a kind (by wire name or by the label a view gave them)
 CODE_COLUMNS = {
@@ -170,6 +171,7 @@ CODE_COLUMNS = {
     "factor": "factor",
     "Factor": "factor",
     "severity": "severity",
+    "authority": "authority",
 }
 COLUMN_LABELS = {
     "id": "Record id",

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from components import glossary
 from components.dockets_view import filings_frame, shared_subject
 from components.sources import source_name
 from components.text import escape_markdown
@@ -40,6 +41,10 @@ def test_offered_dockets_show_their_filings(service_env, alpha_client):
     provenance = at.dataframe[1]
     assert {"sourceId", "sourceLocator", "observedAt"} <= set(provenance.proto.column_order)
     assert provenance.value["sourceLocator"].tolist() == [f.source_locator for f in ordered]
+    # the evidence's authority in words (`official_filing` reads "Official filing")
+    authorities = provenance.value["authority"].tolist()
+    assert authorities == [glossary.words(f.evidence.authority) for f in ordered]
+    assert all(a and "_" not in a for a in authorities)
     captions = [unescape(c.value) for c in at.caption]
     assert "No filing in this docket carries a quality flag." in captions
     # The filing read in full: its whole description, record id and provenance.

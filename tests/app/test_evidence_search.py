@@ -56,3 +56,23 @@ def test_hostile_text_in_a_query_never_becomes_markup(service_env):
     assert not at.exception
     for block in at.markdown:
         assert "<b>" not in block.value and "](" not in block.value
+
+
+def test_authority_and_policy_are_offered_in_words_and_kept_as_codes(service_env, alpha_client):
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["q"] = "interconnection"
+    at.query_params["authority"] = "official_filing"
+    at.run()
+    assert not at.exception and not at.error
+    authority = at.selectbox(key="filter:evidence:authority")
+    policy = at.selectbox(key="filter:evidence:redistribution_policy")
+    assert authority.value == "official_filing"  # what the service and the address get
+    assert "Official filing" in authority.options and "Any" in authority.options
+    kind = at.selectbox(key="filter:evidence:kind")
+    assert "Links only" in policy.options and kind.options == ["Any", "Prose", "Table", "Figure"]
+    assert not [o for o in [*authority.options, *policy.options] if "_" in o]
+    expected = alpha_client.evidence.search(
+        "interconnection", authority="official_filing", limit=10
+    ).pages()
+    captions = [c for c in at.caption if " · rank " in c.value]
+    assert len(captions) == len(next(expected).data) > 0
