@@ -11,6 +11,16 @@ from components.sources import source_name
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "evidence_search.py")
 
 
+def opened(**query: str) -> AppTest:
+    """Return the page run once from an address holding `query`, without a failure."""
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    for name, value in query.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception and not at.error
+    return at
+
+
 def results(at: AppTest) -> list[str]:
     return [m.value for m in at.markdown if ":orange-background[" in m.value]
 
@@ -31,11 +41,7 @@ def test_search_highlights_and_pages_on_demand(service_env, alpha_client):
 
 
 def test_filters_reach_the_service(service_env, alpha_client):
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    at.query_params["q"] = "forecast"
-    at.query_params["kind"] = "table"
-    at.run()
-    assert not at.exception and not at.error
+    at = opened(q="forecast", kind="table")
     expected = alpha_client.evidence.search("forecast", kind="table", limit=10).pages()
     page = next(expected)
     captions = [c for c in at.caption if " · rank " in c.value]
@@ -59,11 +65,7 @@ def test_hostile_text_in_a_query_never_becomes_markup(service_env):
 
 
 def test_authority_and_policy_are_offered_in_words_and_kept_as_codes(service_env, alpha_client):
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    at.query_params["q"] = "interconnection"
-    at.query_params["authority"] = "official_filing"
-    at.run()
-    assert not at.exception and not at.error
+    at = opened(q="interconnection", authority="official_filing")
     authority = at.selectbox(key="filter:evidence:authority")
     policy = at.selectbox(key="filter:evidence:redistribution_policy")
     assert authority.value == "official_filing"  # what the service and the address get
