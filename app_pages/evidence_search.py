@@ -23,6 +23,14 @@ def _want_more() -> None:
     st.session_state[MORE] = True
 
 
+def code_filter(label: str, codes: list[str], param: str) -> str | None:
+    """A choice of "any" or one of `codes`, offered in words ("Official filing"); the code
+    itself is what the address keeps and the service is sent."""
+    return filters.selectbox(
+        label, [ANY, *codes], param, scope="evidence", format_func=glossary.words
+    )
+
+
 with problem_boundary():
     query = filters.text_input(
         "Search the source evidence", "q", placeholder="e.g. transmission", scope="evidence"
@@ -31,29 +39,13 @@ with problem_boundary():
     with row[0]:
         source_id = filters.text_input("Source id", "source_id", scope="evidence")
     with row[1]:
-        authority = filters.selectbox(
-            "Authority",
-            [ANY, *evidence_view.AUTHORITIES],
-            "authority",
-            scope="evidence",
-            format_func=glossary.words,  # the code stays in the address: official_filing
-        )
+        authority = code_filter("Authority", evidence_view.AUTHORITIES, "authority")
     with row[2]:
-        policy = filters.selectbox(
-            "Redistribution policy",
-            [ANY, *evidence_view.REDISTRIBUTION_POLICIES],
-            "redistribution_policy",
-            scope="evidence",
-            format_func=glossary.words,
+        policy = code_filter(
+            "Redistribution policy", evidence_view.REDISTRIBUTION_POLICIES, "redistribution_policy"
         )
     with row[3]:
-        kind = filters.selectbox(
-            "Kind",
-            [ANY, *evidence_view.KINDS],
-            "kind",
-            scope="evidence",
-            format_func=glossary.words,
-        )
+        kind = code_filter("Kind", evidence_view.KINDS, "kind")
     with row[4]:
         page = filters.number_input(
             "Page", "page", min_value=1.0, step=1.0, format="%.0f", scope="evidence"

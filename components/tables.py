@@ -218,7 +218,12 @@ def show_table(data: pd.DataFrame, **options: Any) -> Any:
     `-`, `@`, a tab or a carriage return shows (and downloads) with a leading `'`. A cell
     with no value shows `MISSING_CELL`.
     """
-    return st.dataframe(formula_safe(data), **{"placeholder": MISSING_CELL, **options})
+    return _dataframe(formula_safe(data), **options)
+
+
+def _dataframe(data: pd.DataFrame, **options: Any) -> Any:
+    """`st.dataframe`, a cell with no value showing `MISSING_CELL` unless told otherwise."""
+    return st.dataframe(data, **{"placeholder": MISSING_CELL, **options})
 
 
 def _static_cell(value: Any) -> str:
@@ -329,9 +334,7 @@ def show_rows(
     # only the drawn rows are put in order on each run: all 100,000 generators at scale 100
     # took 0.9 s of every run of Generation, to draw the first 2,000
     drawn = rows_in_order(table.data, index, limit=ROWS_SENT)
-    event = st.dataframe(
-        drawn, column_config=table.column_config, **{"placeholder": MISSING_CELL, **options}
-    )
+    event = _dataframe(drawn, column_config=table.column_config, **options)
     if total > len(drawn):
         st.caption(
             f"The first {len(drawn):,} of {total:,} {noun} in this order are drawn: sorting "
