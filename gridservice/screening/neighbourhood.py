@@ -36,7 +36,7 @@ def queue_figures(
 
     MW sums positive capacities only; `withoutCapacity` counts the projects left out.
     """
-    active = sorted(active_by_project(rows).values(), key=lambda r: r["project_id"].upper())
+    active = list(active_by_project(rows).values())  # by upper-case queue id
     mw = [positive_mw(r) for r in active]
     by_fuel: dict[str, list[float | None]] = defaultdict(list)
     by_grade: dict[str, list[float | None]] = defaultdict(list)

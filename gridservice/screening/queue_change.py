@@ -9,7 +9,7 @@ cancellation or commissioning sheets of the reports between say why (or nothing 
 from __future__ import annotations
 
 import sqlite3
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
 from gridservice.screening.queue_history import (
@@ -43,6 +43,13 @@ def _why_left(later_rows: list[Row], to_report_id: str) -> Row | None:
     return max(pool, key=lambda r: (r["report_id"], OUTCOME_ORDER.index(r["status"])))
 
 
+def _differs(before: Row, after: Row) -> bool:
+    """Return whether `_value_changes` would list a change (without building it)."""
+    if all(before[column] == after[column] for column in _VALUE_COLUMNS):
+        return False  # most projects: nothing compared (firmness included) differs
+    return any(before[c] != after[c] for _, c in COMPARED) or firmness(before) != firmness(after)
+
+
 def _value_changes(before: Row, after: Row) -> list[dict[str, Any]]:
     if all(before[column] == after[column] for column in _VALUE_COLUMNS):
         return []  # most projects: nothing compared (firmness included) differs
@@ -69,8 +76,8 @@ def queue_changes(
 ) -> dict[str, Any]:
     """Return the projects in `fips` that entered, left and changed between two reports.
 
-    `rows`: the two reports' rows in `fips` when the caller has read them already (in
-    `history_rows` order; rows of other reports are ignored). `summaries`: how many of each
+    `rows`: the two reports' rows in `fips` when the caller has read them already (in any
+    order; rows of other reports are ignored). `summaries`: how many of each
     list to describe in full (None: all); the others carry their queue id (and a left one
     its outcome) alone, enough to count them and to page past the described ones.
     """
@@ -125,10 +132,12 @@ def queue_changes(
         )
     changed: list[dict[str, Any]] = []
     for key in sorted(set(before) & set(after)):
+        if not described(changed):  # counted and paged past: its changes are not built
+            if _differs(before[key], after[key]):
+                changed.append({"projectId": after[key]["project_id"]})
+            continue
         changes = _value_changes(before[key], after[key])
-        if changes and not described(changed):
-            changed.append({"projectId": after[key]["project_id"]})
-        elif changes:
+        if changes:
             changed.append({**project_summary(after[key]), "changes": changes})
     outcomes = {o: sum(1 for p in left if p["outcome"] == o) for o in (*OUTCOME_ORDER, "unstated")}
     return {
@@ -184,16 +193,20 @@ def dropout_rates(
     cancelled. Fuel and county are those of its last active row.
     """
     report_ids = [r["report_id"] for r in reports]
-    every = [0] * 5
-    by_fuel: dict[str, list[int]] = defaultdict(lambda: [0] * 5)
-    by_county: dict[str, list[int]] = defaultdict(lambda: [0] * 5)
+    # Projects alike in fuel, county and outcome are counted together, then added up.
+    alike: Counter[tuple[str, str, bool, bool, bool]] = Counter()
     for _, fuel, county, first, *lasts in surroundings_summary.project_outcome_rows(
         conn, report_ids, fips
     ):
         # A status counts when a report from the project's first queued month on lists it.
         inactive, cancelled, commissioned = (m is not None and m >= first for m in lasts)
-        counts = (1, inactive, cancelled, inactive or cancelled, commissioned)
-        for total in (every, by_fuel[fuel or "unknown"], by_county[county]):
+        alike[(fuel or "unknown", county, inactive, cancelled, commissioned)] += 1
+    every = [0] * 5
+    by_fuel: dict[str, list[int]] = defaultdict(lambda: [0] * 5)
+    by_county: dict[str, list[int]] = defaultdict(lambda: [0] * 5)
+    for (fuel, county, inactive, cancelled, commissioned), n in alike.items():
+        counts = (n, n * inactive, n * cancelled, n * (inactive or cancelled), n * commissioned)
+        for total in (every, by_fuel[fuel], by_county[county]):
             for i, count in enumerate(counts):
                 total[i] += count
     first, last = (

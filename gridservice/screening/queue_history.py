@@ -58,20 +58,29 @@ def positive_mw(row: Row) -> float | None:
 
 
 def active_by_project(rows: list[Row]) -> dict[str, Row]:
-    """Return each project's active row (large-gen sheet preferred), keyed by upper-case id."""
+    """Return each project's active row (large-gen sheet preferred), keyed by upper-case id,
+    in the order of the keys. Of two active rows on one sheet the first given is kept."""
     found: dict[str, Row] = {}
-    for row in sorted(rows, key=lambda r: (r["project_id"].upper(), r["sheet"])):
-        if row["status"] == "active":
-            found.setdefault(row["project_id"].upper(), row)
-    return found
+    for row in rows:
+        if row["status"] != "active":
+            continue
+        key = row["project_id"].upper()
+        kept = found.get(key)
+        if kept is None or row["sheet"] < kept["sheet"]:
+            found[key] = row
+    return {key: found[key] for key in sorted(found)}
 
 
 def others_by_project(rows: list[Row]) -> dict[str, list[Row]]:
-    """Return each project's rows on the inactive, cancellation and commissioning sheets."""
+    """Return each project's rows on the inactive, cancellation and commissioning sheets, by
+    report, sheet and row (the same order on every store, whatever order they came in)."""
     found: dict[str, list[Row]] = {}
     for row in rows:
         if row["status"] != "active":
             found.setdefault(row["project_id"].upper(), []).append(row)
+    for listed in found.values():
+        if len(listed) > 1:
+            listed.sort(key=lambda r: (r["report_id"], r["sheet"], r["row"]))
     return found
 
 
