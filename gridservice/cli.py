@@ -19,7 +19,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from gridservice import workers
     from gridservice.app import create_app, prepare_store
-    from gridservice.server import bound_socket, uvicorn_config
+    from gridservice.server import bound_socket, freeze_start_up, uvicorn_config
 
     if args.workers < 1:
         print("gridservice serve: --workers must be at least 1", file=sys.stderr)
@@ -61,6 +61,7 @@ def _serve(args: argparse.Namespace) -> int:
         sock = bound_socket(args.host, args.port)
         host, port = sock.getsockname()[:2]
         app = create_app(settings)
+        freeze_start_up()
         print(
             f"Grid Data Service on http://{host}:{port}/v1/docs "
             f"(store: {backend.describe(location)})",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import socket
 import threading
 import time
@@ -37,6 +38,18 @@ def bound_socket(host: str, port: int) -> socket.socket:
     sock.bind((host, port))
     sock.listen(128)
     return sock
+
+
+def freeze_start_up() -> None:
+    """Move what start-up built out of the garbage collector's scans, in a process of its
+    own (`serve` and its workers; never where the service is embedded in another program).
+
+    Routes, schemas, the store's connections and caches live as long as the process, yet each
+    full collection that a large answer sets off scanned them all again (about a tenth of a
+    surroundings request's CPU at demo scale 100). Reference counting still frees them.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 def uvicorn_config(app, settings: Settings, **options) -> uvicorn.Config:

@@ -54,10 +54,11 @@ def _worker(settings_json: str, host: str, port: int, ready: Event) -> None:
     import uvicorn
 
     from gridservice.app import create_app
-    from gridservice.server import uvicorn_config
+    from gridservice.server import freeze_start_up, uvicorn_config
 
     settings = Settings.from_json(settings_json)
     app = create_app(settings)
+    freeze_start_up()
     sock = reuseport_socket(host, port, listen=True)
     ready.set()
     uvicorn.Server(uvicorn_config(app, settings, log_level="info")).run(sockets=[sock])
