@@ -312,3 +312,16 @@ def test_a_reentered_project_cites_the_same_earlier_cell_whatever_the_row_order(
         assert entered_edge() == natural
     assert natural["enteredAs"] == "reactivated"
     assert natural["fromCell"]["worksheet"] == "cancellation"
+
+
+def test_why_a_project_left_is_read_from_the_other_sheets_only(clean_demo):
+    """A left project's inactive, cancellation and commissioning rows are sought in an index
+    of those rows alone, not among its queued rows of every report."""
+    reports = [r["report_id"] for r in surroundings_reads.queue_reports(clean_demo)]
+    projects = [r[0] for r in clean_demo.execute("SELECT project_id FROM queue_history LIMIT 50")]
+    plans = _plans(
+        clean_demo,
+        lambda: surroundings_reads.project_event_rows(clean_demo, reports, projects),
+        reading="FROM queue_history",
+    )
+    assert plans and all("INDEX queue_history_events" in plan for plan in plans), plans
