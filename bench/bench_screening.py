@@ -15,6 +15,9 @@ over the sites:
 - `GET /v1/sites/{id}/surroundings` (40 km, the default window),
 - `GET /v1/sites/{id}/changes` (since the site's first assessment).
 
+Each store is served by `gridservice serve` in a process of its own, as a team runs it
+(`--in-process`: in a thread of this process, as before 27 Nov 2026: the client and the
+service then share one interpreter, which added about a fifth to the scale-100 figures).
 Each request is timed to the last byte of its body. The first asking per site is left out
 (county index, page cache) and printed apart. A store stops early after `--max-seconds` of
 timed rounds (the scale-100 answers take seconds each), saying so. Prints one row per store
@@ -29,10 +32,12 @@ import os
 import sqlite3
 import statistics
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 
+from bench.peers.servers import start_gridservice
 from gridservice.demo import DEMO_POINTS
 from gridservice.server import start_in_thread
 from gridservice.settings import Settings
@@ -102,15 +107,26 @@ class Timed:
         return self._send(endpoint, method, path, headers=headers, params=params)
 
 
-def bench_store(db_path: Path, rounds: int, max_seconds: float) -> list[dict]:
+def serve(db_path: Path, in_process: bool) -> tuple[str, Callable[[], None]]:
+    """Serve the store on loopback; return its base URL and what stops it."""
+    if in_process:
+        server = start_in_thread(Settings(db_path=db_path, rate_limit_burst=10**9))
+        return server.base_url, server.stop
+    process = start_gridservice(["--db", str(db_path)])
+    return process.base_url, process.stop
+
+
+def bench_store(
+    db_path: Path, rounds: int, max_seconds: float, in_process: bool = False
+) -> list[dict]:
     label, kind = store_kind(db_path)
     sites = DEMO_SITES if kind == "demo" else HARVEST_SITES
-    server = start_in_thread(Settings(db_path=db_path, rate_limit_burst=10**9))
+    base_url, stop = serve(db_path, in_process)
     token = issue_token(db_path, "bench-screening")
     timings: dict[str, list[float]] = {e: [] for e in ENDPOINTS}
     done = 0
     try:
-        with httpx.Client(base_url=server.base_url, timeout=600) as client:
+        with httpx.Client(base_url=base_url, timeout=600) as client:
             timed = Timed(client, token)
             ids = {name: timed.create_site(name, p) for name, p in sites.items()}
             first_assessment = {}
@@ -133,7 +149,7 @@ def bench_store(db_path: Path, rounds: int, max_seconds: float) -> list[dict]:
             if done < rounds:
                 print(f"  {label}: stopped after {done} rounds ({max_seconds:g} s)", flush=True)
     finally:
-        server.stop()
+        stop()
         revoke_token(db_path, token)
     return [
         {
@@ -154,11 +170,16 @@ def main() -> None:
     parser.add_argument("stores", type=Path, nargs="+", help="store files (demo or harvested)")
     parser.add_argument("--rounds", type=int, default=10, help="rounds over the three sites")
     parser.add_argument("--max-seconds", type=float, default=120.0, help="per store")
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="serve in a thread of this process (the figures before 27 Nov 2026)",
+    )
     args = parser.parse_args()
     print(f"load average at start: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
     rows = []
     for db_path in args.stores:
-        rows += bench_store(db_path, args.rounds, args.max_seconds)
+        rows += bench_store(db_path, args.rounds, args.max_seconds, args.in_process)
     print(f"load average at end: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
     print("| store | endpoint | p50 ms | p95 ms | answer KiB | requests |")
     print("|---|---|---:|---:|---:|---:|")
