@@ -1,7 +1,7 @@
 """Time the Portfolio page's draw for a tenant with many screened sites (target: p50 < 2 s at 200).
 
 Usage:
-    uv run python bench/bench_portfolio.py [--sites 200] [--rounds 7] [--browser]
+    uv run python bench/bench_portfolio.py [--sites 200] [--rounds 7] [--browser [--private]]
 
 Builds a fresh demo database in a temporary folder, serves it over loopback HTTP, creates
 `--sites` sites for demo-alpha on a grid of Texas points and screens each once (this set-up
@@ -17,7 +17,9 @@ takes minutes and is not timed). Then, per round, with every cache emptied:
   one listing request included);
 - with `--browser`: `page in Chromium`, the page opened in a new tab of headless Chromium
   (a new Streamlit session of `streamlit run app.py`, 1280 px wide), timed until its title,
-  table and chart show and nothing is running (what a user waits for).
+  table and chart show and nothing is running (what a user waits for). The browser keeps
+  its profile on disk, as an analyst's does (`bench_pages.DiskProfiles`); `--private` opens
+  the tabs in a private window, as the figures before 27 Nov 2026 were taken.
 
 Prints a Markdown table with p50 and max per step, and the size of each listing's body.
 Run it by hand on a quiet machine; write the result up in docs/BENCHMARKS.md.
@@ -88,13 +90,15 @@ def run_page(base_url: str) -> None:
         raise RuntimeError(at.exception[0].value)
 
 
-def browser_page(base_url: str) -> list[float]:
-    """Return the seconds a new tab takes to show the Portfolio page's table and chart."""
+def browser_page(base_url: str, private: bool = False) -> list[float]:
+    """Return the seconds a new tab takes to show the Portfolio page's table and chart, in a
+    browser on a profile on disk (`private`: in a private window, as before 27 Nov 2026)."""
     from playwright.sync_api import sync_playwright
 
     from bench.bench_pages import (
         CHROMIUM,
         CHROMIUM_ARGS,
+        DiskProfiles,
         free_port,
         new_context,
         start_app,
@@ -105,7 +109,10 @@ def browser_page(base_url: str) -> list[float]:
     app = start_app(port, base_url)
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            if private:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            else:
+                browser = DiskProfiles(playwright)
             context = new_context(browser)
             times = []
             for _ in range(2 + BROWSER_ROUNDS):  # two to warm the app's process up, not kept
@@ -117,6 +124,7 @@ def browser_page(base_url: str) -> list[float]:
                 page.locator('[data-testid="stVegaLiteChart"]').first.wait_for()
                 times.append(time.perf_counter() - started)
                 page.close()
+            context.close()
             browser.close()
     finally:
         app.terminate()
@@ -143,6 +151,9 @@ def main() -> None:
         "--browser",
         action="store_true",
         help=f"also time the page in headless Chromium ({BROWSER_ROUNDS} new tabs)",
+    )
+    parser.add_argument(
+        "--private", action="store_true", help="with --browser: the tabs in a private window"
     )
     args = parser.parse_args()
     os.chdir(REPO)
@@ -183,7 +194,7 @@ def main() -> None:
                     times["table + chart"].append(timed(table_and_chart))
                     times["page"].append(timed(lambda: run_page(server.base_url)))
                 if args.browser:
-                    times["page in Chromium"] = browser_page(server.base_url)
+                    times["page in Chromium"] = browser_page(server.base_url, args.private)
         finally:
             server.stop()
     print(f"\n{len(listed)} sites listed in one request; bodies: {sizes}.\n")
