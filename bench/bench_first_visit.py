@@ -92,12 +92,7 @@ def main() -> None:
     )
     print("|---|---|---|---|---|")
     with sync_playwright() as playwright:
-        if args.private:
-            browser = playwright.chromium.launch(
-                executable_path=pages.CHROMIUM, args=pages.CHROMIUM_ARGS
-            )
-        else:
-            browser = pages.DiskProfiles(playwright)
+        browser = pages.open_browser(playwright, args.private)
         for scale in args.scales:
             service = start_service(pages.scale_database(args.data_dir, scale))
             try:

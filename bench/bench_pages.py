@@ -19,7 +19,8 @@ load of the whole app is reported apart. Each browser context is a Chromium of i
 profile folder on disk, as an analyst's browser is, so a later tab finds Streamlit's
 JavaScript compiled in V8's code cache; `--private` opens private windows instead (the
 figures before 27 Nov 2026, evening), where each tab compiles it again. Two ways to reach a
-page are timed: a new tab (a new Streamlit session: a shared link, a bookmark) and a click in the app's sidebar (the session
+page are timed: a new tab (a new Streamlit session: a shared link, a bookmark) and a click
+in the app's sidebar (the session
 goes on: how an analyst moves from page to page), each page reached from the one before it
 in the sidebar's order; the assessment is also opened by its id from the Assessment page, and
 then two parts it draws on demand, each a fragment's run, are timed until their table is drawn
@@ -276,6 +277,15 @@ class DiskProfiles:
         for folder in self._folders:
             shutil.rmtree(folder, ignore_errors=True)
         self._folders.clear()
+
+
+def open_browser(playwright, private: bool = False):
+    """Return what the benchmarks open tabs in: Chromiums on profile folders on disk
+    (`DiskProfiles`), or with `private` one launched Chromium whose contexts are private
+    windows. Either has `new_context` and `close`."""
+    if private:
+        return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    return DiskProfiles(playwright)
 
 
 # a second after the last page showed, and the browser's main thread idle: an analyst reads a
@@ -743,10 +753,7 @@ def main() -> None:
     results: dict[str, dict] = {}
     print(f"machine: {machine()} (before)\n", flush=True)
     with sync_playwright() as playwright:
-        if args.private:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        else:
-            browser = DiskProfiles(playwright)
+        browser = open_browser(playwright, args.private)
         print(f"browser: {'private windows' if args.private else 'a profile on disk'}\n")
         try:
             if args.floor:

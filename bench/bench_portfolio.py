@@ -96,11 +96,9 @@ def browser_page(base_url: str, private: bool = False) -> list[float]:
     from playwright.sync_api import sync_playwright
 
     from bench.bench_pages import (
-        CHROMIUM,
-        CHROMIUM_ARGS,
-        DiskProfiles,
         free_port,
         new_context,
+        open_browser,
         start_app,
         wait_for_content,
     )
@@ -109,10 +107,7 @@ def browser_page(base_url: str, private: bool = False) -> list[float]:
     app = start_app(port, base_url)
     try:
         with sync_playwright() as playwright:
-            if private:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            else:
-                browser = DiskProfiles(playwright)
+            browser = open_browser(playwright, private)
             context = new_context(browser)
             times = []
             for _ in range(2 + BROWSER_ROUNDS):  # two to warm the app's process up, not kept

@@ -51,8 +51,8 @@ def _differs(before: Row, after: Row) -> bool:
 
 
 def _value_changes(before: Row, after: Row) -> list[dict[str, Any]]:
-    if all(before[column] == after[column] for column in _VALUE_COLUMNS):
-        return []  # most projects: nothing compared (firmness included) differs
+    if not _differs(before, after):
+        return []
     changes = []
     for wire, column in COMPARED:
         if before[column] != after[column]:
