@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 from e2e_browser import (
     assert_no_exception_box,
@@ -21,6 +22,19 @@ CUT_DOWNLOAD_LABELS = """() => [...document.querySelectorAll(
     '[data-testid="stMain"] [data-testid="stDownloadButton"] button')]
   .filter(b => [...b.querySelectorAll('*')].some(e => e.scrollWidth > e.clientWidth + 1))
   .map(b => b.innerText)"""
+
+
+def texts_once_drawn(first, second, seconds: float = 30.0) -> tuple[str, str]:
+    """Return both pages' main text, read again (each page's run awaited) while they differ,
+    for up to `seconds`: on a loaded machine one page can still be drawing a section when
+    its script has ended (seen once in a full run beside another app and browser)."""
+    deadline = time.monotonic() + seconds
+    while (texts := (main_text(first), main_text(second)))[0] != texts[1]:
+        if time.monotonic() > deadline:
+            break
+        for page in (first, second):
+            wait_for_run(page, settle_ms=500)
+    return texts
 
 
 def test_assessment_url_opens_the_same_assessment_in_a_fresh_context(
@@ -43,7 +57,8 @@ def test_assessment_url_opens_the_same_assessment_in_a_fresh_context(
     for page in (first, second):
         expect(page.get_by_role("button", name=packet_button)).to_be_visible()
         wait_for_run(page)  # the sections after the band may still be drawing on a busy machine
-    assert main_text(first) == main_text(second)
+    shown_first, shown_second = texts_once_drawn(first, second)
+    assert shown_first == shown_second
     # every download's label reads whole at 1280 px (the file's name is in its caption)
     assert second.evaluate(CUT_DOWNLOAD_LABELS) == []
     screenshot(second, "share-01-assessment-fresh-context")
