@@ -28,11 +28,17 @@ PLANTS_PER_COUNTY = 5
 
 
 def queue_figures(
-    rows: list[Row], *, with_projects: bool = True, summaries: int | None = None
+    conn: sqlite3.Connection,
+    rows: list[Row],
+    *,
+    with_projects: bool = True,
+    summaries: int | None = None,
 ) -> dict[str, Any]:
     """Return count and MW of active projects, in all, by fuel and by firmness (and, unless
     `with_projects` is False, every active project by queue id: the first `summaries` (None:
     all) with their summary, the others with their queue id alone).
+
+    `rows`: `surroundings_reads.history_rows` rows; those described are filled in here.
 
     MW sums positive capacities only; `withoutCapacity` counts the projects left out.
     """
@@ -65,6 +71,7 @@ def queue_figures(
         ],
     }
     if with_projects:
+        surroundings_reads.describe_rows(conn, active if summaries is None else active[:summaries])
         figures["projects"] = [
             project_summary(r)
             if summaries is None or i < summaries

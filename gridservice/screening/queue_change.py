@@ -97,28 +97,36 @@ def queue_changes(
     ]
     gone = sorted(set(before) - set(after))
     later = others_by_project(surroundings_reads.project_event_rows(conn, between, gone))
-
-    def described(found: list) -> bool:
-        return summaries is None or len(found) < summaries
-
-    entered: list[dict[str, Any]] = []
-    for key in sorted(set(after) - set(before)):
-        if not described(entered):
-            entered.append({"projectId": after[key]["project_id"]})
-            continue
-        entered.append(
-            {
-                **project_summary(after[key]),
-                "enteredAs": "reactivated" if key in earlier_other else "new",
-                "fromCell": cell(earlier_other[key][0]) if key in earlier_other else None,
-                "toCell": cell(after[key]),
-            }
-        )
+    came = sorted(set(after) - set(before))
+    # Counted and paged past unless among the first `summaries`: a changed project's
+    # changes are built, and a row's names and source cell read, for the described only.
+    moved = [key for key in sorted(set(before) & set(after)) if _differs(before[key], after[key])]
+    shown = len(came) + len(gone) + len(moved) if summaries is None else summaries
+    surroundings_reads.describe_rows(
+        conn,
+        [
+            *(after[key] for key in came[:shown]),
+            *(earlier_other[key][0] for key in came[:shown] if key in earlier_other),
+            *(before[key] for key in gone[:shown]),
+            *(row for key in moved[:shown] for row in (before[key], after[key])),
+        ],
+    )
+    entered: list[dict[str, Any]] = [
+        {
+            **project_summary(after[key]),
+            "enteredAs": "reactivated" if key in earlier_other else "new",
+            "fromCell": cell(earlier_other[key][0]) if key in earlier_other else None,
+            "toCell": cell(after[key]),
+        }
+        if i < shown
+        else {"projectId": after[key]["project_id"]}
+        for i, key in enumerate(came)
+    ]
     left: list[dict[str, Any]] = []
-    for key in gone:
+    for i, key in enumerate(gone):
         why = _why_left(later.get(key, []), to_id)
         outcome = why["status"] if why else "unstated"
-        if not described(left):
+        if i >= shown:
             left.append({"projectId": before[key]["project_id"], "outcome": outcome})
             continue
         left.append(
@@ -130,15 +138,12 @@ def queue_changes(
                 "toCell": cell(why) if why else None,
             }
         )
-    changed: list[dict[str, Any]] = []
-    for key in sorted(set(before) & set(after)):
-        if not described(changed):  # counted and paged past: its changes are not built
-            if _differs(before[key], after[key]):
-                changed.append({"projectId": after[key]["project_id"]})
-            continue
-        changes = _value_changes(before[key], after[key])
-        if changes:
-            changed.append({**project_summary(after[key]), "changes": changes})
+    changed: list[dict[str, Any]] = [
+        {**project_summary(after[key]), "changes": _value_changes(before[key], after[key])}
+        if i < shown
+        else {"projectId": after[key]["project_id"]}
+        for i, key in enumerate(moved)
+    ]
     outcomes = {o: sum(1 for p in left if p["outcome"] == o) for o in (*OUTCOME_ORDER, "unstated")}
     return {
         "locationBasis": "county",

@@ -94,10 +94,17 @@ def _market_reports(conn: sqlite3.Connection, reports: list[Row], fips: list[str
     return [r for r in reports if r["market"] == markets[0]]
 
 
-def _report_rows(conn: sqlite3.Connection, reports: list[Row | None], fips: list[str]) -> list[Row]:
-    """Return the rows in `fips` of some reports (None for none), read once for all of them."""
+def _report_rows(
+    conn: sqlite3.Connection,
+    reports: list[Row | None],
+    fips: list[str],
+    *,
+    described: bool = False,
+) -> list[Row]:
+    """Return the rows in `fips` of some reports (None for none), read once for all of them
+    (`described`: whole, for an answer that describes every one)."""
     ids = sorted({r["report_id"] for r in reports if r is not None})
-    return surroundings_reads.history_rows(conn, ids, fips)
+    return surroundings_reads.history_rows(conn, ids, fips, described=described)
 
 
 def _county_entry(county: dict, distance: float, site_fips: str, report: Row) -> dict[str, Any]:
@@ -200,11 +207,11 @@ def site_surroundings(
     for county, distance in within:
         entry = _county_entry(county, distance, site_county["county_fips"], newest)
         rows = now_by_county.get(county["county_fips"], [])
-        entry["queue"].update(queue_figures(rows, summaries=summaries))
+        entry["queue"].update(queue_figures(conn, rows, summaries=summaries))
         entry["interconnectionPoints"] = points[county["county_fips"]]
         entry["plants"] = {"locationBasis": "coordinates", "nearest": plants[county["county_fips"]]}
         counties.append(entry)
-    totals = queue_figures(now_rows, with_projects=False)
+    totals = queue_figures(conn, now_rows, with_projects=False)
     names = {c["county_fips"]: c["name"] for c, _ in within}
     checked = [r for r in (from_report, to_report, newest) if r is not None]
     return {
@@ -243,8 +250,8 @@ def county_queue_history(conn: sqlite3.Connection, county: dict | None) -> dict[
     fips = [county["fips"]]
     reports = _market_reports(conn, surroundings_reads.queue_reports(conn), fips)
     from_report, newest = _report_pair(reports, None, None)
-    rows = _report_rows(conn, [newest, from_report], fips)
-    figures = queue_figures([r for r in rows if r["report_id"] == newest["report_id"]])
+    rows = _report_rows(conn, [newest, from_report], fips, described=True)
+    figures = queue_figures(conn, [r for r in rows if r["report_id"] == newest["report_id"]])
     changes = queue_changes(conn, reports, from_report, newest, fips, rows) if from_report else None
     return {
         "locationBasis": "county",

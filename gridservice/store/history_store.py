@@ -32,6 +32,22 @@ def _insert_sql(table: str, columns: tuple[str, ...], verb: str = "INSERT") -> s
     return f"{verb} INTO {table}({names}) VALUES ({marks})"
 
 
+def stored_order(history: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Return a report's rows in the order they are written: by county, and within a county
+    the inactive, cancellation and commissioning rows before the queued ones (otherwise as
+    given).
+
+    A site's surroundings read a report's rows a few counties at a time, and why a project
+    left from those sheets' rows. Written in report order, one county's rows lay scattered
+    over the whole report, about a page of the file each; written together they fill few
+    pages (SQLite keeps a table in the order rows were inserted, and so does a fresh
+    PostgreSQL heap).
+    """
+    return sorted(
+        history, key=lambda row: (row.get("county_fips") or "", row["status"] == "active")
+    )
+
+
 def report_file(conn: sqlite3.Connection, market: str, report_month: str) -> str | None:
     """Return the file a stored report month was read from, or None."""
     row = conn.execute(
@@ -52,6 +68,7 @@ def replace_report(
 
     report: report_id, market, report_month, report_date, file_name, sha256, sheets.
     Whatever an earlier harvest stored for the same market and month is removed first.
+    The rows are written county by county (`stored_order`).
     """
     old = conn.execute(
         "SELECT report_id FROM queue_reports WHERE market = ? AND report_month = ?",
@@ -67,7 +84,7 @@ def replace_report(
         ":file_name, :sha256, NULL, :sheets)",
         report,
     )
-    conn.executemany(_insert_sql("queue_history", HISTORY_COLUMNS), history)
+    conn.executemany(_insert_sql("queue_history", HISTORY_COLUMNS), stored_order(history))
     conn.executemany(
         _insert_sql("interconnection_points", POINT_COLUMNS, "INSERT OR IGNORE"), points
     )

@@ -6,23 +6,48 @@ Rows come back as plain dicts keyed by column name, in a deterministic order.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from gridservice.store.pg import is_postgres
 
 Row = dict[str, Any]
 
+# A report row as the surroundings' figures and comparisons read it: its project, sheet
+# (with the commissioning milestone: the row's key), status, county, row number and the
+# values figures are made of. The rest, read only for a row described in full:
+# DESCRIPTION_COLUMNS (`describe_rows`).
 HISTORY_COLUMNS = (
-    "report_id, project_id, sheet, status, file_name, worksheet, row, project_name, county, "
-    "county_fips, fuel, technology, capacity_mw, study_phase, projected_cod, ia_signed, "
-    "security_ntp, event_date"
-)
-_HISTORY_NAMES = [c.strip() for c in HISTORY_COLUMNS.split(",")]
+    "report_id", "project_id", "sheet", "milestone", "status", "row", "county_fips", "fuel",
+    "capacity_mw", "study_phase", "projected_cod", "ia_signed", "security_ntp",
+)  # fmt: skip
+DESCRIPTION_COLUMNS = (
+    "file_name", "worksheet", "project_name", "county", "technology", "event_date",
+)  # fmt: skip
 
 
 def _marks(values: Sequence[Any]) -> str:
     return ",".join("?" for _ in values)
+
+
+def _chunks(values: Sequence[Any], size: int = 500) -> Iterator[Sequence[Any]]:
+    """Yield `values` a few hundred at a time (one query each: SQLite caps a query's
+    parameters)."""
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def _read_in(
+    conn: sqlite3.Connection,
+    head: str,
+    column: str,
+    values: Sequence[Any],
+    params: Sequence[Any] = (),
+) -> Iterator[tuple]:
+    """Yield the rows (tuples) of `{head} {column} IN (values)`, `params` bound before the
+    values, a chunk of values at a time."""
+    for chunk in _chunks(values):
+        yield from tuples(conn, f"{head} {column} IN ({_marks(chunk)})", [*params, *chunk])
 
 
 def tuples(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
@@ -68,25 +93,62 @@ def history_states(conn: sqlite3.Connection) -> list[str]:
 
 
 def history_rows(
-    conn: sqlite3.Connection, report_ids: Sequence[str], county_fips: Sequence[str]
+    conn: sqlite3.Connection,
+    report_ids: Sequence[str],
+    county_fips: Sequence[str],
+    *,
+    described: bool = False,
 ) -> list[Row]:
     """Return the rows of some reports in some counties, in no stated order (each reader
-    keys them by project; `queue_history.others_by_project` puts a project's rows in order)."""
+    keys them by project; `queue_history.others_by_project` puts a project's rows in order).
+
+    A row holds HISTORY_COLUMNS; `described`: DESCRIPTION_COLUMNS too (for a caller that
+    describes every row; others fill in the few they describe with `describe_rows`).
+    """
     if not report_ids or not county_fips:
         return []
+    names = [*HISTORY_COLUMNS, *(DESCRIPTION_COLUMNS if described else ())]
     # The county index, both its columns: a seek per county and report. Left to itself
     # SQLite may walk the primary key of whole reports instead; with `+report_id` it read
     # every report's rows of the counties (a third slower at demo scale 100).
     hint = "" if is_postgres(conn) else " INDEXED BY queue_history_county"
     cursor = tuples(
         conn,
-        f"SELECT {HISTORY_COLUMNS} FROM queue_history{hint} "
+        f"SELECT {', '.join(names)} FROM queue_history{hint} "
         f"WHERE county_fips IN ({_marks(county_fips)}) AND report_id IN ({_marks(report_ids)})",
         [*county_fips, *report_ids],
     )
     # Not sorted: SQLite's sorter copied every wide row once more (a fifth of the read), and
     # a sort here cost as much again in Python (12 to 28 ms at demo scale 100).
-    return _dicts(cursor, _HISTORY_NAMES)
+    return _dicts(cursor, names)
+
+
+def describe_rows(conn: sqlite3.Connection, rows: Iterable[Row]) -> None:
+    """Fill in, in place, the DESCRIPTION_COLUMNS (names, technology, file and worksheet) of
+    `history_rows` rows that lack them, by each row's key (report, project, sheet and
+    milestone): one read per report of the projects described.
+
+    A site's surroundings compare about 13,000 rows at demo scale 100 and describe a few
+    hundred; reading every row whole cost a third more than reading what they compare.
+    """
+    wanted: dict[str, dict[tuple, list[Row]]] = {}
+    for row in rows:
+        if "file_name" not in row:
+            key = (row["project_id"], row["sheet"], row["milestone"])
+            wanted.setdefault(row["report_id"], {}).setdefault(key, []).append(row)
+    names = ["project_id", "sheet", "milestone", *DESCRIPTION_COLUMNS]
+    for report_id, by_key in wanted.items():
+        head = f"SELECT {', '.join(names)} FROM queue_history WHERE report_id = ? AND"
+        ids = sorted({key[0] for key in by_key})
+        for found in _read_in(conn, head, "project_id", ids, [report_id]):
+            for row in by_key.get(tuple(found[:3]), ()):
+                row.update(zip(DESCRIPTION_COLUMNS, found[3:], strict=True))
+        missing = [key for key, listed in by_key.items() if "file_name" not in listed[0]]
+        if missing:
+            raise LookupError(
+                f"{len(missing)} rows of report {report_id} were replaced while being read "
+                f"(first: {missing[0]}); ask again."
+            )
 
 
 def ranked_history_sql(partition: str, where: str) -> str:
@@ -155,8 +217,7 @@ def project_event_rows(
              "event_date"]  # fmt: skip
     rows: list[Row] = []
     ids = sorted(set(project_ids))
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
+    for chunk in _chunks(ids):
         cursor = tuples(
             conn,
             f"SELECT {', '.join(names)} FROM queue_history "
@@ -210,16 +271,9 @@ def with_point_columns(conn: sqlite3.Connection, named: list[tuple]) -> list[Row
     """Return point namings (`point_namings`' tuples) with their points' own columns, each
     point's read once; a naming whose point is missing is left out."""
     points = {}
+    head = f"SELECT {', '.join(POINT_COLUMNS)} FROM interconnection_points WHERE"
     ids = sorted({naming[0] for naming in named})
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        cursor = tuples(
-            conn,
-            f"SELECT {', '.join(POINT_COLUMNS)} FROM interconnection_points "
-            f"WHERE point_id IN ({_marks(chunk)})",
-            chunk,
-        )
-        points.update((row[0], row) for row in cursor)
+    points.update((row[0], row) for row in _read_in(conn, head, "point_id", ids))
     names = ["county_fips", "report_id", "file_name", "worksheet", "row", "project_ids"]
     return [
         {
@@ -257,8 +311,7 @@ def plants_with_ids(conn: sqlite3.Connection, ids: Sequence[str]) -> list[Row]:
     names = ["id", "plant_id", "body", "latitude", "longitude", "capacity_mw", "technologies"]
     found: list[Row] = []
     wanted = sorted(set(ids))
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
+    for chunk in _chunks(wanted):
         cursor = conn.execute(
             "SELECT p.id, p.plant_id, p.body, p.latitude, p.longitude, "
             "(SELECT sum(g.capacity_mw) FROM generators g "

@@ -325,3 +325,65 @@ def test_why_a_project_left_is_read_from_the_other_sheets_only(clean_demo):
         reading="FROM queue_history",
     )
     assert plans and all("INDEX queue_history_events" in plan for plan in plans), plans
+
+
+def test_a_reports_rows_are_stored_county_by_county(clean_demo):
+    """A report's rows lie together county by county, a county's rows that say why projects
+    left before its queued ones: a site's surroundings read a few counties of two reports,
+    which scattered over the whole report cost a page of the file each."""
+    for (report_id,) in clean_demo.execute("SELECT report_id FROM queue_reports").fetchall():
+        stored = surroundings_reads.tuples(
+            clean_demo,
+            "SELECT coalesce(county_fips, ''), status = 'active' FROM queue_history "
+            "WHERE report_id = ? ORDER BY rowid",
+            (report_id,),
+        ).fetchall()
+        assert len({county for county, _ in stored}) > 1, report_id
+        assert stored == sorted(stored), report_id
+
+
+def _two_reports_rows(conn, *, described: bool) -> list[dict]:
+    reports = [r["report_id"] for r in surroundings_reads.queue_reports(conn)]
+    fips = [
+        r[0]
+        for r in conn.execute(
+            "SELECT DISTINCT county_fips FROM queue_history WHERE county_fips IS NOT NULL"
+        )
+    ]
+    return surroundings_reads.history_rows(
+        conn, [reports[0], reports[-1]], fips, described=described
+    )
+
+
+def test_described_rows_are_filled_in_as_a_whole_read_gives_them(clean_demo):
+    """Rows are read with what is compared, and only those described get their names and
+    source cell: filled in, they are the rows a whole read gives, and the others are left
+    as they were."""
+    whole = {
+        (r["report_id"], r["project_id"], r["sheet"], r["milestone"]): r
+        for r in _two_reports_rows(clean_demo, described=True)
+    }
+    narrow = _two_reports_rows(clean_demo, described=False)
+    assert len(narrow) == len(whole) > 20
+    assert all("project_name" not in row and "file_name" not in row for row in narrow)
+    chosen, others = narrow[::7], [row for i, row in enumerate(narrow) if i % 7]
+    surroundings_reads.describe_rows(clean_demo, chosen)
+    for row in chosen:
+        assert row == whole[(row["report_id"], row["project_id"], row["sheet"], row["milestone"])]
+    assert all("file_name" not in row for row in others)
+
+
+def test_a_row_replaced_before_it_is_described_is_an_error_not_a_blank_cell(demo_conn):
+    """A harvest that replaces a report between the two reads leaves no row without its
+    source cell: the answer fails, saying why."""
+    rows = _two_reports_rows(demo_conn, described=False)
+    gone = rows[0]
+    try:
+        demo_conn.execute(
+            "DELETE FROM queue_history WHERE report_id = ? AND project_id = ? AND sheet = ?",
+            (gone["report_id"], gone["project_id"], gone["sheet"]),
+        )
+        with pytest.raises(LookupError, match="replaced while being read"):
+            surroundings_reads.describe_rows(demo_conn, rows[:5])
+    finally:
+        demo_conn.rollback()
