@@ -11,6 +11,8 @@ within it.
 
 from __future__ import annotations
 
+import atexit
+import shutil
 import tempfile
 import uuid
 from pathlib import Path
@@ -33,7 +35,11 @@ def _app():
     # Built when the module is collected: schemathesis reads the schema to parametrize.
     # Unlimited: it sends thousands of requests, refused credentials among them, from one
     # address (the limits are proved in tests/security/test_resource_caps.py).
-    db_path = Path(tempfile.mkdtemp(prefix="gds-schemathesis-")) / "store.db"
+    # Removed when pytest exits (collection builds it in every worker, even when no test of
+    # this module is selected; it was left behind, 26 MB a run).
+    folder = tempfile.mkdtemp(prefix="gds-schemathesis-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    db_path = Path(folder) / "store.db"
     unlimited = {"rate_limit_burst": 10**9, "refused_rate_per_second": None}
     if HAVE_DEMO:
         return create_app(Settings(db_path=db_path, demo=True, **unlimited))
