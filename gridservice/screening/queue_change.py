@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter, defaultdict
+from operator import itemgetter
 from typing import Any
 
 from gridservice.screening.queue_history import (
@@ -31,6 +32,7 @@ COMPARED = (
 )
 # Every column a change is read from: the compared ones and those firmness is read from.
 _VALUE_COLUMNS = (*(column for _, column in COMPARED), "security_ntp", "ia_signed")
+_values = itemgetter(*_VALUE_COLUMNS)  # a row's values of those columns, as a tuple
 
 
 def _why_left(later_rows: list[Row], to_report_id: str) -> Row | None:
@@ -45,7 +47,7 @@ def _why_left(later_rows: list[Row], to_report_id: str) -> Row | None:
 
 def _differs(before: Row, after: Row) -> bool:
     """Return whether `_value_changes` would list a change (without building it)."""
-    if all(before[column] == after[column] for column in _VALUE_COLUMNS):
+    if _values(before) == _values(after):
         return False  # most projects: nothing compared (firmness included) differs
     return any(before[c] != after[c] for _, c in COMPARED) or firmness(before) != firmness(after)
 
@@ -200,12 +202,8 @@ def dropout_rates(
     report_ids = [r["report_id"] for r in reports]
     # Projects alike in fuel, county and outcome are counted together, then added up.
     alike: Counter[tuple[str, str, bool, bool, bool]] = Counter()
-    for _, fuel, county, first, *lasts in surroundings_summary.project_outcome_rows(
-        conn, report_ids, fips
-    ):
-        # A status counts when a report from the project's first queued month on lists it.
-        inactive, cancelled, commissioned = (m is not None and m >= first for m in lasts)
-        alike[(fuel or "unknown", county, inactive, cancelled, commissioned)] += 1
+    for fuel, county, *outcome, n in surroundings_summary.outcome_counts(conn, report_ids, fips):
+        alike[(fuel or "unknown", county, *outcome)] += n
     every = [0] * 5
     by_fuel: dict[str, list[int]] = defaultdict(lambda: [0] * 5)
     by_county: dict[str, list[int]] = defaultdict(lambda: [0] * 5)
