@@ -24,7 +24,6 @@ history itself, as before. So the summary can be missing but never stale.
 from __future__ import annotations
 
 import sqlite3
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -162,51 +161,6 @@ def project_outcome_rows(
     ]
 
 
-def outcome_counts(
-    conn: sqlite3.Connection, report_ids: Sequence[str], county_fips: Sequence[str]
-) -> list[tuple[str | None, str, bool, bool, bool, int]]:
-    """Return the projects of `project_outcome_rows` counted by what the dropout rates add
-    up: (fuel, county, went inactive, cancelled, commissioned, projects). A status counts
-    when a report from the project's first queued month on lists it.
-
-    Counted by the database from the summary when it answers (the rows of each project's
-    counties combined there, as `project_outcome_rows` combines them), so a site's 7,000
-    projects at demo scale 100 are not made into rows; else counted here from those rows.
-    """
-    market = _whole_market(conn, report_ids) if report_ids and county_fips else None
-    if market is None or not is_current(conn):
-        counted: Counter[tuple[str | None, str, bool, bool, bool]] = Counter()
-        for _, fuel, county, first, *lasts in project_outcome_rows(conn, report_ids, county_fips):
-            inactive, cancelled, commissioned = (m is not None and m >= first for m in lasts)
-            counted[(fuel, county, inactive, cancelled, commissioned)] += 1
-        return [(*kind, n) for kind, n in counted.items()]
-    marks = ",".join("?" for _ in county_fips)
-    # A project's newest queued row is in one county only (one row per report, project and
-    # sheet, and one report per market and month): the join finds that row alone.
-    went = [
-        f"CASE WHEN p.last_{status} >= p.first_active THEN 1 ELSE 0 END"
-        for status in ("inactive", "cancelled", "commissioned")
-    ]
-    cursor = surroundings_reads.tuples(
-        conn,
-        "WITH near AS (SELECT project_key, newest_active, fuel, county_fips, first_active, "
-        "last_inactive, last_cancelled, last_commissioned FROM queue_project_counties "
-        f"WHERE market = ? AND county_fips IN ({marks})), "
-        "projects AS (SELECT project_key, max(newest_active) AS newest_active, "
-        "min(first_active) AS first_active, max(last_inactive) AS last_inactive, "
-        "max(last_cancelled) AS last_cancelled, max(last_commissioned) AS last_commissioned "
-        "FROM near GROUP BY project_key HAVING max(newest_active) IS NOT NULL) "
-        f"SELECT n.fuel, n.county_fips, {', '.join(went)}, count(*) FROM projects p "
-        "JOIN near n ON n.project_key = p.project_key AND n.newest_active = p.newest_active "
-        f"GROUP BY n.fuel, n.county_fips, {', '.join(went)}",
-        [market, *county_fips],
-    )
-    return [
-        (fuel, county, bool(inactive), bool(cancelled), bool(commissioned), n)
-        for fuel, county, inactive, cancelled, commissioned, n in cursor.fetchall()
-    ]
-
-
 def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> list[Row]:
     """Return `surroundings_reads.points_in_counties` (each point named in some counties,
     with its newest naming row and every project naming it there): from the summary when
@@ -216,7 +170,8 @@ def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> 
     if not is_current(conn):
         return surroundings_reads.points_in_counties(conn, county_fips)
     marks = ",".join("?" for _ in county_fips)
-    named = conn.execute(
+    named = surroundings_reads.tuples(
+        conn,
         "SELECT point_id, county_fips, report_id, file_name, worksheet, row, project_ids "
         f"FROM interconnection_point_counties WHERE county_fips IN ({marks}) "
         "ORDER BY point_id, county_fips",
