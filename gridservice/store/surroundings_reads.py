@@ -43,11 +43,13 @@ def _read_in(
     column: str,
     values: Sequence[Any],
     params: Sequence[Any] = (),
-) -> Iterator[tuple]:
-    """Yield the rows (tuples) of `{head} {column} IN (values)`, `params` bound before the
-    values, a chunk of values at a time."""
+) -> list[tuple]:
+    """Return the rows (tuples) of `{head} {column} IN (values)`, `params` bound before the
+    values, read a chunk of values at a time."""
+    found: list[tuple] = []
     for chunk in _chunks(values):
-        yield from tuples(conn, f"{head} {column} IN ({_marks(chunk)})", [*params, *chunk])
+        found += tuples(conn, f"{head} {column} IN ({_marks(chunk)})", [*params, *chunk])
+    return found
 
 
 def tuples(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
@@ -276,12 +278,10 @@ def with_point_columns(conn: sqlite3.Connection, named: list[tuple]) -> list[Row
     head = f"SELECT {', '.join(POINT_COLUMNS)} FROM interconnection_points WHERE"
     ids = sorted({naming[0] for naming in named})
     points.update((row[0], row) for row in _read_in(conn, head, "point_id", ids))
-    names = ["county_fips", "report_id", "file_name", "worksheet", "row", "project_ids"]
+    names = [*POINT_COLUMNS, "county_fips", "report_id", "file_name", "worksheet", "row",
+             "project_ids"]  # fmt: skip
     return [
-        {
-            **dict(zip(POINT_COLUMNS, points[naming[0]], strict=True)),
-            **dict(zip(names, naming[1:], strict=True)),
-        }
+        dict(zip(names, (*points[naming[0]], *naming[1:]), strict=True))
         for naming in named
         if naming[0] in points
     ]
