@@ -137,7 +137,8 @@ with problem_boundary():
     show_table(shown, hide_index=True, width="stretch", column_config=view.PORTFOLIO_COLUMN_CONFIG)
     if not shown.empty:
         st.altair_chart(view.comparison_chart(shown), width="stretch")
-    kept = [s for s in sites if s.id in set(shown["Site id"])]
+    shown_ids = set(shown["Site id"])
+    kept = [s for s in sites if s.id in shown_ids]
     draw_comparison(conn, kept)
     draw_changed(conn, kept)
     if sites:

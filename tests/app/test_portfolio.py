@@ -4,6 +4,7 @@ comparison, the "changed since assessment" mark with its re-screen, and the expo
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -72,7 +73,8 @@ def test_the_table_lists_every_site_with_its_figures_and_the_seeded_mark(
     seeded = table.set_index("Site id").loc[SEEDED_SITE_ID]
     assert seeded["Changed since assessment"] is True or seeded["Changed since assessment"] == 1
     assert seeded["Queued MW in the county"] > 0 and seeded["Nearest power plant"]
-    assert at.get("vega_lite_chart")
+    (chart,) = at.get("vega_lite_chart")
+    assert json.loads(chart.proto.spec)["title"] == view.chart_title(table)
     expanders = [e.label for e in at.expander]
     assert any("changed since assessment" in label for label in expanders)
     # what changed near the seeded site is fetched once its mark is opened, and shown
