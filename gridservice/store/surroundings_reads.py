@@ -1,6 +1,7 @@
 """Reads for a site's surroundings: harvested queue reports, their rows, points and plants.
 
-Rows come back as plain dicts keyed by column name, in a deterministic order.
+Rows come back as plain dicts keyed by column name (or tuples, where a function says so), in
+the order each function states.
 """
 
 from __future__ import annotations
