@@ -135,7 +135,6 @@ def plants_by_county(
     longitude: float,
 ) -> dict[str, list[dict[str, Any]]]:
     """Return, per county, its plants nearest the site (by their own coordinates)."""
-    wanted = set(fips)
     shapes = [index.geometry(f) for f in fips]
     min_lon = min(s.bounds[0] for s in shapes)
     min_lat = min(s.bounds[1] for s in shapes)
@@ -150,7 +149,7 @@ def plants_by_county(
     # county has its few: the box holds thousands of plants at demo scale 100, and placing
     # each in a county was a tenth of the surroundings' time.
     chosen: dict[str, list[tuple[float, str]]] = {f: [] for f in fips}
-    short = set(wanted)
+    short = set(fips)  # the counties still short of their few plants
     for start in range(0, len(ranked), _PLACED_AT_ONCE):
         part = ranked[start : start + _PLACED_AT_ONCE]
         counties = index.fips_at([(lat, lon) for _, _, lat, lon in part])

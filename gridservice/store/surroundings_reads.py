@@ -275,10 +275,9 @@ def point_namings(conn: sqlite3.Connection, county_fips: Sequence[str] | None) -
 def with_point_columns(conn: sqlite3.Connection, named: list[tuple]) -> list[Row]:
     """Return point namings (`point_namings`' tuples) with their points' own columns, each
     point's read once; a naming whose point is missing is left out."""
-    points = {}
     head = f"SELECT {', '.join(POINT_COLUMNS)} FROM interconnection_points WHERE"
     ids = sorted({naming[0] for naming in named})
-    points.update((row[0], row) for row in _read_in(conn, head, "point_id", ids))
+    points = {row[0]: row for row in _read_in(conn, head, "point_id", ids)}
     names = [*POINT_COLUMNS, "county_fips", "report_id", "file_name", "worksheet", "row",
              "project_ids"]  # fmt: skip
     return [

@@ -234,18 +234,24 @@ def _plans(conn, run, *, reading: str) -> list[str]:
     ]
 
 
+def assert_every_plan_uses(conn, run, *, reading: str, step: str) -> None:
+    """Assert that `run()` reads `reading` at least once, and that every such plan has `step`."""
+    plans = _plans(conn, run, reading=reading)
+    assert plans and all(step in plan for plan in plans), plans
+
+
 def test_a_reports_rows_are_found_by_county_and_report_at_once(clean_demo):
     """The rows of a surroundings' two reports in its counties are sought by both columns
     of the county index: reading every report's rows of the counties and dropping most
     (`+report_id`) made this read a third slower at demo scale 100."""
     fips = [c["county_fips"] for c in county_index(clean_demo).counties()][:3]
     reports = [r["report_id"] for r in surroundings_reads.queue_reports(clean_demo)][-2:]
-    plans = _plans(
+    assert_every_plan_uses(
         clean_demo,
         lambda: surroundings_reads.history_rows(clean_demo, reports, fips),
         reading="FROM queue_history",
+        step="(county_fips=? AND report_id=?)",
     )
-    assert plans and all("(county_fips=? AND report_id=?)" in plan for plan in plans), plans
 
 
 def test_the_data_date_of_a_screening_reads_no_whole_table(clean_demo):
@@ -253,10 +259,12 @@ def test_the_data_date_of_a_screening_reads_no_whole_table(clean_demo):
     assessment 26 ms at demo scale 100."""
     from gridservice.store import screening_reads
 
-    plans = _plans(
-        clean_demo, lambda: screening_reads.data_as_of(clean_demo), reading="evidence_chunks"
+    assert_every_plan_uses(
+        clean_demo,
+        lambda: screening_reads.data_as_of(clean_demo),
+        reading="evidence_chunks",
+        step="INDEX evidence_chunks_known_from",
     )
-    assert plans and all("INDEX evidence_chunks_known_from" in plan for plan in plans), plans
 
 
 @pytest.mark.parametrize("point", sorted(ANSWERS_BEFORE))
@@ -319,12 +327,12 @@ def test_why_a_project_left_is_read_from_the_other_sheets_only(clean_demo):
     of those rows alone, not among its queued rows of every report."""
     reports = [r["report_id"] for r in surroundings_reads.queue_reports(clean_demo)]
     projects = [r[0] for r in clean_demo.execute("SELECT project_id FROM queue_history LIMIT 50")]
-    plans = _plans(
+    assert_every_plan_uses(
         clean_demo,
         lambda: surroundings_reads.project_event_rows(clean_demo, reports, projects),
         reading="FROM queue_history",
+        step="INDEX queue_history_events",
     )
-    assert plans and all("INDEX queue_history_events" in plan for plan in plans), plans
 
 
 def test_a_reports_rows_are_stored_county_by_county(clean_demo):
