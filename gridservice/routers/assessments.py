@@ -43,6 +43,7 @@ from gridservice.routers.sites import EXTENSION, SiteId, tenant_site
 from gridservice.screening import assessment_csv, build_expert_review_packet, screen_site
 from gridservice.screening.assessment_summary import store_assessment
 from gridservice.store import tenancy
+from gridservice.store.read_snapshot import read_snapshot
 
 router = APIRouter(tags=["assessments"], dependencies=[StrictQuery], responses=problem_responses())
 
@@ -95,9 +96,12 @@ def create_assessment(
     def work(conn) -> str:
         assessment_id = "asm_" + secrets.token_hex(10)
         created_at = utc_now()
-        assessment = screen_site(
-            conn, site, assessment_id=assessment_id, tenant_id=tenant, created_at=created_at
-        )
+        # read on one state of the store (a harvest committing meanwhile is not half seen),
+        # then stored in a transaction of its own
+        with read_snapshot(conn):
+            assessment = screen_site(
+                conn, site, assessment_id=assessment_id, tenant_id=tenant, created_at=created_at
+            )
         text = dumps(assessment)
         store_assessment(conn, assessment, text)
         return '{"data":' + text + "}"

@@ -18,6 +18,7 @@ from gridservice.routers.sites import EXTENSION, SiteId, tenant_site
 from gridservice.screening.site_changes import site_changes
 from gridservice.screening.surroundings import SurroundingsInputError
 from gridservice.store import tenancy
+from gridservice.store.read_snapshot import read_snapshot
 
 router = APIRouter(tags=["extensions"], dependencies=[StrictQuery], responses=problem_responses())
 
@@ -83,10 +84,10 @@ def read_changes(
 ) -> Response:
     site = json.loads(tenant_site(request, site_id, tenant))
     assessment = _since_assessment(request, tenant, site_id, since)
-    conn = conn_for(request)
-    latest_id = tenancy.latest_assessment_id(conn, tenant, site_id)
     try:
-        changes = site_changes(conn, site, assessment, latest_id)
+        with read_snapshot(conn_for(request)) as conn:
+            latest_id = tenancy.latest_assessment_id(conn, tenant, site_id)
+            changes = site_changes(conn, site, assessment, latest_id)
     except SurroundingsInputError as error:
         errors = [{"field": error.field, "message": error.code}] if error.field else None
         raise ApiError(error.status, error.code, error.detail, errors=errors) from None

@@ -46,6 +46,7 @@ from gridservice.screening.surroundings_lists import (
     project_key,
     project_list,
 )
+from gridservice.store.read_snapshot import read_snapshot
 
 router = APIRouter(tags=["extensions"], dependencies=[StrictQuery], responses=problem_responses())
 
@@ -170,18 +171,19 @@ def read_surroundings(
     to_month: ToMonth = None,
 ) -> Response:
     site = json.loads(tenant_site(request, site_id, tenant))
-    # Only the listed projects are described: the rest are counted and paged past.
-    surroundings = _surroundings(request, site, radius_km, from_month, to_month, LIST_LIMIT)
-    query = {"radius_km": surroundings["radiusKm"], "from": from_month, "to": to_month}
     cursors = codec(request)
+    with read_snapshot(conn_for(request)) as conn:
+        # Only the listed projects are described: the rest are counted and paged past.
+        surroundings = _surroundings(request, site, radius_km, from_month, to_month, LIST_LIMIT)
+        query = {"radius_km": surroundings["radiusKm"], "from": from_month, "to": to_month}
 
-    def sign(name: str, county: str | None, last_key: str) -> str:
-        filters = _list_filters(site_id, tenant, name, county, query)
-        return cursors.encode(PROJECTS_PATH, filters, [last_key])
+        def sign(name: str, county: str | None, last_key: str) -> str:
+            filters = _list_filters(site_id, tenant, name, county, query)
+            return cursors.encode(PROJECTS_PATH, filters, [last_key])
 
-    bound_surroundings(surroundings, query, sign)
-    projects = listed_projects(surroundings)
-    add_record_ids(conn_for(request), surroundings["market"], projects, _states(surroundings))
+        bound_surroundings(surroundings, query, sign)
+        projects = listed_projects(surroundings)
+        add_record_ids(conn, surroundings["market"], projects, _states(surroundings))
     meta = {
         "extension": True,
         "locationBasis": {"queue": "county", "plants": "coordinates"},
@@ -213,12 +215,13 @@ def read_surroundings_projects(
     limit: Limit = 100,
 ) -> Response:
     site = json.loads(tenant_site(request, site_id, tenant))
-    surroundings = _surroundings(request, site, radius_km, from_month, to_month)
-    query = {"radius_km": surroundings["radiusKm"], "from": from_month, "to": to_month}
-    filters = _list_filters(site_id, tenant, list_name, county, query)
-    after = cursor_after(request, cursor, PROJECTS_PATH, filters)
-    page, has_more = page_after(project_list(surroundings, list_name, county), after, limit)
-    add_record_ids(conn_for(request), surroundings["market"], page, _states(surroundings))
+    with read_snapshot(conn_for(request)) as conn:
+        surroundings = _surroundings(request, site, radius_km, from_month, to_month)
+        query = {"radius_km": surroundings["radiusKm"], "from": from_month, "to": to_month}
+        filters = _list_filters(site_id, tenant, list_name, county, query)
+        after = cursor_after(request, cursor, PROJECTS_PATH, filters)
+        page, has_more = page_after(project_list(surroundings, list_name, county), after, limit)
+        add_record_ids(conn, surroundings["market"], page, _states(surroundings))
     next_cursor = (
         codec(request).encode(PROJECTS_PATH, filters, [project_key(page[-1])]) if has_more else None
     )

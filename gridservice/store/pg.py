@@ -73,6 +73,7 @@ _GROUP_CONCAT = re.compile(r"\bgroup_concat\(", re.IGNORECASE)
 _NO_INDEX_PLUS = re.compile(r"(?:(?<=AND )|(?<=WHERE )|(?<=OR )|(?<=\())\+(?=[A-Za-z_])")
 _BEGIN_IMMEDIATE = re.compile(r"^\s*BEGIN\s+IMMEDIATE\s*;?\s*$", re.IGNORECASE)
 _BEGIN = re.compile(r"^\s*BEGIN\b", re.IGNORECASE)
+_BEGIN_WITH_MODE = re.compile(r"^\s*BEGIN\s+(ISOLATION\s+LEVEL|READ\s+ONLY)\b", re.IGNORECASE)
 _WRITE = re.compile(r"^\s*(INSERT|UPDATE|DELETE|REPLACE)\b", re.IGNORECASE)
 
 
@@ -176,7 +177,11 @@ class PgConnection:
             self.raw.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK_KEY,))
             return None
         if _BEGIN.match(sql):
-            return None if self.in_transaction else "BEGIN"
+            # a plain BEGIN (SQLite's DEFERRED, EXCLUSIVE: one transaction here), or one
+            # naming its isolation and access (`read_snapshot`), sent as written
+            if self.in_transaction:
+                return None
+            return sql.strip() if _BEGIN_WITH_MODE.match(sql) else "BEGIN"
         if _WRITE.match(sql) and not self.in_transaction:
             self.raw.execute("BEGIN")
         return sql
@@ -205,8 +210,8 @@ class PgConnection:
         cursor = self.raw.cursor()
         if statement is None:
             return cursor
-        if statement == "BEGIN":
-            return cursor.execute("BEGIN")
+        if _BEGIN.match(statement):
+            return cursor.execute(statement)
         return cursor.execute(self._dialect.translate(statement), parameters or None)
 
     def executemany(

@@ -135,6 +135,10 @@ def describe_rows(conn: sqlite3.Connection, rows: Iterable[Row]) -> None:
 
     A site's surroundings compare about 13,000 rows at demo scale 100 and describe a few
     hundred; reading every row whole cost a third more than reading what they compare.
+
+    A row replaced since it was read (a harvest committed in between) is a LookupError,
+    never a row left without its source cell. The service reads both in one
+    `read_snapshot`, where no harvest comes in between.
     """
     wanted: dict[str, dict[tuple, list[Row]]] = {}
     for row in rows:
