@@ -20,8 +20,12 @@ Each store is served by `gridservice serve` in a process of its own, as a team r
 service then share one interpreter, which added about a fifth to the scale-100 figures).
 Each request is timed to the last byte of its body. The first asking per site is left out
 (county index, page cache) and printed apart. A store stops early after `--max-seconds` of
-timed rounds (the scale-100 answers take seconds each), saying so. Prints one row per store
-and endpoint: p50, p95, the answer's size, and the rounds timed. Target: p50 < 300 ms at
+timed rounds (the scale-100 answers take seconds each), saying so. Then, as an analyst
+screening sites one after another does, `--new-sites` (12) sites are created at points
+scattered within about 30 km of the three (the same points on every run) and each of the
+three requests is asked once per new site (`..., new site` rows; a point whose counties no
+harvested report covers has no surroundings, a 404, and is left out of that row). Prints
+one row per store and endpoint: p50, p95, the answer's median size, and the requests timed. Target: p50 < 300 ms at
 scale 100 for all three; the harvested store's surroundings p50 < 150 ms.
 """
 
@@ -29,10 +33,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sqlite3
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -77,14 +82,14 @@ class Timed:
     def __init__(self, client: httpx.Client, token: str) -> None:
         self.client = client
         self.headers = {"Authorization": f"Bearer {token}"}
-        self.sizes: dict[str, int] = {}
+        self.sizes: dict[str, list[int]] = {}  # each answer's size, by endpoint
 
-    def _send(self, endpoint: str, method: str, path: str, **kwargs) -> tuple[float, dict]:
+    def _send(self, label: str, method: str, path: str, **kwargs) -> tuple[float, dict]:
         started = time.perf_counter()
         response = self.client.request(method, path, **kwargs)
         elapsed = 1000 * (time.perf_counter() - started)
         response.raise_for_status()
-        self.sizes[endpoint] = len(response.content)
+        self.sizes.setdefault(label, []).append(len(response.content))
         return elapsed, response.json()["data"]
 
     def _key(self, name: str) -> dict[str, str]:
@@ -98,13 +103,17 @@ class Timed:
         }
         return self._send("site", "POST", "/v1/sites", json=body, headers=self._key(name))[1]["id"]
 
-    def ask(self, endpoint: str, site_id: str, since: str | None) -> tuple[float, dict]:
+    def ask(
+        self, endpoint: str, site_id: str, since: str | None, label: str | None = None
+    ) -> tuple[float, dict]:
+        """Ask one endpoint of a site; return (ms, data). `label`: the row its size is
+        counted in (default the endpoint's)."""
         if endpoint == "assessment":
             path, method, headers = f"/v1/sites/{site_id}/assessments", "POST", self._key(site_id)
         else:
             path, method, headers = f"/v1/sites/{site_id}/{endpoint}", "GET", self.headers
         params = {"since": since} if endpoint == "changes" and since else None
-        return self._send(endpoint, method, path, headers=headers, params=params)
+        return self._send(label or endpoint, method, path, headers=headers, params=params)
 
 
 def serve(db_path: Path, in_process: bool) -> tuple[str, Callable[[], None]]:
@@ -116,14 +125,50 @@ def serve(db_path: Path, in_process: bool) -> tuple[str, Callable[[], None]]:
     return process.base_url, process.stop
 
 
+def new_site_points(sites: dict[str, tuple[float, float]], count: int) -> list[tuple[float, float]]:
+    """Return `count` points scattered within about 30 km of the store's sites, the same
+    points on every run (a fixed seed)."""
+    scatter = random.Random(20261127)
+    centres = list(sites.values())
+    return [
+        (lat + scatter.uniform(-0.3, 0.3), lon + scatter.uniform(-0.3, 0.3))
+        for lat, lon in (centres[i % len(centres)] for i in range(count))
+    ]
+
+
+def screen_new_sites(
+    timed: Timed, sites: dict[str, tuple[float, float]], count: int
+) -> Iterator[tuple[str, float]]:
+    """Create `count` sites near the store's sites and ask each of the three once, as an
+    analyst screening a new site does; yield (endpoint, ms). A site whose counties no
+    harvested report covers has no surroundings (404): its other two are still timed."""
+    for i, point in enumerate(new_site_points(sites, count)):
+        site_id = timed.create_site(f"new-{i}", point)
+        since = None
+        for endpoint in ENDPOINTS:
+            try:
+                elapsed, data = timed.ask(endpoint, site_id, since, f"{endpoint}, new site")
+            except httpx.HTTPStatusError as error:
+                if error.response.status_code != 404:
+                    raise
+                continue
+            since = data["id"] if endpoint == "assessment" else since
+            yield endpoint, elapsed
+
+
 def bench_store(
-    db_path: Path, rounds: int, max_seconds: float, in_process: bool = False
+    db_path: Path,
+    rounds: int,
+    max_seconds: float,
+    in_process: bool = False,
+    new_sites: int = 0,
 ) -> list[dict]:
     label, kind = store_kind(db_path)
     sites = DEMO_SITES if kind == "demo" else HARVEST_SITES
     base_url, stop = serve(db_path, in_process)
     token = issue_token(db_path, "bench-screening")
     timings: dict[str, list[float]] = {e: [] for e in ENDPOINTS}
+    timings.update({f"{e}, new site": [] for e in ENDPOINTS})
     done = 0
     try:
         with httpx.Client(base_url=base_url, timeout=600) as client:
@@ -148,6 +193,8 @@ def bench_store(
                 done += 1
             if done < rounds:
                 print(f"  {label}: stopped after {done} rounds ({max_seconds:g} s)", flush=True)
+            for endpoint, elapsed in screen_new_sites(timed, sites, new_sites):
+                timings[f"{endpoint}, new site"].append(elapsed)
     finally:
         stop()
         revoke_token(db_path, token)
@@ -157,7 +204,7 @@ def bench_store(
             "endpoint": endpoint,
             "p50": statistics.median(values),
             "p95": percentile(values, 0.95),
-            "kib": timed.sizes[endpoint] / 1024,
+            "kib": statistics.median(timed.sizes[endpoint]) / 1024,
             "n": len(values),
         }
         for endpoint, values in timings.items()
@@ -171,6 +218,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10, help="rounds over the three sites")
     parser.add_argument("--max-seconds", type=float, default=120.0, help="per store")
     parser.add_argument(
+        "--new-sites",
+        type=int,
+        default=12,
+        help="then screen this many new sites near them, each asked once (0: none)",
+    )
+    parser.add_argument(
         "--in-process",
         action="store_true",
         help="serve in a thread of this process (the figures before 27 Nov 2026)",
@@ -179,7 +232,7 @@ def main() -> None:
     print(f"load average at start: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
     rows = []
     for db_path in args.stores:
-        rows += bench_store(db_path, args.rounds, args.max_seconds, args.in_process)
+        rows += bench_store(db_path, args.rounds, args.max_seconds, args.in_process, args.new_sites)
     print(f"load average at end: {' '.join(f'{v:.1f}' for v in os.getloadavg())}")
     print("| store | endpoint | p50 ms | p95 ms | answer KiB | requests |")
     print("|---|---|---:|---:|---:|---:|")
