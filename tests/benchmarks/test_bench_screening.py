@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from demo_store import build_demo_store
+
 from bench.bench_screening import DEMO_SITES, ENDPOINTS, bench_store, new_site_points
-from gridservice.demo import build_demo_database
 from gridservice.geo import great_circle_km
 from gridservice.store import db
 
@@ -18,14 +19,7 @@ def test_new_sites_lie_near_the_stores_sites_and_are_the_same_on_every_run():
 
 
 def test_each_new_site_is_screened_once_and_counted_apart(tmp_path):
-    store = tmp_path / "demo.db"
-    conn = db.connect(store)
-    try:
-        db.init_schema(conn)
-        build_demo_database(conn)
-        conn.commit()
-    finally:
-        conn.close()
+    store = build_demo_store(tmp_path / "demo.db")
     shipped = conn_sites(store)  # the demo ships a site of its own
     rows = bench_store(store, rounds=1, max_seconds=60, in_process=True, new_sites=4)
     by_endpoint = {row["endpoint"]: row for row in rows}

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from demo_store import build_demo_store
 from fastapi.testclient import TestClient
 
 from gridservice.app import create_app
-from gridservice.demo import DEMO_POINTS, build_demo_database
+from gridservice.demo import DEMO_POINTS
 from gridservice.settings import Settings
 from gridservice.store import db, surroundings_reads
 from gridservice.store.read_snapshot import read_snapshot
@@ -24,15 +25,7 @@ def demo_store(request, tmp_path) -> str:
     if request.param == "postgresql":
         cluster = request.getfixturevalue("postgres_cluster")
         return cluster.new_database(template=request.getfixturevalue("postgres_demo_template"))
-    path = tmp_path / "demo.db"
-    conn = db.connect(path)
-    try:
-        db.init_schema(conn)
-        build_demo_database(conn)
-        conn.commit()
-    finally:
-        conn.close()
-    return str(path)
+    return str(build_demo_store(tmp_path / "demo.db"))
 
 
 @pytest.fixture
