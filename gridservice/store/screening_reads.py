@@ -190,8 +190,14 @@ def queue_market_counts(conn: sqlite3.Connection, state: str) -> list[tuple[str,
 
 def queue_states(conn: sqlite3.Connection) -> list[str]:
     """Return the states that have any queue record loaded, alphabetically."""
+    # One seek in the state index per state, from the least upward (a `DISTINCT` walked the
+    # whole index: 17 ms of every screening at demo scale 100, for a handful of states).
     rows = conn.execute(
-        "SELECT DISTINCT state FROM queue_records WHERE state IS NOT NULL ORDER BY state"
+        "WITH RECURSIVE found(state) AS ("
+        "SELECT min(state) FROM queue_records "
+        "UNION ALL SELECT (SELECT min(q.state) FROM queue_records q WHERE q.state > found.state) "
+        "FROM found WHERE found.state IS NOT NULL"
+        ") SELECT state FROM found WHERE state IS NOT NULL"
     ).fetchall()
     return [r[0] for r in rows]
 

@@ -267,6 +267,58 @@ def test_the_data_date_of_a_screening_reads_no_whole_table(clean_demo):
     )
 
 
+def _steps(conn, run) -> int:
+    """Return how many of SQLite's virtual-machine steps (in hundreds) `run()` took."""
+    steps = [0]
+
+    def count() -> int:
+        steps[0] += 1
+        return 0
+
+    conn.set_progress_handler(count, 100)
+    try:
+        run()
+    finally:
+        conn.set_progress_handler(None, 0)
+    return steps[0]
+
+
+def test_the_states_with_queue_records_are_found_without_reading_every_record(demo_conn):
+    """Every screening names the states that have queue records (a site elsewhere is told
+    which). They are the states a whole read finds, in order, and finding them does not
+    grow with the records: a read of every record's state cost 17 ms at demo scale 100."""
+    from gridservice.store import screening_reads
+
+    def every_state() -> list[str]:
+        rows = demo_conn.execute(
+            "SELECT DISTINCT state FROM queue_records WHERE state IS NOT NULL ORDER BY state"
+        )
+        return [row[0] for row in rows]
+
+    before = _steps(demo_conn, lambda: screening_reads.queue_states(demo_conn))
+    try:
+        # 3,000 more records of a state already there, one of a new state and one of none
+        demo_conn.execute(
+            "INSERT INTO queue_records (id, market, state, county, status, body) "
+            "SELECT id || '-copy-' || n, market, state, county, status, body FROM queue_records, "
+            "(WITH RECURSIVE k(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM k WHERE n < 30) "
+            "SELECT n FROM k) WHERE state = 'TX' LIMIT 3000"
+        )
+        demo_conn.execute(
+            "INSERT INTO queue_records (id, market, state, county, status, body) VALUES "
+            "('extra-ar', 'MISO', 'AR', 'Pulaski', 'active', '{}'), "
+            "('extra-none', 'MISO', NULL, NULL, 'active', '{}')"
+        )
+        assert screening_reads.queue_states(demo_conn) == every_state()
+        assert "AR" in every_state()
+        after = _steps(demo_conn, lambda: screening_reads.queue_states(demo_conn))
+        whole = _steps(demo_conn, every_state)
+    finally:
+        demo_conn.rollback()
+    assert after <= before + 1, (before, after)
+    assert whole > 10 * after  # what a read of every record's state takes
+
+
 @pytest.mark.parametrize("point", sorted(ANSWERS_BEFORE))
 def test_the_answers_do_not_depend_on_the_order_the_store_returns_rows(
     clean_demo, point, monkeypatch
