@@ -9,7 +9,7 @@ cancellation or commissioning sheets of the reports between say why (or nothing 
 from __future__ import annotations
 
 import sqlite3
-from collections import Counter, defaultdict
+from collections import defaultdict
 from operator import itemgetter
 from typing import Any
 
@@ -201,13 +201,7 @@ def dropout_rates(
     """
     report_ids = [r["report_id"] for r in reports]
     # Projects alike in fuel, county and outcome are counted together, then added up.
-    alike: Counter[tuple[str, str, bool, bool, bool]] = Counter()
-    for _, fuel, county, first, *lasts in surroundings_summary.project_outcome_rows(
-        conn, report_ids, fips
-    ):
-        # A status counts when a report from the project's first queued month on lists it.
-        inactive, cancelled, commissioned = (m is not None and m >= first for m in lasts)
-        alike[(fuel or "unknown", county, inactive, cancelled, commissioned)] += 1
+    alike = surroundings_summary.outcome_counts(conn, report_ids, fips)
     every = [0] * 5
     by_fuel: dict[str, list[int]] = defaultdict(lambda: [0] * 5)
     by_county: dict[str, list[int]] = defaultdict(lambda: [0] * 5)

@@ -353,6 +353,33 @@ CREATE TABLE IF NOT EXISTS queue_project_counties (
     last_commissioned TEXT,
     PRIMARY KEY (market, county_fips, project_key)
 ) WITHOUT ROWID;
+-- The dropout rates' counts, kept per county: per market, county, fuel and outcome, how many
+-- projects named in that county alone (of every county of the market) were queued there and
+-- went inactive, were cancelled or were commissioned (an outcome counts from the project's
+-- first queued month on, 1 or 0). A radius adds its counties' counts up; the few projects
+-- named in several counties are combined from their rows in queue_multi_county_projects.
+CREATE TABLE IF NOT EXISTS queue_county_outcomes (
+    market       TEXT NOT NULL,
+    county_fips  TEXT NOT NULL,
+    fuel         TEXT NOT NULL,     -- '' when the newest queued row names none
+    inactive     INTEGER NOT NULL,
+    cancelled    INTEGER NOT NULL,
+    commissioned INTEGER NOT NULL,
+    projects     INTEGER NOT NULL,
+    PRIMARY KEY (market, county_fips, fuel, inactive, cancelled, commissioned)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS queue_multi_county_projects (
+    market            TEXT NOT NULL,  -- the rows of queue_project_counties whose project
+    county_fips       TEXT NOT NULL,  -- the market names in more than one county
+    project_key       TEXT NOT NULL,
+    newest_active     TEXT,
+    fuel              TEXT,
+    first_active      TEXT,
+    last_inactive     TEXT,
+    last_cancelled    TEXT,
+    last_commissioned TEXT,
+    PRIMARY KEY (market, county_fips, project_key)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS interconnection_point_counties (
     county_fips TEXT NOT NULL,
     point_id    TEXT NOT NULL,

@@ -10,8 +10,13 @@ rows for one site and took about two thirds of the answer's time). Summarised pe
 - `queue_project_counties`: per market, county and project (upper-case id), the newest month
   its rows there list it as queued (and whether on the large-gen sheet), that row's fuel, its
   first queued month, and the newest month each of the inactive, cancellation and
-  commissioning sheets lists it there. A request combines a project's counties within its
-  radius (`project_outcome_rows`): the same one row per project the history gives.
+  commissioning sheets lists it there. The two tables below are made from it.
+- `queue_county_outcomes`: per market, county, fuel and outcome, how many of the projects
+  named in that county alone were queued there and went inactive, were cancelled or were
+  commissioned. A radius adds its counties' counts up (`outcome_counts`), so the dropout
+  rates read a few rows per county, not a row per project (7,400 at the dual-certified
+  point, demo scale 100). `queue_multi_county_projects` keeps the rows of the few projects
+  named in several counties, combined within a radius as above.
 - `interconnection_point_counties`: per county and point, its newest naming row and the ids
   of every project naming it there.
 
@@ -24,7 +29,8 @@ history itself, as before. So the summary can be missing but never stale.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from gridservice.store import meta_reads, surroundings_reads, writer
@@ -32,7 +38,7 @@ from gridservice.store.pg import is_postgres
 
 Row = dict[str, Any]
 SUMMARY_KEY = "surroundings_summary"
-SUMMARY_VERSION = "1"  # a change to what the tables hold changes this: they are rebuilt
+SUMMARY_VERSION = "2"  # a change to what the tables hold changes this: they are rebuilt
 WATCHED_TABLES = (
     "queue_reports", "queue_history", "interconnection_points", "interconnection_point_projects",
 )  # fmt: skip
@@ -85,6 +91,32 @@ _OUTCOMES_SQL = (
     + ") AS ranked WHERE place = 1"
 )
 
+_OUTCOME_TABLES = ("queue_project_counties", "queue_multi_county_projects", "queue_county_outcomes")
+_PROJECT_COLUMNS = (
+    "market, county_fips, project_key, newest_active, fuel, first_active, last_inactive, "
+    "last_cancelled, last_commissioned"
+)
+# The rows of the projects a market names in more than one county.
+_MULTI_COUNTY_SQL = (
+    f"INSERT INTO queue_multi_county_projects ({_PROJECT_COLUMNS}) "
+    f"SELECT {_PROJECT_COLUMNS} FROM queue_project_counties WHERE (market, project_key) IN "
+    "(SELECT market, project_key FROM queue_project_counties GROUP BY market, project_key "
+    "HAVING count(*) > 1)"
+)
+# The others, counted per county, fuel and outcome (an outcome listed from the project's
+# first queued month on), those queued in their county only.
+_COUNTY_COUNTS_SQL = (
+    "INSERT INTO queue_county_outcomes (market, county_fips, fuel, inactive, cancelled, "
+    "commissioned, projects) SELECT market, county_fips, coalesce(fuel, ''), "
+    + ", ".join(
+        f"CASE WHEN last_{status} >= first_active THEN 1 ELSE 0 END"
+        for status in ("inactive", "cancelled", "commissioned")
+    )
+    + ", count(*) FROM queue_project_counties WHERE newest_active IS NOT NULL "
+    "AND (market, project_key) NOT IN (SELECT market, project_key FROM "
+    "queue_multi_county_projects) GROUP BY 1, 2, 3, 4, 5, 6"
+)
+
 
 def build(conn: sqlite3.Connection) -> bool:
     """Rebuild both summary tables from the queue history, in one transaction that holds
@@ -95,9 +127,11 @@ def build(conn: sqlite3.Connection) -> bool:
         if is_current(conn):
             return False
         named = surroundings_reads.point_namings(conn, None)
-        conn.execute("DELETE FROM queue_project_counties")
-        conn.execute("DELETE FROM interconnection_point_counties")
+        for table in (*_OUTCOME_TABLES, "interconnection_point_counties"):
+            conn.execute(f"DELETE FROM {table}")
         conn.execute(_OUTCOMES_SQL)
+        conn.execute(_MULTI_COUNTY_SQL)
+        conn.execute(_COUNTY_COUNTS_SQL)
         conn.executemany(
             "INSERT INTO interconnection_point_counties (point_id, county_fips, report_id, "
             "file_name, worksheet, row, project_ids) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -105,8 +139,8 @@ def build(conn: sqlite3.Connection) -> bool:
         )
         writer.set_meta(conn, SUMMARY_KEY, SUMMARY_VERSION)
     if is_postgres(conn):
-        conn.execute("ANALYZE queue_project_counties")
-        conn.execute("ANALYZE interconnection_point_counties")
+        for table in (*_OUTCOME_TABLES, "interconnection_point_counties"):
+            conn.execute(f"ANALYZE {table}")
         conn.commit()
     return True
 
@@ -123,26 +157,25 @@ def _whole_market(conn: sqlite3.Connection, report_ids: Sequence[str]) -> str | 
     return market if whole == wanted else None
 
 
-def project_outcome_rows(
-    conn: sqlite3.Connection, report_ids: Sequence[str], county_fips: Sequence[str]
-) -> list[tuple]:
-    """Return `surroundings_reads.project_outcome_rows` as tuples in its column order (one
-    per project queued in the reports and counties): from the summary when the reports are
-    all of one market's and the summary is current, else from the history."""
-    market = _whole_market(conn, report_ids) if report_ids and county_fips else None
-    if market is None or not is_current(conn):
-        rows = surroundings_reads.project_outcome_rows(conn, report_ids, county_fips)
-        return [tuple(row[name] for name in OUTCOME_COLUMNS) for row in rows]
-    marks = ",".join("?" for _ in county_fips)
-    cursor = surroundings_reads.tuples(
-        conn,
-        "SELECT project_key, newest_active, fuel, county_fips, first_active, last_inactive, "
-        "last_cancelled, last_commissioned FROM queue_project_counties "
-        f"WHERE market = ? AND county_fips IN ({marks})",
-        [market, *county_fips],
-    )
+Outcomes = Counter[tuple[str, str, bool, bool, bool]]
+
+
+def _count(alike: Outcomes, rows: Iterable[Sequence[Any]]) -> None:
+    """Count projects' outcome rows (OUTCOME_COLUMNS' order) by fuel ('unknown' for none),
+    county and outcome: a status counts when a report from the project's first queued
+    month on lists it."""
+    for _, fuel, county, first, *lasts in rows:
+        inactive, cancelled, commissioned = (m is not None and m >= first for m in lasts)
+        alike[(fuel or "unknown", county, inactive, cancelled, commissioned)] += 1
+
+
+def _combined(rows: Iterable[Sequence[Any]]) -> list[tuple]:
+    """Return one outcome row per project (OUTCOME_COLUMNS' order) from its rows of several
+    counties (project_key, newest_active, fuel, county_fips, first_active and the three last
+    months): its newest queued row's fuel and county, its first queued month, the newest
+    month of each status; a project never queued in these counties is left out."""
     combined: dict[str, list] = {}
-    for key, *place in cursor.fetchall():
+    for key, *place in rows:
         found = combined.get(key)
         if found is None:
             combined[key] = place
@@ -159,6 +192,43 @@ def project_outcome_rows(
         for key, place in sorted(combined.items())
         if place[0] is not None  # never queued in these counties: not in the cohort
     ]
+
+
+def outcome_counts(
+    conn: sqlite3.Connection, report_ids: Sequence[str], county_fips: Sequence[str]
+) -> Outcomes:
+    """Return how many projects queued in some reports and counties went inactive, were
+    cancelled or were commissioned, by fuel, county (of each project's newest queued row)
+    and outcome: what `surroundings_reads.project_outcome_rows` counts to, project by
+    project. From the summary when the reports are all of one market's and it is current:
+    the counties' counts added up, and the few projects named in several counties combined
+    from their rows here; else from the history."""
+    alike: Outcomes = Counter()
+    market = _whole_market(conn, report_ids) if report_ids and county_fips else None
+    if market is None or not is_current(conn):
+        rows = surroundings_reads.project_outcome_rows(conn, report_ids, county_fips)
+        _count(alike, (tuple(row[name] for name in OUTCOME_COLUMNS) for row in rows))
+        return alike
+    marks = ",".join("?" for _ in county_fips)
+    counted = surroundings_reads.tuples(
+        conn,
+        "SELECT fuel, county_fips, inactive, cancelled, commissioned, projects "
+        f"FROM queue_county_outcomes WHERE market = ? AND county_fips IN ({marks})",
+        [market, *county_fips],
+    )
+    for fuel, county, inactive, cancelled, commissioned, projects in counted.fetchall():
+        alike[(fuel or "unknown", county, bool(inactive), bool(cancelled), bool(commissioned))] += (
+            projects
+        )
+    several = surroundings_reads.tuples(
+        conn,
+        "SELECT project_key, newest_active, fuel, county_fips, first_active, last_inactive, "
+        "last_cancelled, last_commissioned FROM queue_multi_county_projects "
+        f"WHERE market = ? AND county_fips IN ({marks})",
+        [market, *county_fips],
+    )
+    _count(alike, _combined(several.fetchall()))
+    return alike
 
 
 def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> list[Row]:

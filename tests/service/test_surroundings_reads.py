@@ -15,6 +15,7 @@ import json
 from collections import defaultdict
 
 import pytest
+from sqlite_steps import vm_steps
 
 from gridservice.demo import DEMO_POINTS, build_demo_database
 from gridservice.screening.queue_change import OUTCOME_ORDER, dropout_rates
@@ -267,22 +268,6 @@ def test_the_data_date_of_a_screening_reads_no_whole_table(clean_demo):
     )
 
 
-def _steps(conn, run) -> int:
-    """Return how many of SQLite's virtual-machine steps (in hundreds) `run()` took."""
-    steps = [0]
-
-    def count() -> int:
-        steps[0] += 1
-        return 0
-
-    conn.set_progress_handler(count, 100)
-    try:
-        run()
-    finally:
-        conn.set_progress_handler(None, 0)
-    return steps[0]
-
-
 def test_the_states_with_queue_records_are_found_without_reading_every_record(demo_conn):
     """Every screening names the states that have queue records (a site elsewhere is told
     which). They are the states a whole read finds, in order, and finding them does not
@@ -295,7 +280,7 @@ def test_the_states_with_queue_records_are_found_without_reading_every_record(de
         )
         return [row[0] for row in rows]
 
-    before = _steps(demo_conn, lambda: screening_reads.queue_states(demo_conn))
+    before = vm_steps(demo_conn, lambda: screening_reads.queue_states(demo_conn))
     try:
         # 3,000 more records of a state already there, one of a new state and one of none
         demo_conn.execute(
@@ -311,8 +296,8 @@ def test_the_states_with_queue_records_are_found_without_reading_every_record(de
         )
         assert screening_reads.queue_states(demo_conn) == every_state()
         assert "AR" in every_state()
-        after = _steps(demo_conn, lambda: screening_reads.queue_states(demo_conn))
-        whole = _steps(demo_conn, every_state)
+        after = vm_steps(demo_conn, lambda: screening_reads.queue_states(demo_conn))
+        whole = vm_steps(demo_conn, every_state)
     finally:
         demo_conn.rollback()
     assert after <= before + 1, (before, after)

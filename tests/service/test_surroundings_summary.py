@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
+from sqlite_steps import vm_steps
 
 from gridservice.demo import DEMO_POINTS, build_demo_database
 from gridservice.screening.surroundings import site_surroundings
@@ -234,6 +235,39 @@ def test_a_change_to_the_history_is_answered_at_once_and_summarised_on_refresh(s
     finally:
         with store:
             store.execute("DELETE FROM queue_history WHERE project_id = 'EDGE-NEW'")
+        surroundings_summary.refresh(store)
+
+
+def test_the_dropout_rates_read_counts_per_county_not_a_row_per_project(store):
+    """A county's projects queued there alone are counted once, when the summary is built:
+    500 more of them leave the work of a site's dropout rates as it was (it read a row per
+    project, 7,400 at the dual-certified point at demo scale 100), and are counted."""
+    answer = surroundings_at(store, "dual_certified", 40.0)
+    fips = [c["countyFips"] for c in answer["counties"]]
+    reports = [r[0] for r in store.execute("SELECT report_id FROM queue_reports ORDER BY 1")]
+
+    def counts():
+        return surroundings_summary.outcome_counts(store, reports, fips)
+
+    before, before_steps = counts(), vm_steps(store, counts)
+    with store:
+        store.executemany(
+            "INSERT INTO queue_history (report_id, project_id, sheet, status, file_name, "
+            "worksheet, row, county_fips, fuel, capacity_mw) "
+            "VALUES (?, ?, 'large_gen', 'active', 'edge.xlsx', 'large_gen', ?, ?, 'Solar', 5.0)",
+            [(reports[-1], f"EDGE-MANY-{i}", 9200 + i, fips[0]) for i in range(500)],
+        )
+    try:
+        assert surroundings_summary.refresh(store)
+        after, after_steps = counts(), vm_steps(store, counts)
+        assert sum(after.values()) == sum(before.values()) + 500
+        assert after[("Solar", fips[0], False, False, False)] == (
+            before[("Solar", fips[0], False, False, False)] + 500
+        )
+        assert after_steps <= before_steps + 1, (before_steps, after_steps)
+    finally:
+        with store:
+            store.execute("DELETE FROM queue_history WHERE project_id LIKE 'EDGE-MANY-%'")
         surroundings_summary.refresh(store)
 
 
