@@ -357,7 +357,8 @@ CREATE TABLE IF NOT EXISTS queue_project_counties (
 -- projects named in that county alone (of every county of the market) were queued there and
 -- went inactive, were cancelled or were commissioned (an outcome counts from the project's
 -- first queued month on, 1 or 0). A radius adds its counties' counts up; the few projects
--- named in several counties are combined from their rows in queue_multi_county_projects.
+-- named in several counties (queue_multi_county_keys) are combined from their rows in
+-- queue_project_counties.
 CREATE TABLE IF NOT EXISTS queue_county_outcomes (
     market       TEXT NOT NULL,
     county_fips  TEXT NOT NULL,
@@ -368,17 +369,10 @@ CREATE TABLE IF NOT EXISTS queue_county_outcomes (
     projects     INTEGER NOT NULL,
     PRIMARY KEY (market, county_fips, fuel, inactive, cancelled, commissioned)
 ) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS queue_multi_county_projects (
-    market            TEXT NOT NULL,  -- the rows of queue_project_counties whose project
-    county_fips       TEXT NOT NULL,  -- the market names in more than one county
-    project_key       TEXT NOT NULL,
-    newest_active     TEXT,
-    fuel              TEXT,
-    first_active      TEXT,
-    last_inactive     TEXT,
-    last_cancelled    TEXT,
-    last_commissioned TEXT,
-    PRIMARY KEY (market, county_fips, project_key)
+CREATE TABLE IF NOT EXISTS queue_multi_county_keys (
+    market      TEXT NOT NULL,  -- the projects a market names in more than one county
+    project_key TEXT NOT NULL,
+    PRIMARY KEY (market, project_key)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS interconnection_point_counties (
     county_fips TEXT NOT NULL,

@@ -15,8 +15,8 @@ rows for one site and took about two thirds of the answer's time). Summarised pe
   named in that county alone were queued there and went inactive, were cancelled or were
   commissioned. A radius adds its counties' counts up (`outcome_counts`), so the dropout
   rates read a few rows per county, not a row per project (7,400 at the dual-certified
-  point, demo scale 100). `queue_multi_county_projects` keeps the rows of the few projects
-  named in several counties, combined within a radius as above.
+  point, demo scale 100). `queue_multi_county_keys` names the few projects named in
+  several counties: their rows above are combined within a radius.
 - `interconnection_point_counties`: per county and point, its newest naming row and the ids
   of every project naming it there.
 
@@ -38,7 +38,7 @@ from gridservice.store.pg import is_postgres
 
 Row = dict[str, Any]
 SUMMARY_KEY = "surroundings_summary"
-SUMMARY_VERSION = "2"  # a change to what the tables hold changes this: they are rebuilt
+SUMMARY_VERSION = "3"  # a change to what the tables hold changes this: they are rebuilt
 WATCHED_TABLES = (
     "queue_reports", "queue_history", "interconnection_points", "interconnection_point_projects",
 )  # fmt: skip
@@ -91,17 +91,11 @@ _OUTCOMES_SQL = (
     + ") AS ranked WHERE place = 1"
 )
 
-_OUTCOME_TABLES = ("queue_project_counties", "queue_multi_county_projects", "queue_county_outcomes")
-_PROJECT_COLUMNS = (
-    "market, county_fips, project_key, newest_active, fuel, first_active, last_inactive, "
-    "last_cancelled, last_commissioned"
-)
-# The rows of the projects a market names in more than one county.
+_OUTCOME_TABLES = ("queue_project_counties", "queue_multi_county_keys", "queue_county_outcomes")
+# The projects a market names in more than one county.
 _MULTI_COUNTY_SQL = (
-    f"INSERT INTO queue_multi_county_projects ({_PROJECT_COLUMNS}) "
-    f"SELECT {_PROJECT_COLUMNS} FROM queue_project_counties WHERE (market, project_key) IN "
-    "(SELECT market, project_key FROM queue_project_counties GROUP BY market, project_key "
-    "HAVING count(*) > 1)"
+    "INSERT INTO queue_multi_county_keys (market, project_key) SELECT market, project_key "
+    "FROM queue_project_counties GROUP BY market, project_key HAVING count(*) > 1"
 )
 # The others, counted per county, fuel and outcome (an outcome listed from the project's
 # first queued month on), those queued in their county only.
@@ -114,7 +108,7 @@ _COUNTY_COUNTS_SQL = (
     )
     + ", count(*) FROM queue_project_counties WHERE newest_active IS NOT NULL "
     "AND (market, project_key) NOT IN (SELECT market, project_key FROM "
-    "queue_multi_county_projects) GROUP BY 1, 2, 3, 4, 5, 6"
+    "queue_multi_county_keys) GROUP BY 1, 2, 3, 4, 5, 6"
 )
 
 
@@ -222,9 +216,11 @@ def outcome_counts(
         )
     several = surroundings_reads.tuples(
         conn,
-        "SELECT project_key, newest_active, fuel, county_fips, first_active, last_inactive, "
-        "last_cancelled, last_commissioned FROM queue_multi_county_projects "
-        f"WHERE market = ? AND county_fips IN ({marks})",
+        "SELECT p.project_key, p.newest_active, p.fuel, p.county_fips, p.first_active, "
+        "p.last_inactive, p.last_cancelled, p.last_commissioned FROM queue_multi_county_keys k "
+        # the few keys first, each sought in the counties (SQLite keeps a CROSS JOIN's order)
+        "CROSS JOIN queue_project_counties p WHERE k.market = ? AND p.market = k.market "
+        f"AND p.county_fips IN ({marks}) AND p.project_key = k.project_key",
         [market, *county_fips],
     )
     _count(alike, _combined(several.fetchall()))

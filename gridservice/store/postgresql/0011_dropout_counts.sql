@@ -1,7 +1,7 @@
 -- Migration 0011: the dropout rates' counts kept per county (store/surroundings_summary).
 -- Per market, county, fuel and outcome, how many projects named in that county alone were
 -- queued there and went inactive, were cancelled or were commissioned; the projects named
--- in several counties keep their rows, to be combined within a radius. Both are part of
+-- in several counties, whose rows in queue_project_counties are combined within a radius. Both are part of
 -- the surroundings summary, rebuilt with it (its version changes with this migration).
 CREATE TABLE queue_county_outcomes (
     market       TEXT NOT NULL,
@@ -13,15 +13,8 @@ CREATE TABLE queue_county_outcomes (
     projects     INTEGER NOT NULL,
     PRIMARY KEY (market, county_fips, fuel, inactive, cancelled, commissioned)
 );
-CREATE TABLE queue_multi_county_projects (
-    market            TEXT NOT NULL,
-    county_fips       TEXT NOT NULL,
-    project_key       TEXT NOT NULL,
-    newest_active     TEXT,
-    fuel              TEXT,
-    first_active      TEXT,
-    last_inactive     TEXT,
-    last_cancelled    TEXT,
-    last_commissioned TEXT,
-    PRIMARY KEY (market, county_fips, project_key)
+CREATE TABLE queue_multi_county_keys (
+    market      TEXT NOT NULL,
+    project_key TEXT NOT NULL,
+    PRIMARY KEY (market, project_key)
 );
