@@ -67,6 +67,7 @@ PAGES = [
     ("", "Screen a site"),  # the default page lives at the root
     ("service_territory", "Service territory"),
     ("assessment", "Assessment"),
+    ("portfolio", "Portfolio"),
     ("queue", "Interconnection queue"),
     ("transmission", "Transmission projects"),
     ("generation", "Generation"),
