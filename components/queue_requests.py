@@ -51,16 +51,17 @@ def request_key(record: QueueRecord) -> tuple[str, str] | None:
 
 def duplicated_sources(records: Iterable[QueueRecord]) -> dict[str, str]:
     """Return {source id: one of its record ids} for the sources that share a queue id."""
-    groups: dict[tuple[str, str], list[QueueRecord]] = {}
-    for record in records:
-        key = request_key(record)
-        if key is not None:
+    records = list(records)
+    keys = [request_key(record) for record in records]
+    listed = Counter(key for key in keys if key is not None)
+    groups: dict[tuple[str, str], list[QueueRecord]] = {}  # only the shared queue ids
+    for record, key in zip(records, keys, strict=True):
+        if key is not None and listed[key] > 1:
             groups.setdefault(key, []).append(record)
     samples: dict[str, str] = {}
     for group in groups.values():
-        if len(group) > 1:
-            for record in group:
-                samples.setdefault(source_of(record), str(record.id))
+        for record in group:
+            samples.setdefault(source_of(record), str(record.id))
     return dict(sorted(samples.items()))
 
 
