@@ -340,8 +340,11 @@ def draw_technology(conn: ConnectionKey, filtered: pd.DataFrame) -> pd.DataFrame
 
 
 def _mw_chart(filtered: pd.DataFrame, column: str) -> Any:
+    grouped = mw_by(filtered, column)
+    if column == "status":  # in the table's words: `not_listed` is "Not listed"
+        grouped[column] = grouped[column].map(lambda code: glossary.label("status", code))
     return charts.bar(
-        mw_by(filtered, column),
+        grouped,
         category=column,
         value="mw",
         title=f"Requested MW by {column}",

@@ -154,6 +154,22 @@ def test_mw_by_status_sums_and_counts(queue):
     assert by_tech.to_dict("records") == [{"technology": "unknown", "mw": 350.0, "records": 4}]
 
 
+def test_the_status_chart_names_each_status_as_the_table_does():
+    frame = queue_view.queue_frame(
+        [
+            queue_record("q1", mw=100, proposed=None),
+            queue_record("q2", status="not_listed", mw=40, proposed=None),
+            queue_record("q3", status="", mw=10, proposed=None),
+        ]
+    )
+    chart = queue_view._mw_chart(frame, "status")
+    assert dict(zip(chart.data["status"], chart.data["mw"], strict=True)) == {
+        "Active": 100.0,
+        "Not listed": 40.0,
+        "Unknown": 10.0,
+    }
+
+
 def test_entries_by_year_leave_out_undated(queue):
     assert queue_view.entries_by_year(queue, "proposedDate").to_dict("records") == [
         {"year": 2026, "records": 1, "mw": 100.0},
