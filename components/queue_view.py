@@ -282,7 +282,14 @@ def draw_filters(queue: QueueList) -> QueueFilters:
     with top[1]:
         counties = filters.multiselect("County", county_choices, "county", scope="queue")
     with top[2]:
-        statuses = filters.multiselect("Status now", choices["status"], "status", scope="queue")
+        statuses = filters.multiselect(
+            "Status now",
+            choices["status"],
+            "status",
+            scope="queue",
+            # the table's words; the address keeps the code (`?status=not_listed`)
+            format_func=lambda code: glossary.label("status", code),
+        )
     with top[3]:
         markets = filters.multiselect("Market", choices["market"], "market", scope="queue")
     bottom = st.columns(4)

@@ -70,6 +70,22 @@ def test_filters_come_from_the_url_and_go_back_into_it(service_env, all_records)
     assert at.query_params["state"] in ("TX", ["TX"])
 
 
+def test_the_status_filter_reads_in_words_and_keeps_the_code_in_the_url(service_env, all_records):
+    at = page({"status": "on hold (see notes)"})
+    status = at.multiselect(key="filter:queue:status")
+    assert "Active" in status.options and "On hold (see notes)" in status.options
+    assert "active" not in status.options
+    assert status.value == ["on hold (see notes)"]
+    held = [
+        r
+        for r in all_records
+        if (r.get("statusNow") or {}).get("status", r["status"]) == "on hold (see notes)"
+    ]
+    assert 0 < shown_count(at) == len(held)
+    status.select("active").run()
+    assert at.query_params["status"] == ["on hold (see notes)", "active"]
+
+
 def test_technology_comes_from_details_for_a_small_set(service_env, all_records, alpha_client):
     counties = {}
     for r in all_records:
