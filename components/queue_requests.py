@@ -49,15 +49,24 @@ def request_key(record: QueueRecord) -> tuple[str, str] | None:
     return (str(record.market or "").strip().upper(), queue_id) if queue_id else None
 
 
-def duplicated_sources(records: Iterable[QueueRecord]) -> dict[str, str]:
-    """Return {source id: one of its record ids} for the sources that share a queue id."""
-    records = list(records)
+def _shared(records: list[QueueRecord]) -> tuple[list[tuple[str, str] | None], list[QueueRecord]]:
+    """Return each record's queue id (`request_key`), worked out once (150,000 records at
+    scale 100), and the records whose queue id another record has too, in their order."""
     keys = [request_key(record) for record in records]
     listed = Counter(key for key in keys if key is not None)
-    groups: dict[tuple[str, str], list[QueueRecord]] = {}  # only the shared queue ids
-    for record, key in zip(records, keys, strict=True):
-        if key is not None and listed[key] > 1:
-            groups.setdefault(key, []).append(record)
+    shared = [
+        record
+        for record, key in zip(records, keys, strict=True)
+        if key is not None and listed[key] > 1
+    ]
+    return keys, shared
+
+
+def duplicated_sources(records: Iterable[QueueRecord]) -> dict[str, str]:
+    """Return {source id: one of its record ids} for the sources that share a queue id."""
+    groups: dict[tuple[str, str], list[QueueRecord]] = {}
+    for record in _shared(list(records))[1]:
+        groups.setdefault(request_key(record), []).append(record)
     samples: dict[str, str] = {}
     for group in groups.values():
         for record in group:
@@ -84,19 +93,10 @@ def one_per_request(
     Records without a queue id are always kept: nothing says they repeat another.
     """
     records = list(records)
-    # each record's queue id worked out once (150,000 records at scale 100), and only the
-    # records that share one put in order of preference
-    keys = [request_key(record) for record in records]
-    listed = Counter(key for key in keys if key is not None)
-    shared = [
-        (record, key)
-        for record, key in zip(records, keys, strict=True)
-        if key is not None and listed[key] > 1
-    ]
-    key_of = {id(record): key for record, key in shared}
+    keys, shared = _shared(records)
     chosen: dict[tuple[str, str], QueueRecord] = {}
-    for record in by_preference((record for record, _ in shared), authorities):
-        chosen.setdefault(key_of[id(record)], record)
+    for record in by_preference(shared, authorities):  # only those that share a queue id
+        chosen.setdefault(request_key(record), record)
     kept, set_aside, kept_for = [], [], {}
     for record, key in zip(records, keys, strict=True):
         winner = chosen.get(key) if key is not None else None
