@@ -348,6 +348,13 @@ def _may_hold_instants(column: pd.Series) -> bool:
     return str(column.dtype) != "str" or bool(column.str.match(_INSTANT.pattern).any())
 
 
+def in_words(cells: pd.Series, column: str) -> pd.Series:
+    """Return the cells of a column of codes (`CODE_COLUMNS`, by the column's name) as the
+    tables show them, `Label (CODE)` or the label; the cells of any other column as they are."""
+    kind = CODE_COLUMNS.get(column)
+    return cells if kind is None else map_distinct(cells, partial(label_with_code, kind))
+
+
 def table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """Return `st.dataframe` arguments (data, column_config) in the analyst's words.
 
@@ -360,8 +367,7 @@ def table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict[
         if column in ("source", "Source") and column not in filled:
             filled[column] = st.column_config.TextColumn("Source", help=SOURCE_NAME_HELP)
         if column in CODE_COLUMNS:
-            kind = CODE_COLUMNS[column]
-            shown[column] = map_distinct(shown[column], partial(label_with_code, kind))
+            shown[column] = in_words(shown[column], column)
         elif pd.api.types.is_datetime64_any_dtype(shown[column]) and column not in filled:
             zone = " z" if getattr(shown[column].dt, "tz", None) is not None else ""
             filled[column] = st.column_config.DatetimeColumn(

@@ -348,8 +348,7 @@ def draw_technology(conn: ConnectionKey, filtered: pd.DataFrame) -> pd.DataFrame
 
 def _mw_chart(filtered: pd.DataFrame, column: str) -> Any:
     grouped = mw_by(filtered, column)
-    if column == "status":  # in the table's words: `not_listed` is "Not listed"
-        grouped[column] = grouped[column].map(lambda code: glossary.label("status", code))
+    grouped[column] = glossary.in_words(grouped[column], column)  # as the table names them
     return charts.bar(
         grouped,
         category=column,

@@ -168,6 +168,15 @@ def test_the_status_chart_names_each_status_as_the_table_does():
         "Not listed": 40.0,
         "Unknown": 10.0,
     }
+    technology = queue_view._mw_chart(
+        frame.assign(technology=["solar", "solar", None]), "technology"
+    )
+    assert dict(zip(technology.data["technology"], technology.data["mw"], strict=True)) == {
+        "Solar": 140.0,
+        "Unknown": 10.0,
+    }
+    market = queue_view._mw_chart(frame, "market")
+    assert list(market.data["market"]) == ["ERCOT"]
 
 
 def test_entries_by_year_leave_out_undated(queue):
