@@ -327,6 +327,25 @@ def click_until_moved(page, click, latitude_input, message: str, attempts: int =
                 raise
 
 
+def choose_option(page, combobox, name: str, attempts: int = 3) -> None:
+    """Open a select box and pick the option `name`, as a user opens it again when the list
+    closed under them: a rerun that reaches the browser while the list is open draws the box
+    anew and closes its list, so the option is looked for a few seconds and the box reopened."""
+    option = page.get_by_role("option", name=name, exact=True)
+    for attempt in range(attempts):
+        combobox.click()
+        try:
+            option.wait_for(state="visible", timeout=10_000)
+        except Exception:
+            if attempt == attempts - 1:
+                raise
+            page.keyboard.press("Escape")
+            wait_for_run(page)
+            continue
+        option.click()
+        return
+
+
 def expect_value(locator, message: str, *, not_value: str = "", timeout_ms: int = 30_000) -> None:
     """Wait until an input holds a value other than `not_value` (and not empty); fail with
     `message`."""

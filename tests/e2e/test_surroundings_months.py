@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import re
 
-from e2e_browser import assert_no_exception_box, main_text, open_page, screenshot, wait_for_run
+from e2e_browser import (
+    assert_no_exception_box,
+    choose_option,
+    main_text,
+    open_page,
+    screenshot,
+    wait_for_run,
+)
 from playwright.sync_api import expect
 
 FOLDED = "Show the projects that entered, left or changed, with their source cells"
@@ -39,13 +46,13 @@ def test_picking_a_report_month_in_the_folded_tables_redraws_the_section(
     assert pickers.count() == 0, "the month pickers wait in the folded tables"
 
     page.get_by_text(FOLDED).click()
+    wait_for_run(page)  # opening the tables reruns their fragment: let it finish first
     picker = page.get_by_role("combobox", name="Changes from the report of")
     expect(picker).to_have_value(shown[0])
     expect(page.get_by_role("tab", name="Entered")).to_be_visible()
 
     chosen = next(m for m in months if m < shown[1] and m != shown[0])
-    picker.click()
-    page.get_by_role("option", name=chosen, exact=True).click()
+    choose_option(page, picker, chosen)
     wait_for_run(page, settle_ms=1000)
     again = alpha_client.sites.surroundings(site_id, radius_km=40, from_month=chosen)
     expect(page.get_by_text(headline((chosen, shown[1]), again.changes.counts))).to_be_visible()
