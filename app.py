@@ -1,79 +1,13 @@
-"""The Grid Site Screener: page config, navigation, and the sidebar that says where data comes from."""
+"""The Grid Site Screener, served: `streamlit run app.py` serves the app's script
+(`screener.py`: page config, navigation, the data-source sidebar) through `st.App`, whose
+middleware lets a link to one of its pages connect without a first try at the wrong address
+(`components.page_links`)."""
 
 from __future__ import annotations
 
-import contextlib
-
 import streamlit as st
+from starlette.middleware import Middleware
 
-from components import connection, data, release_view, state
-from components.problems import problem_boundary
-from components.text import escape_markdown
-from gridclient import GridAPIError
+from components.page_links import AppRootInPages
 
-# The tab icon stays an emoji: a Material favicon is fetched from fonts.gstatic.com, which an
-# offline deployment cannot reach (the sidebar's Material icons are bundled).
-st.set_page_config(
-    page_title="Grid Site Screener", page_icon="⚡", layout="wide", initial_sidebar_state="expanded"
-)
-state.init_state()
-
-
-def page(stem: str, title: str, icon: str, *, default: bool = False) -> st.Page:
-    """Return the st.Page of app_pages/<stem>.py, served at /<stem>.
-
-    The page scripts live in `app_pages/`, never `pages/`: Streamlit treats a `pages/` folder
-    beside the entry script as old-style pages, and on a fresh process a deep link (a shared
-    assessment URL) then ran the page script alone, without this file: no navigation, no
-    data-source sidebar, no page config, for every visitor until someone opened the root URL.
-    """
-    return st.Page(f"app_pages/{stem}.py", title=title, icon=icon, url_path=stem, default=default)
-
-
-PAGES = [
-    page("screen_site", "Screen a site", ":material/add_location_alt:", default=True),
-    page("service_territory", "Service territory", ":material/map:"),
-    page("assessment", "Assessment", ":material/assignment:"),
-    page("portfolio", "Portfolio", ":material/compare:"),
-    page("queue", "Interconnection queue", ":material/pending_actions:"),
-    page("transmission", "Transmission", ":material/cable:"),
-    page("generation", "Generation", ":material/factory:"),
-    page("grid_operations", "Grid operations", ":material/monitoring:"),
-    page("market_facts", "Market facts", ":material/bar_chart:"),
-    page("evidence_search", "Evidence search", ":material/search:"),
-    page("dockets", "Dockets", ":material/folder_open:"),
-    page("data_quality", "Data quality & release", ":material/fact_check:"),
-]
-navigation = st.navigation(PAGES)
-
-
-def draw_sidebar() -> None:
-    """Draw where the data comes from, the tenant (switchable on the demo) and the release."""
-    info = connection.connection_info()
-    st.sidebar.markdown("**Data source**")
-    st.sidebar.text(info.source)
-    if info.demo:
-        st.session_state.setdefault(state.TENANT, info.tenant)
-        st.sidebar.radio(
-            "Demo tenant",
-            state.DEMO_TENANTS,
-            key=state.TENANT,
-            horizontal=True,
-            help="Each tenant sees only its own sites, assessments and exports.",
-        )
-    else:
-        st.sidebar.caption(f"Tenant: {escape_markdown(info.tenant)}")
-    release_view.draw_release(data.release(connection.connection_key()))
-
-
-# counted while under way: a whole collection loading in the background (below) waits
-with data.PAGE_RUNS.running():
-    with st.sidebar, problem_boundary():
-        draw_sidebar()
-    navigation.run()
-
-# Once the page has run: the whole collections the queue, Generation and an assessment draw
-# on start loading in the background, so those pages find them there. A service that cannot
-# be reached now was already reported, by the page and by the sidebar's release.
-with contextlib.suppress(GridAPIError):
-    data.preload_collections(connection.connection_key())
+app = st.App("screener.py", middleware=[Middleware(AppRootInPages)])

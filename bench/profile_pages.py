@@ -91,7 +91,7 @@ def visit(meter: RunMeter, stem: str, title: str, query: dict[str, str]) -> tupl
     """Open the page in a new session; return (script seconds, messages, bytes) of its run."""
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=300)
+    at = AppTest.from_file(str(REPO / "screener.py"), default_timeout=300)
     for name, value in query.items():
         at.query_params[name] = value
     at.run()

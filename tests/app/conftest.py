@@ -73,7 +73,7 @@ def page_path(name: str) -> str:
 
 
 def app_path() -> str:
-    return str(REPO_ROOT / "app.py")
+    return str(REPO_ROOT / "screener.py")
 
 
 def unescape(markdown: str) -> str:

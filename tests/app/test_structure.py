@@ -16,7 +16,12 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 APP_FILES = sorted(
-    [REPO / "app.py", *(REPO / "app_pages").glob("*.py"), *(REPO / "components").rglob("*.py")]
+    [
+        REPO / "app.py",
+        REPO / "screener.py",
+        *(REPO / "app_pages").glob("*.py"),
+        *(REPO / "components").rglob("*.py"),
+    ]
 )
 DATA_PATH = ("components/data/", "components/connection.py")
 

@@ -199,7 +199,7 @@ def test_the_embedded_app_runs_on_a_harvested_store_with_its_own_local_token(sto
     monkeypatch.delenv("GRID_API_TOKEN", raising=False)
     monkeypatch.setenv("GRIDSERVICE_DB", str(store))
     monkeypatch.chdir(REPO_ROOT)
-    app = AppTest.from_file(str(REPO_ROOT / "app.py"), default_timeout=120)
+    app = AppTest.from_file(str(REPO_ROOT / "screener.py"), default_timeout=120)
     app.run()
     assert not app.exception
     assert [e.value for e in app.error] == []

@@ -1,0 +1,108 @@
+"""A link to one of the app's pages connects at once: the served HTML names the app's root.
+
+Streamlit's JavaScript does not know where the app is served: opened at `/generation`, it
+first asks `/generation/_stcore/health` (the app could be served under that path), gets a 404
+and, after its retry delay, asks `/_stcore/health`. Every shared link to a page (an
+assessment's link above all) waited about 0.1 s for that. Streamlit reads the address of its
+server from `window.__streamlit.BACKEND_BASE_URL` when the page sets it; this middleware puts a
+short script into the HTML of every page that sets it to the path with the page's own last
+segment taken off, so a reverse proxy serving the app under a prefix (`/screener/generation`)
+still works. A page that already sets `window.__streamlit` (a host embedding the app) keeps
+its own value.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+# Starlette's ASGI types, spelled out: the app's code imports no server framework.
+Scope = dict[str, Any]
+Message = dict[str, Any]
+
+PAGES_FOLDER = Path(__file__).resolve().parents[1] / "app_pages"
+
+# the JavaScript that takes the page's own segment off a path; kept apart so a test can run
+# it in a browser on paths of its choosing
+APP_ROOT_JS = """function (path, pages) {
+  var parts = path.replace(/\\/+$/, "").split("/");
+  if (parts.length > 1 && pages.indexOf(parts[parts.length - 1]) >= 0) parts.pop();
+  return parts.join("/") + "/";
+}"""
+
+
+def page_paths(folder: Path = PAGES_FOLDER) -> list[str]:
+    """Return the url paths of the app's pages: each page script's stem (`screener.page`
+    serves `app_pages/<stem>.py` at `/<stem>`)."""
+    return sorted(path.stem for path in folder.glob("*.py"))
+
+
+def snippet(pages: Iterable[str]) -> bytes:
+    """Return the `<script>` that sets Streamlit's server address to the app's root."""
+    script = (
+        "(function () {"
+        "if (window.__streamlit && window.__streamlit.BACKEND_BASE_URL) return;"
+        f"var root = ({APP_ROOT_JS})(window.location.pathname, {json.dumps(sorted(pages))});"
+        "window.__streamlit = Object.assign({}, window.__streamlit,"
+        " {BACKEND_BASE_URL: window.location.origin + root});"
+        "})();"
+    )
+    return f"<script>{script}</script>".encode()
+
+
+def _is_html(start: Message) -> bool:
+    headers = dict(start.get("headers", []))
+    return headers.get(b"content-type", b"").split(b";")[0].strip() == b"text/html"
+
+
+class AppRootInPages:
+    """ASGI middleware: put `snippet` at the top of `<head>` of every HTML page served.
+
+    Only a browser's GET for a page (it accepts `text/html`) outside Streamlit's own routes
+    (`_stcore/`, `static/`, `media/`, `component/`) can be the app's page; it is asked for
+    unencoded (the page is 8 KB), so the script can go in, and its length is set again.
+    Everything else passes untouched, compressed as before.
+    """
+
+    SKIPPED = ("/_stcore/", "/static/", "/media/", "/component/", "/app/static/")
+
+    def __init__(self, app: Any, pages: Iterable[str] | None = None) -> None:
+        self.app = app
+        self.script = snippet(page_paths() if pages is None else pages)
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        path = scope.get("path", "")
+        if (
+            scope["type"] != "http"
+            or scope.get("method") != "GET"
+            or any(part in path for part in self.SKIPPED)
+            or b"text/html" not in dict(scope.get("headers", [])).get(b"accept", b"")
+        ):
+            await self.app(scope, receive, send)
+            return
+        headers = [(k, v) for k, v in scope.get("headers", []) if k != b"accept-encoding"]
+        held: dict[str, Any] = {}
+        body: list[bytes] = []
+
+        async def send_page(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                if _is_html(message):
+                    held["start"] = message
+                else:
+                    await send(message)
+                return
+            if "start" not in held or message["type"] != "http.response.body":
+                await send(message)
+                return
+            body.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            page = b"".join(body).replace(b"<head>", b"<head>" + self.script, 1)
+            start = held["start"]
+            kept = [(k, v) for k, v in start.get("headers", []) if k != b"content-length"]
+            await send({**start, "headers": [*kept, (b"content-length", b"%d" % len(page))]})
+            await send({"type": "http.response.body", "body": page})
+
+        await self.app({**scope, "headers": headers}, receive, send_page)

@@ -1,0 +1,39 @@
+"""A link to one of the app's pages connects at the app's root at once, instead of first
+asking the page's own path for the server and waiting out a retry (`components.page_links`).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from e2e_browser import assert_no_exception_box, open_page
+from playwright.sync_api import expect
+
+from components.page_links import APP_ROOT_JS, page_paths
+
+
+def test_a_link_to_a_page_connects_at_the_apps_root(page, app_url):
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(urlsplit(request.url).path))
+    open_page(page, app_url, "generation")
+    expect(page.get_by_role("heading", name="Generation", exact=True)).to_be_visible()
+    stcore = [path for path in asked if "/_stcore/" in path]
+    assert "/_stcore/health" in stcore, stcore
+    assert not [path for path in stcore if path.startswith("/generation/")], stcore
+    assert_no_exception_box(page)
+
+
+def test_the_apps_root_is_the_path_less_the_pages_own_segment(page, app_url):
+    page.goto(app_url)  # any page: only its JavaScript engine is used
+    pages = page_paths()
+    roots = {
+        path: page.evaluate(f"({APP_ROOT_JS})({path!r}, {pages!r})")
+        for path in ("/", "/generation", "/assessment/", "/screener", "/screener/generation")
+    }
+    assert roots == {
+        "/": "/",
+        "/generation": "/",
+        "/assessment/": "/",
+        "/screener": "/screener/",  # a proxy's prefix, at the app's root
+        "/screener/generation": "/screener/",
+    }
