@@ -1,5 +1,5 @@
 """The served page names the app's root, so a link to a page connects at once
-(`components.page_links`); the browser half is in tests/e2e/test_page_links.py."""
+(`components.page_links`); the browser half is in tests/e2e/test_links_connect_at_the_root.py."""
 
 from __future__ import annotations
 

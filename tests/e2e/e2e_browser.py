@@ -85,8 +85,12 @@ class StreamlitApp:
                 self.process.wait(timeout=5)
 
 
-def start_streamlit(env: Mapping[str, str], log_path: Path, timeout_s: float = 90) -> StreamlitApp:
-    """Start the app with `env` over a clean copy of the environment; return once it answers."""
+def start_streamlit(
+    env: Mapping[str, str], log_path: Path, timeout_s: float = 90, base_path: str = ""
+) -> StreamlitApp:
+    """Start the app with `env` over a clean copy of the environment; return once it answers.
+    With `base_path`, the app is served under that path (`server.baseUrlPath`), as behind a
+    proxy that keeps its prefix; the returned URL includes it."""
     port = free_port()
     clean = {k: v for k, v in os.environ.items() if k not in APP_ENV_NAMES}
     clean.update(env)
@@ -106,13 +110,15 @@ def start_streamlit(env: Mapping[str, str], log_path: Path, timeout_s: float = 9
         "none",
         "--browser.gatherUsageStats",
         "false",
+        *(["--server.baseUrlPath", base_path] if base_path else []),
     ]
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("wb")
     process = subprocess.Popen(
         command, cwd=REPO_ROOT, env=clean, stdout=log, stderr=subprocess.STDOUT
     )
-    app = StreamlitApp(f"http://127.0.0.1:{port}", process, log_path)
+    root = f"http://127.0.0.1:{port}" + (f"/{base_path.strip('/')}" if base_path else "")
+    app = StreamlitApp(root, process, log_path)
     deadline = time.monotonic() + timeout_s
     while True:
         if process.poll() is not None:
@@ -328,22 +334,28 @@ def click_until_moved(page, click, latitude_input, message: str, attempts: int =
 
 
 def choose_option(page, combobox, name: str, attempts: int = 3) -> None:
-    """Open a select box and pick the option `name`, as a user opens it again when the list
-    closed under them: a rerun that reaches the browser while the list is open draws the box
-    anew and closes its list, so the option is looked for a few seconds and the box reopened."""
+    """Pick the option `name` of a select box by the keyboard, as a user types into it: the
+    name typed leaves that one option in the list, and Enter picks it. Nothing is clicked in
+    the list, which a rerun reaching the browser, or the page scrolling to show the option,
+    can close under the pointer; if the box does not show the option in the end, it is
+    tried again."""
+    from playwright.sync_api import expect
+
     option = page.get_by_role("option", name=name, exact=True)
     for attempt in range(attempts):
-        combobox.click()
         try:
+            combobox.scroll_into_view_if_needed()
+            combobox.click()
+            combobox.fill(name)
             option.wait_for(state="visible", timeout=10_000)
+            combobox.press("Enter")
+            expect(combobox).to_have_value(name, timeout=10_000)
+            return
         except Exception:
             if attempt == attempts - 1:
                 raise
             page.keyboard.press("Escape")
             wait_for_run(page)
-            continue
-        option.click()
-        return
 
 
 def expect_value(locator, message: str, *, not_value: str = "", timeout_ms: int = 30_000) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from e2e_browser import assert_no_exception_box, open_page
+from e2e_browser import assert_no_exception_box, open_page, start_streamlit
 from playwright.sync_api import expect
 
 from components.page_links import APP_ROOT_JS, page_paths
@@ -37,3 +37,24 @@ def test_the_apps_root_is_the_path_less_the_pages_own_segment(page, app_url):
         "/screener": "/screener/",  # a proxy's prefix, at the app's root
         "/screener/generation": "/screener/",
     }
+
+
+def test_an_app_served_under_a_path_connects_there(page, reference_service, tmp_path):
+    # served under /screener (`server.baseUrlPath`), as behind a proxy that keeps its prefix:
+    # a link to a page asks /screener/_stcore/health, never the page's path nor the root
+    app = start_streamlit(
+        {"GRIDSERVICE_DB": str(reference_service.db_path)},
+        tmp_path / "streamlit.log",
+        base_path="screener",
+    )
+    try:
+        asked: list[str] = []
+        page.on("request", lambda request: asked.append(urlsplit(request.url).path))
+        open_page(page, app.url, "dockets")
+        expect(page.get_by_role("heading", name="Dockets", exact=True)).to_be_visible()
+        stcore = [path for path in asked if "/_stcore/" in path]
+        assert "/screener/_stcore/health" in stcore, stcore
+        assert all(path.startswith("/screener/_stcore/") for path in stcore), stcore
+        assert_no_exception_box(page)
+    finally:
+        app.stop()
