@@ -51,9 +51,6 @@ ALLOWED_FAILED_HOSTS = {
 # maplibre reports the failed style fetch a second time as a bare "Failed to fetch" error
 # from the deck.gl chart bundle; tolerated only when a basemap request really failed.
 BASEMAP_FETCH_ERROR = re.compile(r"^Error: Failed to fetch\b.*DeckGlJsonChart", re.S)
-# Opened at a page's URL (/queue), Streamlit's frontend first looks for its server under that
-# path (/queue/_stcore/health, /queue/_stcore/host-config), gets 404, then finds it at the root.
-STREAMLIT_PROBE = re.compile(r"^/[^_][^?#]*/_stcore/(health|host-config)$")
 
 
 def free_port() -> int:
@@ -165,8 +162,6 @@ class ConsoleWatch:
         for entry in self.errors:
             text, _, location = entry.removeprefix("console: ").rpartition(" @ ")
             if urlparse(location).hostname in ALLOWED_FAILED_HOSTS:
-                continue
-            if "status of 404" in text and STREAMLIT_PROBE.match(urlparse(location).path):
                 continue
             if self.failed_basemap and BASEMAP_FETCH_ERROR.search(text):
                 continue
