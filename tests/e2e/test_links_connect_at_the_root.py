@@ -57,4 +57,7 @@ def test_an_app_served_under_a_path_connects_there(page, reference_service, tmp_
         assert all(path.startswith("/screener/_stcore/") for path in stcore), stcore
         assert_no_exception_box(page)
     finally:
+        # leave the page first: it may still be fetching the app's scripts, which would fail
+        # as console errors once the app is stopped
+        page.goto("about:blank")
         app.stop()
