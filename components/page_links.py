@@ -66,7 +66,8 @@ class AppRootInPages:
     Everything else passes untouched, compressed as before.
     """
 
-    SKIPPED = ("/_stcore/", "/static/", "/media/", "/component/", "/app/static/")
+    # Streamlit's own routes (`/app/static/` is under `/static/`)
+    SKIPPED = ("/_stcore/", "/static/", "/media/", "/component/")
 
     def __init__(self, app: Any, pages: Iterable[str] | None = None) -> None:
         self.app = app
@@ -83,24 +84,21 @@ class AppRootInPages:
             await self.app(scope, receive, send)
             return
         headers = [(k, v) for k, v in scope.get("headers", []) if k != b"accept-encoding"]
-        held: dict[str, Any] = {}
+        start: Message | None = None  # an HTML answer's start, held until its body is whole
         body: list[bytes] = []
 
         async def send_page(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                if _is_html(message):
-                    held["start"] = message
-                else:
-                    await send(message)
+            nonlocal start
+            if message["type"] == "http.response.start" and _is_html(message):
+                start = message
                 return
-            if "start" not in held or message["type"] != "http.response.body":
+            if start is None or message["type"] != "http.response.body":
                 await send(message)
                 return
             body.append(message.get("body", b""))
             if message.get("more_body", False):
                 return
             page = b"".join(body).replace(b"<head>", b"<head>" + self.script, 1)
-            start = held["start"]
             kept = [(k, v) for k, v in start.get("headers", []) if k != b"content-length"]
             await send({**start, "headers": [*kept, (b"content-length", b"%d" % len(page))]})
             await send({"type": "http.response.body", "body": page})
