@@ -46,11 +46,7 @@ with problem_boundary():
             if legend.empty:
                 st.caption("No plant to colour: widen the filters.")
             else:
-                st.altair_chart(
-                    generation_view.technology_legend_chart(legend),
-                    width="stretch",
-                    height=generation_view.legend_height(legend) + 40,  # and the axis below
-                )
+                st.markdown(generation_view.technology_legend_html(legend), unsafe_allow_html=True)
             if maps.basemap_style() is None:
                 st.caption("County outlines from the Census; no online basemap configured.")
         st.subheader("Generators")

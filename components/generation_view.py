@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import html
 import math
 from collections.abc import Iterable
 from typing import Any
 
-import altair as alt
 import pandas as pd
 import pydeck as pdk
 import streamlit as st
@@ -244,51 +244,45 @@ def technology_legend(plants: pd.DataFrame) -> pd.DataFrame:
     return grouped.reset_index(drop=True)
 
 
-LEGEND_LABEL_PX = 200
+def technology_legend_html(legend: pd.DataFrame) -> str:
+    """Return the map's legend as HTML: one row per technology, largest MW first, each its
+    map colour's swatch, its whole name, its MW and a bar as long as its share of the
+    largest; its plants in the row's tooltip.
 
-
-def legend_height(legend: pd.DataFrame) -> int:
-    """Return the legend's height: a readable row per technology."""
-    return max(80, 22 * len(legend))
-
-
-def technology_legend_chart(legend: pd.DataFrame) -> alt.Chart:
-    """Return the map's legend as swatches: one bar per technology in its map colour, its
-    length the technology's MW, its plants and MW in the tooltip."""
-    return (
-        alt.Chart(legend)
-        .mark_bar()
-        .encode(
-            # every technology named: a swatch without its name is no legend
-            y=alt.Y(
-                "technology:N",
-                sort=list(legend["technology"]),
-                title=None,
-                # room for the longest EIA name: cut at 130 px, "Natural Gas Fired Combined
-                # Cycle" and "… Combustion Turbine" read alike
-                axis=alt.Axis(labelOverlap=False, labelLimit=LEGEND_LABEL_PX),
-            ),
-            x=alt.X(
-                "capacityMw:Q",
-                title="MW",
-                # 40k: a narrow column cuts 40,000
-                axis=alt.Axis(
-                    tickCount=3, labelExpr="datum.value == 0 ? '0' : format(datum.value, '~s')"
-                ),
-            ),
-            color=alt.Color(
-                "technology:N",
-                scale=alt.Scale(domain=list(legend["technology"]), range=list(legend["color"])),
-                legend=None,
-            ),
-            tooltip=[
-                alt.Tooltip("technology:N", title="Technology"),
-                alt.Tooltip("plants:Q", title="Plants"),
-                alt.Tooltip("capacityMw:Q", title="MW", format=",.0f"),
-            ],
+    Written as HTML, not as a chart: a chart's library (Vega) is a megabyte of JavaScript a
+    new tab of the page loaded and ran for this list alone (0.1 s of the tab, 28 Nov 2026).
+    """
+    largest = float(legend["capacityMw"].max() or 0.0) if not legend.empty else 0.0
+    rows = []
+    for technology, colour, plants, mw in zip(
+        legend["technology"], legend["color"], legend["plants"], legend["capacityMw"], strict=True
+    ):
+        name = html.escape(str(technology))
+        share = 100.0 * float(mw) / largest if largest > 0 else 0.0
+        plants_word = "plant" if int(plants) == 1 else "plants"
+        rows.append(
+            f'<div class="gss-legend-row" title="{name}: {int(plants):,} {plants_word}, '
+            f'{float(mw):,.0f} MW">'
+            f'<span class="gss-swatch" style="background:{colour}"></span>'
+            f'<span class="gss-name">{name}</span>'
+            f'<span class="gss-mw">{float(mw):,.0f} MW</span>'
+            f'<span class="gss-bar" style="width:{share:.1f}%;background:{colour}"></span>'
+            "</div>"
         )
-        .properties(height=legend_height(legend))
-    )
+    return LEGEND_STYLE + '<div class="gss-legend">' + "".join(rows) + "</div>"
+
+
+# the legend's rows: swatch, name (wrapped, never cut) and MW on a line, the bar under them
+LEGEND_STYLE = (
+    "<style>"
+    ".gss-legend{font-size:0.875rem;line-height:1.25}"
+    ".gss-legend-row{display:grid;grid-template-columns:0.8rem 1fr auto;column-gap:0.4rem;"
+    "align-items:baseline;margin-bottom:0.35rem}"
+    ".gss-swatch{width:0.8rem;height:0.8rem;border-radius:2px;align-self:center}"
+    ".gss-mw{font-variant-numeric:tabular-nums;white-space:nowrap}"
+    ".gss-bar{grid-column:2 / 4;height:4px;margin-top:2px;min-width:2px}"
+    "</style>"
+)
 
 
 def monthly_generation(operations: Iterable[GeneratorOperation]) -> pd.DataFrame:

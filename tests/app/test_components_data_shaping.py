@@ -419,6 +419,7 @@ def test_generation_frames():
     assert generation_view.plant_radius_m(400) > generation_view.plant_radius_m(100)
     legend = generation_view.technology_legend(plants)
     assert legend.loc[0, "technology"] == "Solar" and legend.loc[0, "color"].startswith("#")
+    assert "Solar</span>" in generation_view.technology_legend_html(legend)
     monthly = generation_view.monthly_generation(
         models(
             GeneratorOperation,
@@ -457,3 +458,30 @@ def test_status_disagreements_keep_both_locators():
         "GIS_Report_November2025.xlsx#Inactive Projects!R138",
     )
     assert quality_view.status_disagreements_frame(None).empty
+
+
+def test_the_generation_legend_names_each_technology_in_its_colour_largest_first():
+    legend = pd.DataFrame(
+        {
+            "technology": ["Natural Gas Fired Combined Cycle", "Wind <b>", "Solar"],
+            "color": ["#111111", "#222222", "#333333"],
+            "plants": [12, 1, 3],
+            "capacityMw": [4000.0, 1000.0, 0.0],
+        }
+    )
+    text = generation_view.technology_legend_html(legend)
+    rows = text.split('class="gss-legend-row"')[1:]
+    assert len(rows) == 3
+    # whole names, in the order given (largest MW first), a name from the data never markup
+    assert '<span class="gss-name">Natural Gas Fired Combined Cycle</span>' in rows[0]
+    assert "Wind &lt;b&gt;" in rows[1] and "<b>" not in text
+    # each row's swatch and bar in its technology's map colour, the bar its share of the largest
+    assert rows[0].count("background:#111111") == 2 and "width:100.0%" in rows[0]
+    assert "width:25.0%" in rows[1] and "width:0.0%" in rows[2]
+    assert "4,000 MW</span>" in rows[0]
+    # plants are in the row's tooltip, counted in words
+    assert 'title="Wind &lt;b&gt;: 1 plant, 1,000 MW"' in rows[1]
+    assert "12 plants" in rows[0]
+    assert generation_view.technology_legend_html(legend.iloc[0:0]).endswith(
+        '<div class="gss-legend"></div>'
+    )

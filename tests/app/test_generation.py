@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from components import maps
+from components import generation_view, maps
 
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "generation.py")
 
@@ -23,13 +24,15 @@ def test_filters_map_and_monthly_generation(service_env, alpha_client):
     generators = at.dataframe[0].value
     assert set(generators["id"]) == {g.id for g in expected}
     assert set(generators["technology"]) == {technology}
-    # the legend is a swatch per technology in its map colour, not a table of hex codes
-    legend = json.loads(at.get("vega_lite_chart")[0].proto.spec)
-    scale = legend["encoding"]["color"]["scale"]
-    assert scale["domain"] == [technology]
-    assert all(colour.startswith("#") for colour in scale["range"])
-    # every swatch is named: the axis never drops a label it has no room for
-    assert legend["encoding"]["y"]["axis"]["labelOverlap"] is False
+    # the legend: the one technology left, named whole beside its map colour, with its MW
+    legend = next(m.value for m in at.markdown if 'class="gss-legend"' in m.value)
+    colour = generation_view.technology_hex(technology)
+    assert legend.count('class="gss-legend-row"') == 1
+    assert f'<span class="gss-name">{html.escape(technology)}</span>' in legend
+    assert f"background:{colour}" in legend
+    mw = sum(g.nameplate_capacity_mw or 0 for g in expected if g.agency_plant_id is not None)
+    assert f"{mw:,.0f} MW</span>" in legend
+    assert not at.get("vega_lite_chart")  # no chart library loaded for a list
 
     deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
     plants = next(layer for layer in deck["layers"] if layer["id"] == "plants")
