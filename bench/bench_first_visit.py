@@ -12,8 +12,10 @@ looking at the map), then opens the page in a new tab: the page's first visit, w
 the whole lists it draws on loaded, loading, or not begun; then the page again (a later
 visit). Prints a Markdown table of the seconds until content shows (title and finished
 run, as `bench_pages.py` times a new tab), each round's figure, and the machine. Each round's
-browser is a Chromium on a new profile folder on disk, as `bench_pages.py` opens it
-(`--private`: a private window, as the figures before 27 Nov 2026, evening, were taken).
+browser is a Chromium on a new profile folder on disk, driven with nothing listening, as
+`bench_pages.py` opens a new tab (`bench/bare_tabs.py`; `--playwright-tabs`: through
+Playwright, `--private`: a private window, as the figures before 28 Nov 2026, afternoon, and
+27 Nov 2026, evening, were taken).
 """
 
 from __future__ import annotations
@@ -29,19 +31,23 @@ import bench_pages as pages  # noqa: E402
 TITLES = dict(pages.PAGES)
 
 
-def first_visits(browser, service_url: str, path: str, read_seconds: float) -> tuple:
+def first_visits(
+    browser, service_url: str, path: str, read_seconds: float, playwright_tabs: bool = False
+) -> tuple:
     """Return (Screen a site's first visit, the page's first visit, its second), seconds."""
     port = pages.free_port()
     app = pages.start_app(port, service_url)
     base = f"http://127.0.0.1:{port}"
     try:
-        context = pages.new_context(browser)
-        _, landing = pages.time_page(context, f"{base}/", "Screen a site")
-        time.sleep(read_seconds)
-        title = TITLES[path.partition("?")[0]]
-        _, first = pages.time_page(context, f"{base}/{path}", title)
-        _, again = pages.time_page(context, f"{base}/{path}", title)
-        context.close()
+        tabs = pages.new_tabs(browser, playwright_tabs)
+        try:
+            _, landing = tabs.time_tab(f"{base}/", "Screen a site")
+            time.sleep(read_seconds)
+            title = TITLES[path.partition("?")[0]]
+            _, first = tabs.time_tab(f"{base}/{path}", title)
+            _, again = tabs.time_tab(f"{base}/{path}", title)
+        finally:
+            tabs.close()
         return landing, first, again
     finally:
         app.terminate()
@@ -72,6 +78,12 @@ def main() -> None:
         help="private windows (no code cache kept for the app's JavaScript) instead of a "
         "profile on disk",
     )
+    parser.add_argument(
+        "--playwright-tabs",
+        action="store_true",
+        help="time the tabs through Playwright (it has Chromium report every request and "
+        "WebSocket frame to it), as the figures before 28 Nov 2026, afternoon, were",
+    )
     args = parser.parse_args()
     pages.REPO = args.app_dir.resolve()
     unknown = [path for path in args.pages if path not in TITLES]
@@ -85,6 +97,8 @@ def main() -> None:
     from bench.peers.servers import start_service
 
     where = "private windows" if args.private else "a profile on disk"
+    if not (args.private or args.playwright_tabs):
+        where += ", driven with nothing listening"
     print(f"app: {pages.REPO}\nbrowser: {where}\nmachine: {pages.machine()}\n")
     print(
         f"| scale | page | Screen a site, first visit (s) | the page's first visit, after "
@@ -101,7 +115,9 @@ def main() -> None:
                     # the assessment opened by its id: it draws the plants around the site
                     path = f"{page}?assessment={assessment}" if page == "assessment" else page
                     rounds = [
-                        first_visits(browser, service.base_url, path, args.read)
+                        first_visits(
+                            browser, service.base_url, path, args.read, args.playwright_tabs
+                        )
                         for _ in range(args.rounds)
                     ]
                     cells = [" / ".join(f"{r[i]:.2f}" for r in rounds) for i in range(3)]

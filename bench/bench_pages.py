@@ -18,7 +18,11 @@ appears only after 500 ms, so its absence alone would end a timing early); the f
 load of the whole app is reported apart. Each browser context is a Chromium of its own on a
 profile folder on disk, as an analyst's browser is, so a later tab finds Streamlit's
 JavaScript compiled in V8's code cache; `--private` opens private windows instead (the
-figures before 27 Nov 2026, evening), where each tab compiles it again. Two ways to reach a
+figures before 27 Nov 2026, evening), where each tab compiles it again. A new tab is opened
+and timed in a Chromium driven over the DevTools protocol with nothing listening
+(`bench/bare_tabs.py`): Playwright has Chromium report every request and WebSocket frame to it,
+payload included, which added 0.07 to 0.3 s to a new tab; `--playwright-tabs` times new tabs
+through Playwright as the figures before 28 Nov 2026, afternoon, were. Two ways to reach a
 page are timed: a new tab (a new Streamlit session: a shared link, a bookmark) and a click
 in the app's sidebar (the session
 goes on: how an analyst moves from page to page), each page reached from the one before it
@@ -192,22 +196,22 @@ def start_floor_app(port: int, folder: Path) -> subprocess.Popen:
     return process
 
 
-def measure_floor(browser, rounds: int) -> dict[str, list[float]]:
+def measure_floor(browser, rounds: int, playwright_tabs: bool = False) -> dict[str, list[float]]:
     """Time a new tab of each of the floor app's pages `rounds` times (browser cache warm);
     return the seconds until content shows, by the page's url path."""
     port = free_port()
     folder = Path(tempfile.mkdtemp(prefix="bench-floor-"))
     process = start_floor_app(port, folder)
     try:
-        context = new_context(browser)
+        tabs = new_tabs(browser, playwright_tabs)
         for path, title in FLOOR_PAGES:  # warms the cache
-            time_page(context, f"http://127.0.0.1:{port}/{path}", title)
+            tabs.time_tab(f"http://127.0.0.1:{port}/{path}", title)
         timings: dict[str, list[float]] = {f"/{path}": [] for path, _ in FLOOR_PAGES}
         for _ in range(rounds):
             for path, title in FLOOR_PAGES:
                 url = f"http://127.0.0.1:{port}/{path}"
-                timings[f"/{path}"].append(time_page(context, url, title)[1])
-        context.close()
+                timings[f"/{path}"].append(tabs.time_tab(url, title)[1])
+        tabs.close()
         return timings
     finally:
         process.terminate()
@@ -242,6 +246,33 @@ def time_page(context, url: str, title: str) -> tuple[float, float]:
     elapsed = time.perf_counter() - started
     page.close()
     return title_shown - started, elapsed
+
+
+class PlaywrightTabs:
+    """New tabs of one Playwright context, timed by `time_page` (Playwright has Chromium
+    report every request and WebSocket frame to it: `bench/bare_tabs.py`)."""
+
+    def __init__(self, browser) -> None:
+        self.context = new_context(browser)
+
+    def time_tab(self, url: str, title: str) -> tuple[float, float]:
+        return time_page(self.context, url, title)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def new_tabs(browser, playwright_tabs: bool = False):
+    """Return what new tabs are opened and timed in (`time_tab(url, title)`, `close()`): a
+    Chromium on a profile on disk driven with nothing listening (`BareChromium`), or with
+    `playwright_tabs` (or a browser of private windows) a context of `browser`."""
+    if playwright_tabs or not isinstance(browser, DiskProfiles):
+        return PlaywrightTabs(browser)
+    if str(REPO) not in sys.path:
+        sys.path.insert(0, str(REPO))
+    from bench.bare_tabs import BareChromium
+
+    return BareChromium(CHROMIUM, CHROMIUM_ARGS)
 
 
 def new_context(browser):
@@ -574,18 +605,24 @@ def measure_app(browser, base_url: str, assessment_id: str | None, args) -> dict
     """Time every page in a new tab (rounds), the sidebar's clicks (rounds), then the map
     clicks (click rounds), against a running app."""
     query = {"assessment": f"?assessment={assessment_id}"} if assessment_id else {}
-    warm_context = new_context(browser)
-    cold = time_page(warm_context, f"{base_url}/", "Screen a site")[1]
+    tabs = new_tabs(browser, args.playwright_tabs)
+    cold = tabs.time_tab(f"{base_url}/", "Screen a site")[1]
     pages = [(p, t) for p, t in PAGES if not args.only or p in args.only]
     timings: dict[str, list[tuple[float, float]]] = {path: [] for path, _ in pages}
     for _ in range(args.rounds):
         for path, title in pages:
             url = f"{base_url}/{path}{query.get(path, '')}"
-            # a fresh context has an empty HTTP cache: a first-time visitor
-            context = new_context(browser) if args.empty_cache else warm_context
-            timings[path].append(time_page(context, url, title))
+            # a new browser on a new profile has an empty HTTP cache: a first-time visitor
+            fresh = new_tabs(browser, args.playwright_tabs) if args.empty_cache else tabs
+            timings[path].append(fresh.time_tab(url, title))
             if args.empty_cache:
-                context.close()
+                fresh.close()
+    tabs.close()
+    # the sidebar's clicks and the map's, through Playwright, in a context whose cache and
+    # code cache have seen every page once, as the new tabs' browser has
+    warm_context = new_context(browser)
+    for path, title in [("", "Screen a site"), *pages]:
+        time_page(warm_context, f"{base_url}/{path}{query.get(path, '')}", title)
     navigation = time_navigation(warm_context, base_url, assessment_id, args.rounds)
     first_clicks, near_clicks = [], []
     for _ in range(args.click_rounds):
@@ -742,6 +779,13 @@ def main() -> None:
         "profile on disk, as an analyst's browser is",
     )
     parser.add_argument(
+        "--playwright-tabs",
+        action="store_true",
+        help="time new tabs through Playwright, as the figures before 28 Nov 2026, afternoon, "
+        "were (it has Chromium report every request and WebSocket frame to it); by default a "
+        "new tab is opened in a Chromium driven with nothing listening (bench/bare_tabs.py)",
+    )
+    parser.add_argument(
         "--empty-cache",
         action="store_true",
         help="open every page in a new browser context (no cached JS), as a first visit",
@@ -755,10 +799,12 @@ def main() -> None:
     print(f"machine: {machine()} (before)\n", flush=True)
     with sync_playwright() as playwright:
         browser = open_browser(playwright, args.private)
-        print(f"browser: {'private windows' if args.private else 'a profile on disk'}\n")
+        print(f"browser: {'private windows' if args.private else 'a profile on disk'}")
+        bare = not (args.private or args.playwright_tabs)
+        print(f"new tabs: {'driven with nothing listening' if bare else 'through Playwright'}\n")
         try:
             if args.floor:
-                floor = measure_floor(browser, max(args.rounds, 5))
+                floor = measure_floor(browser, max(args.rounds, 5), args.playwright_tabs)
                 results["floor"] = {"pages": floor}
                 for path, timings in floor.items():
                     print(

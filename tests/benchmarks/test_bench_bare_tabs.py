@@ -1,0 +1,75 @@
+"""A new tab timed with nothing listening: the page notes when its title and its content showed,
+by the rule the page benchmark has always used, and the browser leaves nothing behind."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+import pytest
+
+from bench.bench_pages import CHROMIUM, CHROMIUM_ARGS
+
+# a page that draws its title at 0.1 s and says its script has finished at 0.4 s, with a
+# spinner until 0.6 s: content shows only once the spinner is gone too
+PAGE = """<!doctype html><title>t</title>
+<div data-testid="stApp" data-test-script-state="running">
+  <div data-testid="stSpinner">Running</div></div>
+<script>
+const app = document.querySelector('[data-testid="stApp"]');
+setTimeout(() => app.insertAdjacentHTML('beforeend', '<h1>Grid <span>page</span></h1>'), 100);
+setTimeout(() => app.setAttribute('data-test-script-state', 'notRunning'), 400);
+setTimeout(() => document.querySelector('[data-testid="stSpinner"]').remove(), 600);
+</script>"""
+
+
+@pytest.fixture
+def site(tmp_path):
+    (tmp_path / "index.html").write_text(PAGE)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def chromium():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install -y chromium)")
+    from bench.bare_tabs import BareChromium
+
+    browser = BareChromium(CHROMIUM, CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+def test_a_tab_is_timed_until_its_title_and_then_its_whole_content_show(site, chromium):
+    title, content = chromium.time_tab(site, "Grid page")
+    assert 0.1 <= title < 0.4  # the title (its text whole, across its markup) at 0.1 s
+    assert content >= 0.6  # finished at 0.4 s, but the spinner went at 0.6 s
+    # each tab is closed once timed: only the browser's first tab is left
+    targets = chromium.send("Target.getTargets")["targetInfos"]
+    assert [t["url"] for t in targets if t["type"] == "page"] == ["about:blank"]
+
+
+def test_a_title_that_never_shows_is_a_timeout_not_a_figure(site, chromium):
+    with pytest.raises(TimeoutError, match="Another page"):
+        chromium.time_tab(site, "Another page", timeout_s=1.5)
+
+
+def test_closing_stops_the_browser_and_removes_its_profile(chromium):
+    folder = chromium.folder
+    assert (folder / "DevToolsActivePort").exists()
+    chromium.close()
+    assert chromium.process.poll() is not None
+    assert not folder.exists()
