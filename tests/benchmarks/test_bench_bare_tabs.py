@@ -3,12 +3,10 @@ by the rule the page benchmark has always used, and the browser leaves nothing b
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from pathlib import Path
 
 import pytest
+from served_folder import served
 
 from bench.bench_pages import CHROMIUM, CHROMIUM_ARGS
 
@@ -29,17 +27,8 @@ setTimeout(() => document.querySelector('[data-testid="stSpinner"]').remove(), 6
 def site(tmp_path):
     (tmp_path / "index.html").write_text(PAGE)
 
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(tmp_path))
-    )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
-    server.shutdown()
-    server.server_close()
+    with served(tmp_path) as base:
+        yield f"{base}/index.html"
 
 
 @pytest.fixture

@@ -3,12 +3,10 @@ cache for the pages' scripts, where a private window keeps none, and leaves no f
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from pathlib import Path
 
 import pytest
+from served_folder import served
 
 from bench.bench_pages import CHROMIUM, DiskProfiles
 
@@ -27,22 +25,8 @@ def site(tmp_path):
     (tmp_path / "index.html").write_text(PAGE)
     (tmp_path / "app.js").write_text(SCRIPT)
 
-    class Handler(http.server.SimpleHTTPRequestHandler):
-        def end_headers(self):
-            if self.path.endswith(".js"):
-                self.send_header("Cache-Control", "public, immutable, max-age=31536000")
-            super().end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Handler, directory=str(tmp_path))
-    )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
-    server.shutdown()
-    server.server_close()
+    with served(tmp_path, cached_suffix=".js") as base:
+        yield f"{base}/index.html"
 
 
 def code_cache_bytes(profile: Path) -> int:
