@@ -68,13 +68,21 @@ with problem_boundary():
         clicked = generation_view.picked_plant(st.session_state.get(generation_view.MAP_KEY))
         if clicked in names:
             st.session_state["generation.plant"] = clicked
-        plant_id = st.selectbox(
+        chosen = st.session_state.get("generation.plant")
+        # the picker lists every plant drawn on the map (up to 2,000): in a popover, which the
+        # browser draws only once it is opened (a list that long is 0.1 s of a new tab)
+        picker = st.popover(
+            f"{names[chosen]} (plant {chosen})" if chosen in names else "Choose a plant by name",
+            icon=":material/factory:",
+        )
+        plant_id = picker.selectbox(
             "Plant",
             sorted(names, key=lambda pid: str(names[pid])),
             format_func=lambda pid: f"{names[pid]} (plant {pid})",
             key="generation.plant",
             index=None,
-            placeholder="Choose a plant",
+            placeholder="Type a plant's name",
+            width=520,  # a long plant name and its id whole
         )
         if plant_id is not None:
             generation_view.draw_monthly_generation(conn, int(plant_id), str(names[plant_id]))

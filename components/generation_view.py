@@ -331,15 +331,14 @@ def draw_generator_filters(every: GenerationFrames) -> dict[str, Any]:
         technology = filters.selectbox(
             "Technology", choices("technology"), "technology", scope=SCOPE
         )
-    bottom = st.columns(4)
-    with bottom[0]:
+    more = filters.more_filters(("source_id", "plant_id", "min_mw", "max_mw"), scope=SCOPE)
+    with more:
         source_id = filters.text_input(
             "Source release (source id)",
             "source_id",
             scope=SCOPE,
             help="Empty: each generator's current version. A source id: that release's version.",
         )
-    with bottom[1]:
         plant_id = filters.number_input(
             "Plant id",
             "plant_id",
@@ -349,9 +348,7 @@ def draw_generator_filters(every: GenerationFrames) -> dict[str, Any]:
             format="%.0f",
             scope=SCOPE,
         )
-    with bottom[2]:
         min_mw = filters.number_input("Min nameplate MW", "min_mw", min_value=0.0, scope=SCOPE)
-    with bottom[3]:
         max_mw = filters.number_input("Max nameplate MW", "max_mw", min_value=0.0, scope=SCOPE)
     return {
         "state": None if state == "any" else state,

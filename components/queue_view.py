@@ -292,14 +292,10 @@ def draw_filters(queue: QueueList) -> QueueFilters:
         )
     with top[3]:
         markets = filters.multiselect("Market", choices["market"], "market", scope="queue")
-    bottom = st.columns(4)
-    with bottom[0]:
+    with filters.more_filters(("min_mw", "max_mw", "from", "to"), scope="queue"):
         min_mw = filters.number_input("Min MW", "min_mw", min_value=0.0, step=10.0, scope="queue")
-    with bottom[1]:
         max_mw = filters.number_input("Max MW", "max_mw", min_value=0.0, step=10.0, scope="queue")
-    with bottom[2]:
         proposed_from = filters.date_input("Proposed date from", "from", scope="queue")
-    with bottom[3]:
         proposed_to = filters.date_input("Proposed date to", "to", scope="queue")
     return QueueFilters(
         states=tuple(states),

@@ -121,3 +121,18 @@ def drawn_map(at) -> dict:
     for layer in deck["layers"]:
         layer["data"] = maps.layer_rows(layer)
     return deck
+
+
+def popover_labels(at) -> list[str]:
+    """Return the labels of the page's popovers, in the page's order."""
+    labels = []
+
+    def walk(node) -> None:
+        children = getattr(node, "children", None)
+        for child in children.values() if isinstance(children, dict) else []:
+            if getattr(child, "type", None) == "popover":
+                labels.append(child.proto.popover.label)
+            walk(child)
+
+    walk(at._tree)
+    return labels

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import popover_labels
 from streamlit.testing.v1 import AppTest
 
 from components import generation_view, maps
@@ -62,12 +63,15 @@ def test_a_click_on_a_plant_chooses_it_and_the_map_is_drawn_in_its_place(service
     # the map is drawn last but stands above the generators table, beside its legend
     headings = [element.value for element in at.main if element.type == "subheader"]
     assert headings[:1] == ["Generators"]
+    assert popover_labels(at)[-1] == "Choose a plant by name"
     at.session_state["generation.map"] = {
         "selection": {"indices": {"plants": [0]}, "objects": {"plants": [plant]}}
     }
     at.run()
     assert not at.exception and not at.error
     assert at.selectbox(key="generation.plant").value == plant["agencyPlantId"]
+    # the picker, folded in its popover, is named by the plant chosen
+    assert popover_labels(at)[-1] == f"{plant['plantName']} (plant {plant['agencyPlantId']})"
     operations = alpha_client.generator_operations.list(plant_id=plant["agencyPlantId"]).to_list()
     expected = sum(op.net_generation_mwh for op in operations)
     assert at.dataframe[-1].value["netGenerationMwh"].sum() == pytest.approx(expected)

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import popover_labels
 from streamlit.testing.v1 import AppTest
 
 from components.sources import source_name
@@ -68,6 +69,26 @@ def test_filters_come_from_the_url_and_go_back_into_it(service_env, all_records)
     assert shown_count(at) == len(bigger)
     assert at.query_params["min_mw"] == "200"
     assert at.query_params["state"] in ("TX", ["TX"])
+
+
+def test_the_less_used_filters_wait_in_a_popover_that_counts_those_set(service_env, all_records):
+    at = page()
+    assert popover_labels(at) == ["More filters"]
+    at = page({"min_mw": "100", "from": "2020-01-01"})
+    # closed, they still filter: the label says how many are set, the count agrees
+    assert popover_labels(at) == ["More filters · 2 set"]
+    assert at.number_input(key="filter:queue:min_mw").value == 100.0
+    expected = [
+        r
+        for r in all_records
+        if (r["requestedCapacityMw"] or 0) >= 100
+        and r["proposedDate"]
+        and r["proposedDate"][:10] >= "2020-01-01"
+    ]
+    assert 0 < shown_count(at) == len(expected)
+    at.number_input(key="filter:queue:min_mw").set_value(None).run()
+    assert popover_labels(at) == ["More filters · 1 set"]
+    assert "min_mw" not in at.query_params
 
 
 def test_the_status_filter_reads_in_words_and_keeps_the_code_in_the_url(service_env, all_records):
