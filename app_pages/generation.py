@@ -46,7 +46,7 @@ with problem_boundary():
             if legend.empty:
                 st.caption("No plant to colour: widen the filters.")
             else:
-                st.markdown(generation_view.technology_legend_html(legend), unsafe_allow_html=True)
+                st.html(generation_view.technology_legend_html(legend))
             if maps.basemap_style() is None:
                 st.caption("County outlines from the Census; no online basemap configured.")
         st.subheader("Generators")

@@ -26,7 +26,7 @@ def test_filters_map_and_monthly_generation(service_env, alpha_client):
     assert set(generators["id"]) == {g.id for g in expected}
     assert set(generators["technology"]) == {technology}
     # the legend: the one technology left, named whole beside its map colour, with its MW
-    legend = next(m.value for m in at.markdown if 'class="gss-legend"' in m.value)
+    legend = next(h.proto.body for h in at.get("html") if 'class="gss-legend"' in h.proto.body)
     colour = generation_view.technology_hex(technology)
     assert legend.count('class="gss-legend-row"') == 1
     assert f'<span class="gss-name">{html.escape(technology)}</span>' in legend
