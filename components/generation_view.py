@@ -201,19 +201,16 @@ def plant_layer(plants: pd.DataFrame) -> pdk.Layer:
             located["plantName"], located["technology"], located["capacityMw"], strict=True
         )
     ]
-    data = located[
-        [
-            "plantName",
-            "technology",
-            "capacityMw",
-            "agencyPlantId",
-            "latitude",
-            "longitude",
-            "color",
-            "radius",
-            "label",
-        ]
-    ].to_dict("records")
+    # what the map needs of a plant and nothing more: where, how big, its colour, its label
+    # (the tooltip) and its id (a click chooses it); coordinates to about a metre, radii to
+    # a metre. Every byte is decoded and every field kept by the browser on each new tab:
+    # the name, technology and MW fields the label repeats cost 0.07 s of one (28 Nov 2026)
+    located["latitude"] = located["latitude"].round(5)
+    located["longitude"] = located["longitude"].round(5)
+    located["radius"] = located["radius"].round(0).astype(int)
+    data = located[["agencyPlantId", "latitude", "longitude", "color", "radius", "label"]].to_dict(
+        "records"
+    )
     return pdk.Layer(
         "ScatterplotLayer",
         # a `data:` URL: deck.gl fetches it after the page is drawn, where rows written into

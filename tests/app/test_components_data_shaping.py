@@ -414,7 +414,13 @@ def test_generation_frames():
     assert sunny["capacityMw"] == 140 and sunny["technology"] == "Solar"
     assert plants.set_index("id").loc["p9", "technology"] == "unknown"
     layer = generation_view.plant_layer(plants)
-    assert [row["plantName"] for row in maps.layer_rows({"data": layer.data})] == ["Sunny"]
+    [row] = maps.layer_rows({"data": layer.data})
+    # only what the map draws, labels and picks: the label names the plant, its technology, MW
+    assert set(row) == {"agencyPlantId", "latitude", "longitude", "color", "radius", "label"}
+    assert row["label"] == "Sunny · Solar · 140 MW"
+    assert isinstance(row["radius"], int) and row["radius"] == round(
+        generation_view.plant_radius_m(140)
+    )
     assert generation_view.technology_color("Solar") == generation_view.technology_color("solar")
     assert generation_view.plant_radius_m(400) > generation_view.plant_radius_m(100)
     legend = generation_view.technology_legend(plants)

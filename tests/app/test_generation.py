@@ -37,7 +37,10 @@ def test_filters_map_and_monthly_generation(service_env, alpha_client):
 
     deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
     plants = next(layer for layer in deck["layers"] if layer["id"] == "plants")
-    assert {row["technology"] for row in maps.layer_rows(plants)} == {technology}
+    rows = maps.layer_rows(plants)
+    # each plant drawn is labelled with its technology, the one chosen, and carries its id
+    assert {row["label"].split(" · ")[1] for row in rows} == {technology}
+    assert {row["agencyPlantId"] for row in rows} <= {g.agency_plant_id for g in expected}
     # under them, every county of the region outlined, in lines
     from components.geography import read_counties
 
@@ -71,7 +74,8 @@ def test_a_click_on_a_plant_chooses_it_and_the_map_is_drawn_in_its_place(service
     assert not at.exception and not at.error
     assert at.selectbox(key="generation.plant").value == plant["agencyPlantId"]
     # the picker, folded in its popover, is named by the plant chosen
-    assert popover_labels(at)[-1] == f"{plant['plantName']} (plant {plant['agencyPlantId']})"
+    name = plant["label"].split(" · ")[0]
+    assert popover_labels(at)[-1] == f"{name} (plant {plant['agencyPlantId']})"
     operations = alpha_client.generator_operations.list(plant_id=plant["agencyPlantId"]).to_list()
     expected = sum(op.net_generation_mwh for op in operations)
     assert at.dataframe[-1].value["netGenerationMwh"].sum() == pytest.approx(expected)
