@@ -6,6 +6,7 @@ import streamlit as st
 
 from components import connection, data, generation_view, maps, tables
 from components.problems import problem_boundary
+from components.text import escape_markdown
 
 st.title("Generation")
 st.caption(
@@ -72,7 +73,10 @@ with problem_boundary():
         # the picker lists every plant drawn on the map (up to 2,000): in a popover, which the
         # browser draws only once it is opened (a list that long is 0.1 s of a new tab)
         picker = st.popover(
-            f"{names[chosen]} (plant {chosen})" if chosen in names else "Choose a plant by name",
+            # a popover's label is Markdown: the plant's name comes from the data
+            escape_markdown(f"{names[chosen]} (plant {chosen})")
+            if chosen in names
+            else "Choose a plant by name",
             icon=":material/factory:",
         )
         plant_id = picker.selectbox(

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import popover_labels
+from conftest import popover_labels, unescape
 from streamlit.testing.v1 import AppTest
 
 from components import generation_view, maps
@@ -75,7 +75,9 @@ def test_a_click_on_a_plant_chooses_it_and_the_map_is_drawn_in_its_place(service
     assert at.selectbox(key="generation.plant").value == plant["agencyPlantId"]
     # the picker, folded in its popover, is named by the plant chosen
     name = plant["label"].split(" · ")[0]
-    assert popover_labels(at)[-1] == f"{name} (plant {plant['agencyPlantId']})"
+    label = popover_labels(at)[-1]
+    assert unescape(label) == f"{name} (plant {plant['agencyPlantId']})"
+    assert "\\(" in label  # the name's punctuation is escaped: the label is Markdown
     operations = alpha_client.generator_operations.list(plant_id=plant["agencyPlantId"]).to_list()
     expected = sum(op.net_generation_mwh for op in operations)
     assert at.dataframe[-1].value["netGenerationMwh"].sum() == pytest.approx(expected)
