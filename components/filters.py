@@ -77,7 +77,9 @@ def more_filters(params: Sequence[str], *, scope: str) -> Any:
     """
     count = set_count(params, scope=scope)
     label = f"More filters · {count} set" if count else "More filters"
-    return st.popover(label, icon=":material/tune:")
+    # keyed: its label changes as filters are set, and without a key a freshly started app
+    # drew a new, closed popover after a change (the reader had to open it again for the next)
+    return st.popover(label, icon=":material/tune:", key=f"more_filters:{scope}")
 
 
 def _write(param: str, value: Any) -> None:
