@@ -68,8 +68,8 @@ with problem_boundary():
         names = dict(zip(drawn["agencyPlantId"], drawn["plantName"], strict=True))
         clicked = generation_view.picked_plant(st.session_state.get(generation_view.MAP_KEY))
         if clicked in names:
-            st.session_state["generation.plant"] = clicked
-        chosen = st.session_state.get("generation.plant")
+            st.session_state[generation_view.PLANT_KEY] = clicked
+        chosen = st.session_state.get(generation_view.PLANT_KEY)
         # the picker lists every plant drawn on the map (up to 2,000): in a popover, which the
         # browser draws only once it is opened (a list that long is 0.1 s of a new tab)
         picker = st.popover(
@@ -83,7 +83,7 @@ with problem_boundary():
             "Plant",
             sorted(names, key=lambda pid: str(names[pid])),
             format_func=lambda pid: f"{names[pid]} (plant {pid})",
-            key="generation.plant",
+            key=generation_view.PLANT_KEY,
             index=None,
             placeholder="Type a plant's name",
             width=520,  # a long plant name and its id whole

@@ -28,7 +28,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-# noted by the page itself: when its title showed, and when its content showed
+# noted by the page itself: when its title showed, and when its content showed (the title
+# there and `bench_pages.SCRIPT_IDLE`: the script finished, nothing spinning); filled in by
+# `watch_script`
 WATCH = """(() => {
   const title = %s;
   window.__bench = {};
@@ -40,9 +42,7 @@ WATCH = """(() => {
       if (!shown) return;
       window.__bench.title = performance.now();
     }
-    const app = document.querySelector('[data-testid="stApp"]');
-    if (app && app.getAttribute('data-test-script-state') === 'notRunning'
-        && !document.querySelector('[data-testid="stSpinner"]')) {
+    if ((%s)()) {
       window.__bench.content = performance.now();
       observer.disconnect();
     }
@@ -51,6 +51,13 @@ WATCH = """(() => {
   observer.observe(document, {subtree: true, childList: true, attributes: true,
                               characterData: true});
 })();"""
+
+
+def watch_script(title: str) -> str:
+    """Return the script added to each document of a tab opened for `title`."""
+    from bench.bench_pages import SCRIPT_IDLE
+
+    return WATCH % (json.dumps(title), SCRIPT_IDLE)
 
 
 class BareChromium:
@@ -120,7 +127,7 @@ class BareChromium:
             )  # fmt: skip
             self.send(
                 "Page.addScriptToEvaluateOnNewDocument",
-                {"source": WATCH % json.dumps(title)},
+                {"source": watch_script(title)},
                 session=session,
             )
             self.send("Page.navigate", {"url": url}, session=session)

@@ -96,17 +96,17 @@ def main() -> None:
     from bench.peers.app_pages import _screen_one_site
     from bench.peers.servers import start_service
 
-    where = "private windows" if args.private else "a profile on disk"
-    if not (args.private or args.playwright_tabs):
-        where += ", driven with nothing listening"
-    print(f"app: {pages.REPO}\nbrowser: {where}\nmachine: {pages.machine()}\n")
-    print(
-        f"| scale | page | Screen a site, first visit (s) | the page's first visit, after "
-        f"{args.read:g} s on Screen a site (s) | its next visit (s) |"
-    )
-    print("|---|---|---|---|---|")
     with sync_playwright() as playwright:
         browser = pages.open_browser(playwright, args.private)
+        where = "private windows" if args.private else "a profile on disk"
+        if pages.bare_tabs(browser, args.playwright_tabs):
+            where += ", driven with nothing listening"
+        print(f"app: {pages.REPO}\nbrowser: {where}\nmachine: {pages.machine()}\n")
+        print(
+            f"| scale | page | Screen a site, first visit (s) | the page's first visit, after "
+            f"{args.read:g} s on Screen a site (s) | its next visit (s) |"
+        )
+        print("|---|---|---|---|---|")
         for scale in args.scales:
             service = start_service(pages.scale_database(args.data_dir, scale))
             try:

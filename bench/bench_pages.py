@@ -262,11 +262,17 @@ class PlaywrightTabs:
         self.context.close()
 
 
+def bare_tabs(browser, playwright_tabs: bool = False) -> bool:
+    """Whether new tabs are driven with nothing listening (`BareChromium`): unless asked for
+    through Playwright, or the browser is one of private windows."""
+    return not playwright_tabs and isinstance(browser, DiskProfiles)
+
+
 def new_tabs(browser, playwright_tabs: bool = False):
     """Return what new tabs are opened and timed in (`time_tab(url, title)`, `close()`): a
     Chromium on a profile on disk driven with nothing listening (`BareChromium`), or with
     `playwright_tabs` (or a browser of private windows) a context of `browser`."""
-    if playwright_tabs or not isinstance(browser, DiskProfiles):
+    if not bare_tabs(browser, playwright_tabs):
         return PlaywrightTabs(browser)
     if str(REPO) not in sys.path:
         sys.path.insert(0, str(REPO))
@@ -800,7 +806,7 @@ def main() -> None:
     with sync_playwright() as playwright:
         browser = open_browser(playwright, args.private)
         print(f"browser: {'private windows' if args.private else 'a profile on disk'}")
-        bare = not (args.private or args.playwright_tabs)
+        bare = bare_tabs(browser, args.playwright_tabs)
         print(f"new tabs: {'driven with nothing listening' if bare else 'through Playwright'}\n")
         try:
             if args.floor:

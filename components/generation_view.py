@@ -300,6 +300,8 @@ def monthly_generation(operations: Iterable[GeneratorOperation]) -> pd.DataFrame
 SCOPE = "generation"
 # the plant map's key: its state (a clicked plant) is read before the map is drawn
 MAP_KEY = "generation.map"
+# the session state key of the plant chosen (by the picker or a click on the map)
+PLANT_KEY = "generation.plant"
 
 
 FILTER_COLUMNS = ("state", "status", "balancingAuthorityCode", "technology")
