@@ -112,5 +112,5 @@ with problem_boundary():
         with maps.LaterMaps() as later:
             st.subheader("Map", anchor=summary.ANCHORS["map"])
             view.draw_map(assessment, point, later)
-            surroundings_view.draw_surroundings(conn, assessment.site_id, later)
+            surroundings_view.draw_surroundings(conn, assessment.site_id)
             draw_downloads(conn, assessment, site, data.capabilities(conn))

@@ -9,7 +9,7 @@ import pytest
 from conftest import ALPHA_TOKEN, page_path
 from streamlit.testing.v1 import AppTest
 
-from components import assessment_view, glossary, maps
+from components import assessment_view, glossary, maps, surroundings_view
 from components.downloads import csv_download, packet_download
 from gridservice.demo import DEMO_POINTS
 
@@ -360,8 +360,16 @@ def test_the_maps_are_drawn_in_their_places_and_stay_when_the_downloads_fail(
     service_env, screened, monkeypatch
 ):
     order = _in_order(open_assessment(screened.id))
-    # the site's map under its heading, the surroundings' map under theirs
+    # the site's map under its heading; the surroundings' map is folded with their tables
     assert order[order.index("subheader:Map") + 1] == "map"
+    assert order.count("map") == 1
+    at = AppTest.from_file(page_path("assessment"), default_timeout=120)
+    at.query_params["assessment"] = screened.id
+    at.session_state[surroundings_view.NEAR_OPEN_KEY] = True
+    at.run()
+    assert not at.exception
+    order = _in_order(at)
+    # opened: the surroundings' map under their heading
     assert order[order.index("subheader:Grid around the site") + 1 :].count("map") == 1
     assert order.count("map") == 2
 
@@ -372,7 +380,7 @@ def test_the_maps_are_drawn_in_their_places_and_stay_when_the_downloads_fail(
         raise APIConnectionError("the service did not answer")
 
     monkeypatch.setattr(data, "packet_bytes", unreachable)
-    at = open_assessment(screened.id)
+    at.run()
     assert at.error, "the page says what went wrong"
     assert _in_order(at).count("map") == 2, "and both maps are still drawn"
 

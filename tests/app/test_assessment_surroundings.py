@@ -9,7 +9,13 @@ from conftest import ALPHA_TOKEN, page_path
 from streamlit.testing.v1 import AppTest
 
 from components.surroundings_changes import CHANGE_TAB_KEY, CHANGES_OPEN_KEY
-from components.surroundings_view import DROPOUT_OPEN_KEY, DROPOUT_TAB_KEY, FIRMNESS, NEAR_TAB_KEY
+from components.surroundings_view import (
+    DROPOUT_OPEN_KEY,
+    DROPOUT_TAB_KEY,
+    FIRMNESS,
+    NEAR_OPEN_KEY,
+    NEAR_TAB_KEY,
+)
 from gridservice.demo import DEMO_POINTS
 
 
@@ -32,11 +38,12 @@ def screened_site(demo_service):
 
 
 def open_page(assessment_id: str, *, unfold: bool = True) -> AppTest:
-    """Open the assessment; with `unfold`, with the change and dropout tables' expanders open
-    (as a reader's clicks leave them: they are folded at first)."""
+    """Open the assessment; with `unfold`, with the section's map and tables and its change and
+    dropout tables open (as a reader's clicks leave them: they are folded at first)."""
     at = AppTest.from_file(page_path("assessment"), default_timeout=120)
     at.query_params["assessment"] = assessment_id
     if unfold:
+        at.session_state[NEAR_OPEN_KEY] = True
         at.session_state[CHANGES_OPEN_KEY] = True
         at.session_state[DROPOUT_OPEN_KEY] = True
     at.run()
@@ -131,6 +138,27 @@ def test_the_change_and_dropout_tables_are_folded_under_their_counts_at_first(
     assessment, near = screened_site
     at = open_page(assessment.id, unfold=False)
     text = " ".join(m.value for m in at.markdown)
+    # the active queue in the radius is in plain view; its map and tables wait for a click,
+    # under a label that counts what they hold
+    total = near.queue_now
+    assert (
+        f"**{total.active_projects:,} active queue projects, {total.active_mw:,.1f} MW** in the "
+        f"{len(near.counties)} counties within 40 km" in text
+    )
+    points = sum(
+        len(level.points)
+        for c in near.counties
+        if c.interconnection_points
+        for level in c.interconnection_points.by_kv
+    )
+    plants = {p.id or p.plant_id for c in near.counties for p in c.plants.nearest if c.plants}
+    near_label = (
+        f"Show the map, the {len(near.counties)} counties, the {len(plants)} nearest plants "
+        f"and the {points} interconnection points"
+    )
+    assert near_label in [e.label for e in at.expander]
+    assert not any("Active MW" in df.value.columns for df in at.dataframe)
+    assert not at.tabs
     counts = near.changes.counts
     # the counts and the dropout rate are in plain view; the tables wait for a click
     assert (
