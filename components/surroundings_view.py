@@ -206,21 +206,11 @@ NEAR_TAB_KEY = "surroundings.tables.tab"
 NEAR_OPEN_KEY = "surroundings.near.open"
 
 
-def near_label(near: SiteSurroundings) -> str:
-    """Return what the folded map and tables hold, counted: "Show the map, the 12 counties,
-    the 140 nearest plants and the 35 interconnection points"."""
-    points = sum(
-        len(level.points)
-        for county in near.counties
-        if county.interconnection_points
-        for level in county.interconnection_points.by_kv
-    )
-    counties, plant_count = len(near.counties), len(plants(near))
-    return (
-        f"Show the map, the {counties:,} {'county' if counties == 1 else 'counties'}, "
-        f"the {plant_count:,} nearest {'plant' if plant_count == 1 else 'plants'} and the "
-        f"{points:,} interconnection {'point' if points == 1 else 'points'}"
-    )
+# The expander's label never changes with the radius: a label that changed (counting the
+# counties in the radius) gave it another identity, and it folded again at each new radius.
+NEAR_LABEL = (
+    "Show the map, and the tables of the counties, nearest plants and interconnection points"
+)
 
 
 def draw_near(near: SiteSurroundings) -> None:
@@ -235,7 +225,7 @@ def draw_near(near: SiteSurroundings) -> None:
             draw_map(near, later)
             draw_near_tables(near)
 
-    show_folded(near_label(near), NEAR_OPEN_KEY, draw)
+    show_folded(NEAR_LABEL, NEAR_OPEN_KEY, draw)
 
 
 def draw_near_tables(near: SiteSurroundings) -> None:

@@ -13,6 +13,7 @@ from components.surroundings_view import (
     DROPOUT_OPEN_KEY,
     DROPOUT_TAB_KEY,
     FIRMNESS,
+    NEAR_LABEL,
     NEAR_OPEN_KEY,
     NEAR_TAB_KEY,
 )
@@ -138,25 +139,13 @@ def test_the_change_and_dropout_tables_are_folded_under_their_counts_at_first(
     assessment, near = screened_site
     at = open_page(assessment.id, unfold=False)
     text = " ".join(m.value for m in at.markdown)
-    # the active queue in the radius is in plain view; its map and tables wait for a click,
-    # under a label that counts what they hold
+    # the active queue in the radius is in plain view; its map and tables wait for a click
     total = near.queue_now
     assert (
         f"**{total.active_projects:,} active queue projects, {total.active_mw:,.1f} MW** in the "
         f"{len(near.counties)} counties within 40 km" in text
     )
-    points = sum(
-        len(level.points)
-        for c in near.counties
-        if c.interconnection_points
-        for level in c.interconnection_points.by_kv
-    )
-    plants = {p.id or p.plant_id for c in near.counties for p in c.plants.nearest if c.plants}
-    near_label = (
-        f"Show the map, the {len(near.counties)} counties, the {len(plants)} nearest plants "
-        f"and the {points} interconnection points"
-    )
-    assert near_label in [e.label for e in at.expander]
+    assert NEAR_LABEL in [e.label for e in at.expander]
     assert not any("Active MW" in df.value.columns for df in at.dataframe)
     assert not at.tabs
     counts = near.changes.counts
@@ -185,6 +174,23 @@ def test_the_change_and_dropout_tables_are_folded_under_their_counts_at_first(
         df.value for df in at.dataframe if {"Fuel", "Went inactive"} <= set(df.value.columns)
     )
     assert len(by_fuel) == len(near.dropout.by_fuel)
+
+
+def test_the_opened_map_and_tables_stay_open_and_follow_a_new_radius(
+    service_env, alpha_client, screened_site
+):
+    assessment, near = screened_site
+    at = open_page(assessment.id, unfold=False)
+    at.session_state[NEAR_OPEN_KEY] = True  # the reader opens them
+    at.run()
+    assert not at.exception
+    assert len(frame_with(at, "Active MW")) == len(near.counties)
+    at.slider(key="surroundings.radius").set_value(80).run()
+    assert not at.exception
+    wider = alpha_client.sites.surroundings(assessment.site_id, radius_km=80)
+    assert len(wider.counties) > len(near.counties)
+    # still open, on the wider radius's counties
+    assert len(frame_with(at, "Active MW")) == len(wider.counties)
 
 
 def test_a_list_longer_than_the_answer_says_so_and_lists_all_on_request(
