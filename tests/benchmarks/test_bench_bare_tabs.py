@@ -11,7 +11,7 @@ from served_folder import served
 from bench.bench_pages import CHROMIUM, CHROMIUM_ARGS
 
 # a page that draws its title at 0.1 s and says its script has finished at 0.4 s, with a
-# spinner until 0.6 s: content shows only once the spinner is gone too
+# spinner until 1.5 s: content shows only once the spinner is gone too
 PAGE = """<!doctype html><title>t</title>
 <div data-testid="stApp" data-test-script-state="running">
   <div data-testid="stSpinner">Running</div></div>
@@ -19,7 +19,7 @@ PAGE = """<!doctype html><title>t</title>
 const app = document.querySelector('[data-testid="stApp"]');
 setTimeout(() => app.insertAdjacentHTML('beforeend', '<h1>Grid <span>page</span></h1>'), 100);
 setTimeout(() => app.setAttribute('data-test-script-state', 'notRunning'), 400);
-setTimeout(() => document.querySelector('[data-testid="stSpinner"]').remove(), 600);
+setTimeout(() => document.querySelector('[data-testid="stSpinner"]').remove(), 1500);
 </script>"""
 
 
@@ -44,8 +44,12 @@ def chromium():
 
 def test_a_tab_is_timed_until_its_title_and_then_its_whole_content_show(site, chromium):
     title, content = chromium.time_tab(site, "Grid page")
-    assert 0.1 <= title < 0.4  # the title (its text whole, across its markup) at 0.1 s
-    assert content >= 0.6  # finished at 0.4 s, but the spinner went at 0.6 s
+    # The title (its text whole, across its markup) is drawn 0.1 s after the page's script
+    # starts, the script says it has finished at 0.4 s, the spinner goes at 1.5 s: the content
+    # is noted only then. How late a busy machine runs those timers is its own; only what the
+    # page's order guarantees is asserted (a bound above failed at 0.49 s on a loaded CI run).
+    assert 0.1 <= title < content
+    assert content >= 1.5
     # each tab is closed once timed: only the browser's first tab is left
     targets = chromium.send("Target.getTargets")["targetInfos"]
     assert [t["url"] for t in targets if t["type"] == "page"] == ["about:blank"]
