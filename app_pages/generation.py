@@ -6,7 +6,6 @@ import streamlit as st
 
 from components import connection, data, generation_view, maps, tables
 from components.problems import problem_boundary
-from components.text import escape_markdown
 
 st.title("Generation")
 st.caption(
@@ -66,27 +65,6 @@ with problem_boundary():
         st.subheader("Monthly net generation of a plant")
         drawn = shown.drawn_plants
         names = dict(zip(drawn["agencyPlantId"], drawn["plantName"], strict=True))
-        clicked = generation_view.picked_plant(st.session_state.get(generation_view.MAP_KEY))
-        if clicked in names:
-            st.session_state[generation_view.PLANT_KEY] = clicked
-        chosen = st.session_state.get(generation_view.PLANT_KEY)
-        # the picker lists every plant drawn on the map (up to 2,000): in a popover, which the
-        # browser draws only once it is opened (a list that long is 0.1 s of a new tab)
-        picker = st.popover(
-            # a popover's label is Markdown: the plant's name comes from the data
-            escape_markdown(f"{names[chosen]} (plant {chosen})")
-            if chosen in names
-            else "Choose a plant by name",
-            icon=":material/factory:",
-        )
-        plant_id = picker.selectbox(
-            "Plant",
-            sorted(names, key=lambda pid: str(names[pid])),
-            format_func=lambda pid: f"{names[pid]} (plant {pid})",
-            key=generation_view.PLANT_KEY,
-            index=None,
-            placeholder="Type a plant's name",
-            width=520,  # a long plant name and its id whole
-        )
+        plant_id = generation_view.draw_plant_picker(names)
         if plant_id is not None:
             generation_view.draw_monthly_generation(conn, int(plant_id), str(names[plant_id]))

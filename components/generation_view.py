@@ -194,7 +194,7 @@ def plant_layer(plants: pd.DataFrame) -> pdk.Layer:
     """A pickable scatter layer: one circle per located plant, sized by MW, coloured by technology."""
     located = plants.dropna(subset=["latitude", "longitude"]).copy()
     located["color"] = located["technology"].map(technology_color)
-    located["radius"] = located["capacityMw"].map(plant_radius_m)
+    located["radius"] = located["capacityMw"].map(plant_radius_m).round(0).astype(int)
     located["label"] = [
         f"{name} · {tech} · {mw:,.0f} MW"
         for name, tech, mw in zip(
@@ -207,7 +207,6 @@ def plant_layer(plants: pd.DataFrame) -> pdk.Layer:
     # the name, technology and MW fields the label repeats cost 0.07 s of one (28 Nov 2026)
     located["latitude"] = located["latitude"].round(5)
     located["longitude"] = located["longitude"].round(5)
-    located["radius"] = located["radius"].round(0).astype(int)
     data = located[["agencyPlantId", "latitude", "longitude", "color", "radius", "label"]].to_dict(
         "records"
     )
@@ -302,6 +301,35 @@ SCOPE = "generation"
 MAP_KEY = "generation.map"
 # the session state key of the plant chosen (by the picker or a click on the map)
 PLANT_KEY = "generation.plant"
+
+
+def draw_plant_picker(names: dict[Any, str]) -> Any:
+    """Draw the picker of the plants drawn on the map (`names`: id -> name) and return the
+    plant chosen, by it or by a click on the map (read from the map's state), or None.
+
+    The list (up to 2,000 plants) waits in a popover, which the browser draws only once it is
+    opened (a list that long is 0.1 s of a new tab); the popover is named by the plant chosen.
+    """
+    clicked = picked_plant(st.session_state.get(MAP_KEY))
+    if clicked in names:
+        st.session_state[PLANT_KEY] = clicked
+    chosen = st.session_state.get(PLANT_KEY)
+    picker = st.popover(
+        # a popover's label is Markdown: the plant's name comes from the data
+        escape_markdown(f"{names[chosen]} (plant {chosen})")
+        if chosen in names
+        else "Choose a plant by name",
+        icon=":material/factory:",
+    )
+    return picker.selectbox(
+        "Plant",
+        sorted(names, key=lambda pid: str(names[pid])),
+        format_func=lambda pid: f"{names[pid]} (plant {pid})",
+        key=PLANT_KEY,
+        index=None,
+        placeholder="Type a plant's name",
+        width=520,  # a long plant name and its id whole
+    )
 
 
 FILTER_COLUMNS = ("state", "status", "balancingAuthorityCode", "technology")
