@@ -26,41 +26,33 @@ with problem_boundary():
         f"**{len(generators):,}** generators · **{generators['nameplateCapacityMw'].sum():,.0f} "
         f"MW** nameplate · **{len(plants):,}** plants"
     )
-    map_column, legend_column = st.columns([2, 1])  # the legend's names whole at 1280 px
+    # the map and the table are two views of the generators shown; only the open one is
+    # built and sent (generation_view.VIEWS)
+    map_tab, table_tab = st.tabs(
+        generation_view.VIEWS,
+        key=generation_view.VIEW_KEY,
+        on_change="rerun",
+        bind="query-params",
+    )
     # the map is drawn when the block ends, in its place, even after a problem (see
     # maps.LaterMaps); a click on it is read from its state
     with maps.LaterMaps() as later:
-        with map_column:
-            later.add(
-                shown.deck,
-                on_select="rerun",
-                selection_mode="single-object",
-                key=generation_view.MAP_KEY,
-                height=440,
-            )
-            if note := generation_view.plants_drawn_note(len(shown.drawn_plants), len(plants)):
-                st.caption(note)
-        with legend_column:
-            st.markdown("**Technology** (map colours, by nameplate MW)")
-            legend = generation_view.technology_legend(plants)
-            if legend.empty:
-                st.caption("No plant to colour: widen the filters.")
-            else:
-                st.html(generation_view.technology_legend_html(legend))
-            if maps.basemap_style() is None:
-                st.caption("County outlines from the Census; no online basemap configured.")
-        st.subheader("Generators")
-        st.caption("Largest nameplate MW first.")
-        largest_first = generators["nameplateCapacityMw"].sort_values(
-            ascending=False, kind="stable"
-        )
-        tables.show_rows(
-            shown.table,
-            largest_first.index,
-            noun="generators",
-            file_name="generators.csv",
-            hide_index=True,
-        )
+        if map_tab.open:
+            with map_tab:
+                generation_view.draw_plant_map(shown, later)
+        if table_tab.open:
+            with table_tab:
+                st.caption("Largest nameplate MW first.")
+                largest_first = generators["nameplateCapacityMw"].sort_values(
+                    ascending=False, kind="stable"
+                )
+                tables.show_rows(
+                    shown.table,
+                    largest_first.index,
+                    noun="generators",
+                    file_name="generators.csv",
+                    hide_index=True,
+                )
 
         st.subheader("Monthly net generation of a plant")
         drawn = shown.drawn_plants

@@ -32,13 +32,24 @@ with problem_boundary():
         st.caption(escape_markdown(note))
     if filtered.empty:
         st.info("No queue record matches these filters.")
-    else:
-        queue_view.draw_charts(filtered)
-    # the rows of the whole list's table, unless the details added technology to them
-    selected = queue_view.draw_table(filtered, queue.table if filtered is narrowed else None)
-    if selected and selected in queue.by_id:
-        queue_view.draw_record(conn, queue.by_id[selected])
-    elif selected:
-        st.warning(f"No queue record with id “{escape_markdown(selected)}” in this release.")
-    else:
-        st.caption("Select a row to see the record's details and evidence.")
+    # the records and the charts are two views of the records that pass the filters; only
+    # the open one is built and sent (queue_view.VIEWS)
+    records_tab, charts_tab = st.tabs(
+        queue_view.VIEWS, key=queue_view.VIEW_KEY, on_change="rerun", bind="query-params"
+    )
+    if records_tab.open:
+        with records_tab:
+            # the rows of the whole list's table, unless the details added technology to them
+            table = queue.table if filtered is narrowed else None
+            selected = queue_view.draw_table(filtered, table)
+            if selected and selected in queue.by_id:
+                queue_view.draw_record(conn, queue.by_id[selected])
+            elif selected:
+                st.warning(
+                    f"No queue record with id “{escape_markdown(selected)}” in this release."
+                )
+            else:
+                st.caption("Select a row to see the record's details and evidence.")
+    if charts_tab.open and not filtered.empty:
+        with charts_tab:
+            queue_view.draw_charts(filtered)

@@ -301,6 +301,38 @@ SCOPE = "generation"
 MAP_KEY = "generation.map"
 # the session state key of the plant chosen (by the picker or a click on the map)
 PLANT_KEY = "generation.plant"
+# The page's two views of the generators shown, as tabs: the plants on the map, and the
+# generators as a table. Only the open one is built and sent (a lazy tab, kept in the URL as
+# `generation.view`): the browser mounts a closed tab's content too, and the table was 0.13 s
+# of a new tab of the map's view (16 tabs alternated, 28 Nov 2026). The labels stay the same
+# whatever is shown: a tab's identity includes them.
+VIEWS = ("Map", "Generators")
+VIEW_KEY = "generation.view"
+
+
+def draw_plant_map(shown: GenerationFrames, later: maps.LaterMaps) -> None:
+    """Draw the plants' map (through `later`, keyed `MAP_KEY`: a click chooses a plant)
+    beside the legend of its colours."""
+    map_column, legend_column = st.columns([2, 1])  # the legend's names whole at 1280 px
+    with map_column:
+        later.add(
+            shown.deck,
+            on_select="rerun",
+            selection_mode="single-object",
+            key=MAP_KEY,
+            height=440,
+        )
+        if note := plants_drawn_note(len(shown.drawn_plants), len(shown.plants)):
+            st.caption(note)
+    with legend_column:
+        st.markdown("**Technology** (map colours, by nameplate MW)")
+        legend = technology_legend(shown.plants)
+        if legend.empty:
+            st.caption("No plant to colour: widen the filters.")
+        else:
+            st.html(technology_legend_html(legend))
+        if maps.basemap_style() is None:
+            st.caption("County outlines from the Census; no online basemap configured.")
 
 
 def draw_plant_picker(names: dict[Any, str]) -> Any:

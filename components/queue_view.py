@@ -37,6 +37,14 @@ from gridclient import QueueRecord, QueueRecordDetails
 from gridclient.models import QueueDetailsEvidence
 
 DETAILS_BUDGET = 300
+# The page's two views of the records that pass the filters, as tabs: the records (a table,
+# a selected record's details and evidence under it) and the charts. Only the open one is
+# built and sent (a lazy tab, kept in the URL as `queue.view`): the browser mounts a closed
+# tab's content too, and the three charts were 0.24 s of a new tab of the records' view (14
+# tabs alternated, 28 Nov 2026). The labels stay the same whatever is shown: a tab's
+# identity includes them.
+VIEWS = ("Records", "Charts")
+VIEW_KEY = "queue.view"
 # the columns whose distinct values the filters offer
 CHOICE_COLUMNS = ("state", "county", "status", "market")
 

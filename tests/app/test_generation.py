@@ -22,9 +22,6 @@ def test_filters_map_and_monthly_generation(service_env, alpha_client):
     at.selectbox(key="filter:generation:technology").select(technology).run()
     expected = alpha_client.generators.list(technology=technology).to_list()
     assert at.markdown[0].value.startswith(f"**{len(expected):,}** generators")
-    generators = at.dataframe[0].value
-    assert set(generators["id"]) == {g.id for g in expected}
-    assert set(generators["technology"]) == {technology}
     # the legend: the one technology left, named whole beside its map colour, with its MW
     legend = next(h.proto.body for h in at.get("html") if 'class="gss-legend"' in h.proto.body)
     colour = generation_view.technology_hex(technology)
@@ -49,6 +46,13 @@ def test_filters_map_and_monthly_generation(service_env, alpha_client):
     drawn = {frozenset((tuple(r["from"]), tuple(r["to"]))) for r in maps.layer_rows(outlines)}
     assert all(frozenset(e) in drawn for c in read_counties().values() for e in c.edges)
 
+    # the other view: the same generators as a table
+    at.session_state[generation_view.VIEW_KEY] = "Generators"
+    at.run()
+    generators = at.dataframe[0].value
+    assert set(generators["id"]) == {g.id for g in expected}
+    assert set(generators["technology"]) == {technology}
+
     plant_id = next(g.agency_plant_id for g in expected)
     at.selectbox(key="generation.plant").select(plant_id).run()
     assert not at.exception and not at.error
@@ -63,9 +67,8 @@ def test_a_click_on_a_plant_chooses_it_and_the_map_is_drawn_in_its_place(service
     assert not at.exception and not at.error
     deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
     plant = maps.layer_rows(next(layer for layer in deck["layers"] if layer["id"] == "plants"))[0]
-    # the map is drawn last but stands above the generators table, beside its legend
     headings = [element.value for element in at.main if element.type == "subheader"]
-    assert headings[:1] == ["Generators"]
+    assert headings == ["Monthly net generation of a plant"]
     assert popover_labels(at)[-1] == "Choose a plant by name"
     at.session_state["generation.map"] = {
         "selection": {"indices": {"plants": [0]}, "objects": {"plants": [plant]}}
@@ -96,3 +99,25 @@ def test_the_map_stays_when_a_plants_output_cannot_be_read(service_env, monkeypa
     assert not at.exception
     assert at.error, "the page says what went wrong"
     assert len(at.get("deck_gl_json_chart")) == 1, "and the plant map is still drawn"
+
+
+def test_the_map_and_the_table_are_two_views_and_only_the_open_one_is_built(service_env):
+    at = AppTest.from_file(PAGE, default_timeout=90).run()
+    assert not at.exception and not at.error
+    assert [tab.label for tab in at.tabs] == list(generation_view.VIEWS)
+    # the map's view first: the map and its legend, no generators table
+    assert len(at.get("deck_gl_json_chart")) == 1
+    assert not at.dataframe
+    at.session_state[generation_view.VIEW_KEY] = "Generators"
+    at.run()
+    assert not at.exception and not at.error
+    # the table's view: the table and no map
+    assert not at.get("deck_gl_json_chart")
+    assert len(at.dataframe) == 1
+    # an address naming the view opens it (the browser puts the open view in the address:
+    # tests/e2e/test_views_in_tabs.py)
+    shared = AppTest.from_file(PAGE, default_timeout=90)
+    shared.query_params[generation_view.VIEW_KEY] = "Generators"
+    shared.run()
+    assert not shared.exception and len(shared.dataframe) == 1
+    assert not shared.get("deck_gl_json_chart")

@@ -10,6 +10,7 @@ import pytest
 from conftest import popover_labels
 from streamlit.testing.v1 import AppTest
 
+from components import queue_view
 from components.sources import source_name
 from components.tables import ROWS_SENT
 
@@ -21,6 +22,10 @@ def unescape(text: str) -> str:
 
 
 def chart_titles(at: AppTest) -> list[str]:
+    """Return the titles of the charts drawn, in the Charts view (the page is left in it)."""
+    at.session_state[queue_view.VIEW_KEY] = "Charts"
+    at.run()
+    assert not at.exception and not at.error
     return [json.loads(chart.proto.spec).get("title") for chart in at.get("vega_lite_chart")]
 
 
@@ -48,11 +53,6 @@ def test_every_record_is_traversed_and_charted(service_env, all_records):
     at = page()
     assert not at.exception and not at.error
     assert shown_count(at) == len(all_records)
-    assert chart_titles(at) == [
-        "Requested MW by status",
-        "Requested MW by market",
-        "Entries by year of proposed date",
-    ]
     table = at.dataframe[0].value
     # every record counted and charted; the table draws the first ROWS_SENT and says so
     assert len(table) == min(len(all_records), ROWS_SENT)
@@ -64,6 +64,11 @@ def test_every_record_is_traversed_and_charted(service_env, all_records):
         )
     # provenance and quality flags are columns of the table
     assert {"sourceId", "sourceLocator", "observedAt", "qualityFlags"} <= set(table.columns)
+    assert chart_titles(at) == [
+        "Requested MW by status",
+        "Requested MW by market",
+        "Entries by year of proposed date",
+    ]
 
 
 def test_filters_come_from_the_url_and_go_back_into_it(service_env, all_records):
@@ -164,3 +169,30 @@ def test_a_selected_record_shows_its_details_and_the_source_row(service_env, alp
     source_row = at.dataframe[3].value
     assert dict(source_row.values.tolist()) == {k: str(v) for k, v in evidence.source_row.items()}
     assert at.get("link_button")[0].proto.url == evidence.source_url
+
+
+def test_the_records_and_the_charts_are_two_views_and_only_the_open_one_is_built(
+    service_env, all_records
+):
+    # an address with a record in it: the records' view shows its details under the table
+    record = all_records[0]
+    at = page({"record": record["id"]})
+    assert not at.exception and not at.error
+    assert [tab.label for tab in at.tabs] == list(queue_view.VIEWS)
+    assert at.dataframe[0].key == "queue.table" and not at.get("vega_lite_chart")
+    assert unescape(at.subheader[0].value) == (record["projectName"] or record["id"])
+    at.session_state[queue_view.VIEW_KEY] = "Charts"
+    at.run()
+    assert not at.exception and not at.error
+    # the charts' view: the three charts, no table and no record; the summary line and the
+    # filters stay above both views
+    assert len(at.get("vega_lite_chart")) == 3
+    assert not at.dataframe and not at.subheader
+    assert shown_count(at) == len(all_records)
+    # the record stays in the address: back in the records' view, it is shown again
+    at.session_state[queue_view.VIEW_KEY] = "Records"
+    at.run()
+    assert unescape(at.subheader[0].value) == (record["projectName"] or record["id"])
+    # an address naming the charts' view opens it
+    shared = page({queue_view.VIEW_KEY: "Charts"})
+    assert len(shared.get("vega_lite_chart")) == 3 and not shared.dataframe

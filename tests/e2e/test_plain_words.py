@@ -11,8 +11,10 @@ PAGES = [
     "",
     "service_territory",
     "queue",
+    "queue?queue.view=Charts",  # each page's second view, opened by its address
     "transmission",
     "generation",
+    "generation?generation.view=Generators",
     "grid_operations",
     "market_facts",
     "evidence_search?q=transmission",
