@@ -7,7 +7,7 @@ import streamlit as st
 from components import assessment_summary as summary
 from components import assessment_view as view
 from components import assessment_workbook as workbook
-from components import connection, data, downloads, glossary, maps, surroundings_view
+from components import connection, data, downloads, glossary, surroundings_view
 from components.problems import problem_boundary
 from components.text import escape_markdown
 from gridclient import Assessment, Capabilities, Site
@@ -108,9 +108,8 @@ with problem_boundary():
         view.draw_place(assessment)
         view.draw_candidates(assessment)
         view.draw_records(assessment)
-        # the maps are drawn last, in their places: see maps.LaterMaps
-        with maps.LaterMaps() as later:
-            st.subheader("Map", anchor=summary.ANCHORS["map"])
-            view.draw_map(assessment, point, later)
-            surroundings_view.draw_surroundings(conn, assessment.site_id)
-            draw_downloads(conn, assessment, site, data.capabilities(conn))
+        # the maps wait folded, each built when opened and drawn last in its fold
+        st.subheader("Map", anchor=summary.ANCHORS["map"])
+        view.draw_site_map(assessment, point)
+        surroundings_view.draw_surroundings(conn, assessment.site_id)
+        draw_downloads(conn, assessment, site, data.capabilities(conn))

@@ -37,10 +37,14 @@ def unescape(markdown: str) -> str:
     return re.sub(r"\\(.)", r"\1", markdown)
 
 
-def open_assessment(assessment_id: str | None) -> AppTest:
-    at = AppTest.from_file(page_path("assessment"), default_timeout=90)
+def open_assessment(assessment_id: str | None, state: dict | None = None) -> AppTest:
+    """Run the assessment page on an id, with `state` in the session first (a fold the
+    reader opened, by its key)."""
+    at = AppTest.from_file(page_path("assessment"), default_timeout=120)
     if assessment_id is not None:
         at.query_params["assessment"] = assessment_id
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
     at.run()
     assert not at.exception
     return at
@@ -359,17 +363,15 @@ def _in_order(at: AppTest) -> list[str]:
 def test_the_maps_are_drawn_in_their_places_and_stay_when_the_downloads_fail(
     service_env, screened, monkeypatch
 ):
-    order = _in_order(open_assessment(screened.id))
-    # the site's map under its heading; the surroundings' map is folded with their tables
-    assert order[order.index("subheader:Map") + 1] == "map"
-    assert order.count("map") == 1
-    at = AppTest.from_file(page_path("assessment"), default_timeout=120)
-    at.query_params["assessment"] = screened.id
-    at.session_state[surroundings_view.NEAR_OPEN_KEY] = True
-    at.run()
-    assert not at.exception
+    first = open_assessment(screened.id)
+    # both maps wait folded: the site's under its heading, the surroundings' with their tables
+    assert _in_order(first).count("map") == 0
+    assert assessment_view.SITE_MAP_LABEL in [e.label for e in first.expander]
+    opened = {assessment_view.SITE_MAP_OPEN_KEY: True, surroundings_view.NEAR_OPEN_KEY: True}
+    at = open_assessment(screened.id, opened)
     order = _in_order(at)
-    # opened: the surroundings' map under their heading
+    # opened: the site's map under its heading, the surroundings' map under theirs
+    assert order[order.index("subheader:Map") + 1] == "map"
     assert order[order.index("subheader:Grid around the site") + 1 :].count("map") == 1
     assert order.count("map") == 2
 
@@ -392,7 +394,7 @@ def test_the_site_map_outlines_the_counties_around_the_site_and_shades_every_nam
 
     from components.geography import read_counties
 
-    at = open_assessment(screened.id)
+    at = open_assessment(screened.id, {assessment_view.SITE_MAP_OPEN_KEY: True})  # opened
     deck = json.loads(at.get("deck_gl_json_chart")[0].proto.json)
     layers = {layer["id"]: layer for layer in deck["layers"]}
     drawn = {

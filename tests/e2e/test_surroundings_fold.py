@@ -1,5 +1,6 @@
-"""The grid around a site in a browser: its map and tables are folded under the active queue
-in the radius; opened, they stay open when the reader moves the radius, and follow it.
+"""The assessment's maps in a browser: the site's map waits in its fold, and the grid around
+the site's map and tables in theirs, under the active queue in the radius; opened, they stay
+open when the reader moves the radius, and follow it.
 
 A folded section whose label changed with the radius folded again at each new radius in
 Chromium: the expander's identity is its label. AppTest runs the page without a browser's
@@ -11,6 +12,7 @@ from __future__ import annotations
 from e2e_browser import assert_no_exception_box, open_page, screenshot, wait_for_run
 from playwright.sync_api import expect
 
+from components.assessment_view import SITE_MAP_LABEL
 from components.surroundings_view import NEAR_LABEL
 
 
@@ -23,8 +25,11 @@ def test_the_opened_map_and_tables_follow_the_radius(page, app_url, alpha_client
     counties_tab = page.get_by_role("tab", name="Counties")
     maps = page.locator('[data-testid="stDeckGlJsonChart"]')
     assert counties_tab.count() == 0, "the tables wait in the fold"
-    expect(maps).to_have_count(1)  # the site's map only
+    expect(maps).to_have_count(0)  # the site's map waits in its own fold
 
+    page.get_by_text(SITE_MAP_LABEL).click()
+    wait_for_run(page)
+    expect(maps).to_have_count(1)
     page.get_by_text(NEAR_LABEL).click()
     wait_for_run(page)
     expect(counties_tab).to_be_visible()
