@@ -73,9 +73,12 @@ def _package_version() -> str:
         return "0.0.0"
 
 
-def release_report_sha256(conn: sqlite3.Connection) -> str:
-    """Return the SHA-256 of the harvest runs and quality counts (without their timestamp)."""
-    quality = compute_quality(conn, generated_at="")
+def release_report_sha256(conn: sqlite3.Connection, quality: dict[str, Any] | None = None) -> str:
+    """Return the SHA-256 of the harvest runs and quality counts (without their timestamp):
+    `quality`, the report `compute_quality` made of this store, or counted here when None."""
+    if quality is None:
+        quality = compute_quality(conn, generated_at="")
+    quality = {**quality, "generatedAt": ""}
     runs = meta_reads.harvest_run_bodies(conn)
     return sha256_text(json.dumps({"runs": runs, "quality": quality}, sort_keys=True))
 
@@ -89,12 +92,18 @@ def _migration_head(conn: sqlite3.Connection, schema_sha: str) -> str:
 
 
 def release_identity(
-    conn: sqlite3.Connection, *, openapi_bytes: bytes, deployment_id: str, started_at: dt.datetime
+    conn: sqlite3.Connection,
+    *,
+    openapi_bytes: bytes,
+    deployment_id: str,
+    started_at: dt.datetime,
+    quality: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Return the `data` of /v1/release for the store behind `conn` and the served OpenAPI."""
+    """Return the `data` of /v1/release for the store behind `conn` and the served OpenAPI;
+    `quality`: the store's quality report when already counted (`release_report_sha256`)."""
     snapshot = meta_reads.data_snapshot_sha256(conn)
     artifact = build_artifact_sha256()
-    report = release_report_sha256(conn)
+    report = release_report_sha256(conn, quality)
     openapi_sha = sha256_text(openapi_bytes)
     policy_sha = sha256_text(POLICY_TEXT)
     schema_sha = sha256_text((PACKAGE_ROOT / "store" / "schema.sql").read_bytes())

@@ -254,3 +254,39 @@ def test_report_follows_the_stored_data(demo_conn, report):
         demo_conn.rollback()
     again = quality.compute_quality(demo_conn, generated_at=report["generatedAt"])
     assert again == report
+
+
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def demo_store(request, demo_conn):
+    """The demo store on each backend (a copy of the PostgreSQL demo database)."""
+    if request.param == "sqlite":
+        yield demo_conn
+        return
+    from gridservice.store import db
+
+    cluster = request.getfixturevalue("postgres_cluster")
+    conn = db.connect(
+        cluster.new_database(template=request.getfixturevalue("postgres_demo_template"))
+    )
+    yield conn
+    conn.close()
+
+
+def test_each_report_month_counts_each_status_as_a_recount_does(demo_store):
+    from gridservice.store import quality_reads
+
+    months = quality_reads.queue_report_months(demo_store)
+    stored = demo_store.execute(
+        "SELECT report_id FROM queue_reports ORDER BY market, report_month"
+    ).fetchall()
+    assert [m["reportId"] for m in months] == [r[0] for r in stored] and len(months) > 1
+    counted = {}
+    for report_id, status, count in demo_store.execute(
+        "SELECT report_id, status, count(*) FROM queue_history GROUP BY report_id, status"
+    ):
+        counted[(report_id, status)] = count
+    for month in months:
+        for status in ("active", "inactive", "cancelled", "commissioned"):
+            assert month[status] == counted.get((month["reportId"], status), 0), (month, status)
+    # the demo's reports name projects that left the queue, so the events are counted
+    assert any(month["cancelled"] for month in months)

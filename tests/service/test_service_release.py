@@ -178,3 +178,21 @@ def test_the_snapshot_hash_is_kept_until_public_data_changes(tmp_path: Path):
     assert len(meta_reads.data_snapshot_sha256(readonly)) == 64
     assert meta_reads.get_meta(readonly, meta_reads.SNAPSHOT_KEY) is None
     readonly.close()
+
+
+def test_the_quality_served_is_a_recount_and_the_one_the_release_hashes(client, small_db):
+    from gridservice.quality import compute_quality
+    from gridservice.release import release_report_sha256
+
+    served = client.get("/v1/quality", headers=ALPHA).json()["quality"]
+    release = client.get("/v1/release").json()["data"]
+    conn = connect(small_db)
+    try:
+        recount = compute_quality(conn, generated_at=served["generatedAt"])
+        rehashed = release_report_sha256(conn)  # counted again, as before the start counted it
+    finally:
+        conn.close()
+    # counted once when the service started: the report served is the store's own counts,
+    # and the release's report hash is the hash of those counts
+    assert served == recount
+    assert release["releaseReportSha256"] == rehashed
