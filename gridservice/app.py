@@ -245,14 +245,15 @@ def create_app(settings: Settings) -> FastAPI:
     openapi_bytes = JSONResponse(app.openapi()).body
     # The quality report is counted once, here: the release's identity hashes it, and
     # /v1/quality serves it (`routers.system`) for the life of the process, as the release.
-    # Counted again at the first /v1/quality, it held that request 7 to 11 s at demo scale 100.
-    app.state.quality_cache = compute_quality(conn)
+    # Counted again at the first /v1/quality, it held that request 13.4 s at demo scale 100
+    # (bench/bench_quality.py).
+    app.state.quality = compute_quality(conn)
     app.state.release = release_identity(
         conn,
         openapi_bytes=openapi_bytes,
         deployment_id=deployment_id,
         started_at=settings.started_at or dt.datetime.now(dt.UTC),
-        quality=app.state.quality_cache,
+        quality=app.state.quality,
     )
     app.state.release_bytes = json.dumps(
         {"data": app.state.release}, separators=(",", ":")

@@ -81,10 +81,11 @@ CATALOGUE: dict[str, tuple[str, str]] = {
 }
 
 
-def dataset_coverage(conn: sqlite3.Connection) -> list[dict[str, Any]]:
-    """Return each dataset's status, row count and note (see the module docstring)."""
+def dataset_coverage(conn: sqlite3.Connection, months: list[dict]) -> list[dict[str, Any]]:
+    """Return each dataset's status, row count and note (see the module docstring); `months`:
+    the harvested report months (`quality_reads.queue_report_months`)."""
     rows = quality_reads.dataset_rows(conn)
-    notes = _notes(conn, rows)
+    notes = _notes(conn, months)
     coverage = []
     for name, (label, when_missing) in CATALOGUE.items():
         count = rows[name]
@@ -102,14 +103,13 @@ def dataset_coverage(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     return coverage
 
 
-def _notes(conn: sqlite3.Connection, rows: dict[str, int]) -> dict[str, str]:
+def _notes(conn: sqlite3.Connection, months: list[dict]) -> dict[str, str]:
     notes = {}
     if quality_reads.territory_methods(conn) == ["eia861_county_listing"]:
         notes["service_territories"] = (
             "EIA-861 county listings, not service-territory polygons: a point resolves to "
             "every utility listing its county."
         )
-    months = quality_reads.queue_report_months(conn)
     if months:
         partial = [m["reportMonth"] for m in months if _missing(m)]
         notes["queue_history"] = (
@@ -131,9 +131,10 @@ def _missing(report: dict[str, Any]) -> list[str]:
     return EXTRACT_MISSING if sheets and "inactive" not in sheets else []
 
 
-def queue_history(conn: sqlite3.Connection) -> dict[str, Any]:
-    """Return the harvested report months and the parsed interconnection points."""
-    reports = quality_reads.queue_report_months(conn)
+def queue_history(conn: sqlite3.Connection, months: list[dict]) -> dict[str, Any]:
+    """Return the harvested report months (`months`, as `quality_reads.queue_report_months`
+    reads them) with what each lacks, and the parsed interconnection points."""
+    reports = [dict(month) for month in months]
     for report in reports:
         report["missing"] = _missing(report)
         # A count of a sheet the source does not hold is unknown, not zero.

@@ -396,6 +396,7 @@ def compute_quality(conn: sqlite3.Connection, *, generated_at: str | None = None
     if generated_at is None:
         generated_at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     queue, disagreements = _queue_counts(conn)
+    months = quality_reads.queue_report_months(conn)  # read once, for both extensions
     return {
         "generatedAt": generated_at,
         "scope": "commercial-core",
@@ -405,6 +406,6 @@ def compute_quality(conn: sqlite3.Connection, *, generated_at: str | None = None
         "balancingAuthorityOperations": _ba_counts(conn),
         "joins": _join_counts(conn),
         # Extensions: what the store holds and lacks, and the queue's monthly history.
-        "datasets": dataset_coverage(conn),
-        "queueHistory": queue_history(conn),
+        "datasets": dataset_coverage(conn, months),
+        "queueHistory": queue_history(conn, months),
     }

@@ -10,7 +10,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from gridservice.quality import compute_quality
 from gridservice.store import meta_reads, migrations
 from gridservice.store.pg import is_postgres
 
@@ -73,11 +72,9 @@ def _package_version() -> str:
         return "0.0.0"
 
 
-def release_report_sha256(conn: sqlite3.Connection, quality: dict[str, Any] | None = None) -> str:
-    """Return the SHA-256 of the harvest runs and quality counts (without their timestamp):
-    `quality`, the report `compute_quality` made of this store, or counted here when None."""
-    if quality is None:
-        quality = compute_quality(conn, generated_at="")
+def release_report_sha256(conn: sqlite3.Connection, quality: dict[str, Any]) -> str:
+    """Return the SHA-256 of the harvest runs and the quality counts (`quality`, the report
+    `compute_quality` made of this store), without their timestamp."""
     quality = {**quality, "generatedAt": ""}
     runs = meta_reads.harvest_run_bodies(conn)
     return sha256_text(json.dumps({"runs": runs, "quality": quality}, sort_keys=True))
@@ -97,10 +94,10 @@ def release_identity(
     openapi_bytes: bytes,
     deployment_id: str,
     started_at: dt.datetime,
-    quality: dict[str, Any] | None = None,
+    quality: dict[str, Any],
 ) -> dict[str, Any]:
-    """Return the `data` of /v1/release for the store behind `conn` and the served OpenAPI;
-    `quality`: the store's quality report when already counted (`release_report_sha256`)."""
+    """Return the `data` of /v1/release for the store behind `conn`, the served OpenAPI and
+    the store's quality report (`compute_quality`)."""
     snapshot = meta_reads.data_snapshot_sha256(conn)
     artifact = build_artifact_sha256()
     report = release_report_sha256(conn, quality)

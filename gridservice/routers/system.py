@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
@@ -11,7 +10,6 @@ from starlette.responses import Response
 
 from gridservice.auth import Tenant
 from gridservice.paging import json_bytes_response
-from gridservice.quality import compute_quality
 from gridservice.routers.common import StrictQuery, conn_for, problem_responses
 from gridservice.routers.models import Health, One, QualityReport, ReleaseIdentity
 from gridservice.store import meta_reads
@@ -26,7 +24,6 @@ METHODOLOGY = {
     "note": "This report counts what the loaders accepted, rejected and flagged. It is not "
     "independent field-accuracy validation: a clean record is not thereby a correct one.",
 }
-_quality_lock = threading.Lock()
 
 
 @router.get(
@@ -47,11 +44,7 @@ def read_release(request: Request) -> Response:
 )
 def read_quality(request: Request, tenant: Tenant) -> Response:
     state = request.app.state
-    with _quality_lock:
-        quality = getattr(state, "quality_cache", None)
-        if quality is None:
-            quality = compute_quality(conn_for(request))
-            state.quality_cache = quality
+    quality = state.quality  # counted when the service started (`create_app`)
     runs = meta_reads.harvest_run_bodies(conn_for(request))
     tail = json.dumps(
         {

@@ -189,7 +189,7 @@ def test_the_quality_served_is_a_recount_and_the_one_the_release_hashes(client, 
     conn = connect(small_db)
     try:
         recount = compute_quality(conn, generated_at=served["generatedAt"])
-        rehashed = release_report_sha256(conn)  # counted again, as before the start counted it
+        rehashed = release_report_sha256(conn, compute_quality(conn))  # counted again
     finally:
         conn.close()
     # counted once when the service started: the report served is the store's own counts,
