@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data, generation_view, maps, tables
+from components import connection, data, generation_view, maps
 from components.problems import problem_boundary
 
 st.title("Generation")
@@ -42,17 +42,7 @@ with problem_boundary():
                 generation_view.draw_plant_map(shown, later)
         if table_tab.open:
             with table_tab:
-                st.caption("Largest nameplate MW first.")
-                largest_first = generators["nameplateCapacityMw"].sort_values(
-                    ascending=False, kind="stable"
-                )
-                tables.show_rows(
-                    shown.table,
-                    largest_first.index,
-                    noun="generators",
-                    file_name="generators.csv",
-                    hide_index=True,
-                )
+                generation_view.draw_generators_table(shown)
 
         st.subheader("Monthly net generation of a plant")
         drawn = shown.drawn_plants

@@ -25,6 +25,7 @@ from components.tables import (
     mwh_column,
     provenance_config,
     records_frame,
+    show_rows,
     show_table,
     shown_table,
 )
@@ -333,6 +334,21 @@ def draw_plant_map(shown: GenerationFrames, later: maps.LaterMaps) -> None:
             st.html(technology_legend_html(legend))
         if maps.basemap_style() is None:
             st.caption("County outlines from the Census; no online basemap configured.")
+
+
+def draw_generators_table(shown: GenerationFrames) -> None:
+    """Draw the generators shown as a table, largest nameplate MW first."""
+    st.caption("Largest nameplate MW first.")
+    largest_first = shown.generators["nameplateCapacityMw"].sort_values(
+        ascending=False, kind="stable"
+    )
+    show_rows(
+        shown.table,
+        largest_first.index,
+        noun="generators",
+        file_name="generators.csv",
+        hide_index=True,
+    )
 
 
 def draw_plant_picker(names: dict[Any, str]) -> Any:
