@@ -27,7 +27,7 @@ def code_filter(label: str, codes: list[str], param: str) -> str | None:
     """A choice of "any" or one of `codes`, offered in words ("Official filing"); the code
     itself is what the address keeps and the service is sent."""
     return filters.selectbox(
-        label, [ANY, *codes], param, scope="evidence", format_func=glossary.words
+        label, [ANY, *codes], param, scope="evidence", no_filter=ANY, format_func=glossary.words
     )
 
 

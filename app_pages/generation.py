@@ -18,14 +18,26 @@ with problem_boundary():
     plants_all = data.all_generation_plants(conn)
     every = generation_view.every_generation(conn, data.all_generators(conn), plants_all)
     arguments = generation_view.draw_generator_filters(every)
-    shown = every
-    if any(value is not None for value in arguments.values()):
-        shown = generation_view.generation_frames(data.generators(conn, **arguments), plants_all)
+    shown, cut = every, False
+    if arguments["source_id"] is not None:
+        # a source release's versions: asked of the service, which cuts the list
+        listed = data.generators(conn, **arguments)
+        cut = len(listed) > data.FILTERED_MAX
+        shown = generation_view.generation_frames(listed[: data.FILTERED_MAX], plants_all)
+    elif any(value is not None for value in arguments.values()):
+        # the current view: every generator is loaded, so the filters count them all
+        shown = generation_view.narrowed(every, arguments)
     generators, plants = shown.generators, shown.plants
     st.markdown(
         f"**{len(generators):,}** generators · **{generators['nameplateCapacityMw'].sum():,.0f} "
         f"MW** nameplate · **{len(plants):,}** plants"
     )
+    if cut:
+        st.warning(
+            f"Only the first {data.FILTERED_MAX:,} generators of this source release that pass "
+            "the filters (by id) are counted, drawn and listed: the release holds more. Narrow "
+            "the filters to count them all."
+        )
     # the map and the table are two views of the generators shown; only the open one is
     # built and sent (generation_view.VIEWS)
     map_tab, table_tab = st.tabs(

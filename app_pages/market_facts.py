@@ -12,6 +12,8 @@ from components.tables import as_text, attribute
 from components.text import escape_markdown
 
 SCOPE = "facts"
+# the market and period filters' first choice: no restriction (not kept in the URL)
+ANY = "any"
 
 st.title("Market facts")
 st.caption(
@@ -27,10 +29,10 @@ with problem_boundary():
     row = st.columns(5)
     with row[0]:
         markets = sorted({f.market for f in current if f.market})
-        market = filters.selectbox("Market", ["any", *markets], "market", scope=SCOPE)
+        market = filters.selectbox("Market", [ANY, *markets], "market", scope=SCOPE, no_filter=ANY)
     with row[1]:
         periods = sorted({f.period for f in current if f.period}, key=glossary.season_key)
-        period = filters.selectbox("Period", ["any", *periods], "period", scope=SCOPE)
+        period = filters.selectbox("Period", [ANY, *periods], "period", scope=SCOPE, no_filter=ANY)
     with row[2]:
         valid_day = filters.date_input("Valid at", "valid_at", scope=SCOPE)
     with row[3]:
@@ -38,8 +40,8 @@ with problem_boundary():
     with row[4]:
         known_time = st.time_input("Known at time (UTC)", value=None, key="facts.known_time")
     selection = {
-        "market": None if market == "any" else market,
-        "period": None if period == "any" else period,
+        "market": None if market == ANY else market,
+        "period": None if period == ANY else period,
         "valid_at": valid_day.isoformat() if valid_day else None,
         "known_at": facts_view.known_at_param(known_day, known_time),
     }

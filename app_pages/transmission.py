@@ -10,6 +10,10 @@ from components.problems import problem_boundary
 from components.text import escape_markdown
 from gridclient.models import TransmissionEvidence
 
+# each filter's first choice: no restriction (not kept in the URL)
+ALL_COUNTIES = "All counties"
+ALL_STATUSES = "All statuses"
+
 st.title("Transmission projects")
 
 with problem_boundary():
@@ -18,26 +22,31 @@ with problem_boundary():
     left, right = st.columns(2)
     with left:
         county = filters.selectbox(
-            "County", ["All counties", *every.counties], "county", scope="transmission"
+            "County",
+            [ALL_COUNTIES, *every.counties],
+            "county",
+            scope="transmission",
+            no_filter=ALL_COUNTIES,
         )
     with right:
         status = filters.selectbox(
             "Status",
-            ["All statuses", *every.statuses],
+            [ALL_STATUSES, *every.statuses],
             "status",
             scope="transmission",
-            format_func=lambda s: glossary.label("status", s) if s != "All statuses" else s,
+            no_filter=ALL_STATUSES,
+            format_func=lambda s: glossary.label("status", s) if s != ALL_STATUSES else s,
         )
     # The service filters (county and status are the interface's own filters). Unfiltered,
     # the list already loaded is the answer, cut as a filtered one is (5,000), and its table
     # is made once for that list.
     listing = every
-    if county != "All counties" or status != "All statuses":
+    if county != ALL_COUNTIES or status != ALL_STATUSES:
         listing = transmission_view.project_list(
             data.transmission_projects(
                 conn,
-                county=None if county == "All counties" else county,
-                status=None if status == "All statuses" else status,
+                county=None if county == ALL_COUNTIES else county,
+                status=None if status == ALL_STATUSES else status,
             )
         )
     frame = listing.frame

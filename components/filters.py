@@ -114,15 +114,26 @@ def multiselect(
 
 
 def selectbox(
-    label: str, options: Sequence[str], param: str, *, scope: str, **kwargs: Any
+    label: str,
+    options: Sequence[str],
+    param: str,
+    *,
+    scope: str,
+    no_filter: str | None = None,
+    **kwargs: Any,
 ) -> str | None:
-    """A selectbox kept in the URL; the first option when the URL names none that exists."""
+    """A selectbox kept in the URL; the first option when the URL names none that exists.
+
+    `no_filter` is the option that restricts nothing ("any", "All counties"): chosen, it
+    leaves the URL without `param`, as an empty text filter does, so a shared link names only
+    the filters that are set.
+    """
     key = _key(param, scope)
     if key not in st.session_state or st.session_state[key] not in options:
         kept = kept_choices([st.query_params.get(param, "")], options)
         st.session_state[key] = kept[0] if kept else (options[0] if options else None)
     chosen = st.selectbox(label, list(options), key=key, **kwargs)
-    _write(param, chosen)
+    _write(param, None if no_filter is not None and chosen == no_filter else chosen)
     return chosen
 
 

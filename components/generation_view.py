@@ -109,6 +109,44 @@ def generation_frames(
     return GenerationFrames(frame, shown_table(frame, generator_table_config()), with_capacity)
 
 
+# The interface's generator filters on the current view, by the frame's column each matches:
+# text filters word for word, whatever the case (the service's columns are NOCASE).
+TEXT_FILTERS = {
+    "state": "state",
+    "status": "status",
+    "ba_code": "balancingAuthorityCode",
+    "technology": "technology",
+}
+
+
+def narrowed(every: GenerationFrames, arguments: dict[str, Any]) -> GenerationFrames:
+    """Return the generators of `every` (the current view, whole) that pass the interface's
+    filters in `arguments` (as `draw_generator_filters` returns them, `source_id` unset),
+    and the plants they belong to with their capacity from those generators only.
+
+    Matched as the service matches them, on the list already loaded: a filtered list asked
+    of the service was cut at 5,000 generators, so a state of 8,538 counted 5,000 (scale 10).
+    The table stays the whole list's: the page draws the rows of these generators from it.
+    """
+    generators = every.generators
+    keep = pd.Series(True, index=generators.index)
+    for name, column in TEXT_FILTERS.items():
+        if arguments.get(name) is not None:
+            words = generators[column].astype("string").str.casefold()
+            keep &= (words == str(arguments[name]).casefold()).fillna(False)
+    capacity = generators["nameplateCapacityMw"]
+    if arguments.get("plant_id") is not None:
+        keep &= generators["agencyPlantId"] == arguments["plant_id"]
+    if arguments.get("min_capacity_mw") is not None:
+        keep &= capacity >= arguments["min_capacity_mw"]
+    if arguments.get("max_capacity_mw") is not None:
+        keep &= capacity <= arguments["max_capacity_mw"]
+    chosen = generators[keep]
+    plants = every.plants.drop(columns=["capacityMw", "technology"])
+    plants = plants[plants["agencyPlantId"].isin(set(chosen["agencyPlantId"]))]
+    return GenerationFrames(chosen, every.table, with_capacity(plants, chosen))
+
+
 def every_generation(
     conn: ConnectionKey, generators: list[Generator], plants: list[GenerationPlant]
 ) -> GenerationFrames:
@@ -168,7 +206,12 @@ def plants_drawn_note(drawn: int, total: int) -> str | None:
 def plants_frame(plants: Iterable[GenerationPlant], generators: pd.DataFrame) -> pd.DataFrame:
     """Return plants with their capacity and main technology from the generators, and provenance."""
     frame = records_frame(plants, by_attribute(PLANT_COLUMNS) | PROVENANCE_COLUMNS)
-    merged = frame.merge(plant_capacity(generators), on="agencyPlantId", how="left")
+    return with_capacity(frame, generators)
+
+
+def with_capacity(plants: pd.DataFrame, generators: pd.DataFrame) -> pd.DataFrame:
+    """Return the plants' rows with their capacity and main technology from the generators."""
+    merged = plants.merge(plant_capacity(generators), on="agencyPlantId", how="left")
     merged["capacityMw"] = merged["capacityMw"].fillna(0.0)
     merged["technology"] = merged["technology"].fillna("unknown")
     return merged
@@ -381,12 +424,14 @@ def draw_plant_picker(names: dict[Any, str]) -> Any:
 
 
 FILTER_COLUMNS = ("state", "status", "balancingAuthorityCode", "technology")
+# a filter's first choice: no restriction (never sent to the service, nor kept in the URL)
+ANY = "any"
 
 
 def filter_choices(generators: pd.DataFrame, column: str) -> list[str]:
     """Return `any` and the column's distinct values, sorted, for a filter's choices."""
     values = generators[column].dropna().astype(str)
-    return ["any", *sorted({v for v in values if v}, key=str.casefold)]
+    return [ANY, *sorted({v for v in values if v}, key=str.casefold)]
 
 
 def draw_generator_filters(every: GenerationFrames) -> dict[str, Any]:
@@ -397,16 +442,22 @@ def draw_generator_filters(every: GenerationFrames) -> dict[str, Any]:
 
     top = st.columns(4)
     with top[0]:
-        state = filters.selectbox("State", choices("state"), "state", scope=SCOPE)
+        state = filters.selectbox("State", choices("state"), "state", scope=SCOPE, no_filter=ANY)
     with top[1]:
-        status = filters.selectbox("Status", choices("status"), "status", scope=SCOPE)
+        status = filters.selectbox(
+            "Status", choices("status"), "status", scope=SCOPE, no_filter=ANY
+        )
     with top[2]:
         ba_code = filters.selectbox(
-            "Balancing authority", choices("balancingAuthorityCode"), "ba_code", scope=SCOPE
+            "Balancing authority",
+            choices("balancingAuthorityCode"),
+            "ba_code",
+            scope=SCOPE,
+            no_filter=ANY,
         )
     with top[3]:
         technology = filters.selectbox(
-            "Technology", choices("technology"), "technology", scope=SCOPE
+            "Technology", choices("technology"), "technology", scope=SCOPE, no_filter=ANY
         )
     more = filters.more_filters(("source_id", "plant_id", "min_mw", "max_mw"), scope=SCOPE)
     with more:
@@ -428,10 +479,10 @@ def draw_generator_filters(every: GenerationFrames) -> dict[str, Any]:
         min_mw = filters.number_input("Min nameplate MW", "min_mw", min_value=0.0, scope=SCOPE)
         max_mw = filters.number_input("Max nameplate MW", "max_mw", min_value=0.0, scope=SCOPE)
     return {
-        "state": None if state == "any" else state,
-        "status": None if status == "any" else status,
-        "ba_code": None if ba_code == "any" else ba_code,
-        "technology": None if technology == "any" else technology,
+        "state": None if state == ANY else state,
+        "status": None if status == ANY else status,
+        "ba_code": None if ba_code == ANY else ba_code,
+        "technology": None if technology == ANY else technology,
         "source_id": source_id or None,
         "plant_id": int(plant_id) if plant_id else None,
         "min_capacity_mw": min_mw,

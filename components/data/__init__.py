@@ -14,6 +14,7 @@ forget the tenant's cached lists. The release is fetched in one place, `release(
 
 from components.data._cache import PAGE_RUNS, PAGE_SIZE, TTL_SECONDS, derived, progress_text
 from components.data.records import (
+    FILTERED_MAX,
     all_generation_plants,
     all_generators,
     all_queue_records,
@@ -55,6 +56,7 @@ from components.data.tenant import (
 )
 
 __all__ = [
+    "FILTERED_MAX",
     "PAGE_RUNS",
     "PAGE_SIZE",
     "TTL_SECONDS",

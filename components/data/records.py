@@ -93,10 +93,18 @@ def all_transmission_projects(conn: ConnectionKey) -> list[TransmissionProject]:
     return _whole(conn, "transmission projects")
 
 
+# The most records a filtered list asked of the service is read to (`generators`).
+FILTERED_MAX = 5_000
+
+
 @cached(spinner="Loading…", max_entries=500)
 def generators(conn: ConnectionKey, **filters: Any) -> list[Generator]:
-    """Return the generators that pass the interface's filters (up to 5,000)."""
-    return client(conn).generators.list(**_sent(filters), limit=PAGE_SIZE, max_items=5000).to_list()
+    """Return the generators that pass the interface's filters: the first `FILTERED_MAX`, and
+    one more when there are more, so a caller can say the list was cut."""
+    pager = client(conn).generators.list(
+        **_sent(filters), limit=PAGE_SIZE, max_items=FILTERED_MAX + 1
+    )
+    return pager.to_list()
 
 
 @cached(spinner="Loading…", max_entries=500)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,81 @@ def test_the_map_and_the_table_are_two_views_and_only_the_open_one_is_built(serv
     shared.run()
     assert not shared.exception and len(shared.dataframe) == 1
     assert not shared.get("deck_gl_json_chart")
+
+
+def figures(client, generators) -> str:
+    """The page's line of figures for these generators, as the service lists them: their
+    count, their nameplate MW and how many of the service's plants they belong to."""
+    mw = sum(g.nameplate_capacity_mw or 0 for g in generators)
+    known = {p.agency_plant_id for p in client.generation_plants.list(limit=500)}
+    plants = {g.agency_plant_id for g in generators} & known
+    return f"**{len(generators):,}** generators · **{mw:,.0f} MW** nameplate · **{len(plants):,}** plants"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"state": "TX"},
+        {"state": "tx", "status": "Operating"},
+        {"ba_code": "SWPP", "min_mw": "50"},
+        {"technology": "Batteries", "max_mw": "100"},
+    ],
+    ids=["state", "state-status", "authority-min-mw", "technology-max-mw"],
+)
+def test_the_filters_count_every_generator_the_service_lists(
+    service_env, alpha_client, monkeypatch, query
+):
+    """Each filter of the current view counts what the service's own filter lists, whole,
+    however long: a filtered list asked of the service is cut (here at 20)."""
+    from components import data
+    from components.data import records
+
+    monkeypatch.setattr(records, "FILTERED_MAX", 20)
+    monkeypatch.setattr(data, "FILTERED_MAX", 20)
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    for name, value in query.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception and not at.error
+    bounds = {"min_mw": "min_capacity_mw", "max_mw": "max_capacity_mw"}
+    sent = {
+        bounds.get(name, name): float(value) if name in bounds else value
+        for name, value in query.items()
+    }
+    expected = alpha_client.generators.list(**sent, limit=500).to_list()
+    assert expected, "the demo store has generators that pass these filters"
+    assert at.markdown[0].value == figures(alpha_client, expected)
+    # the table lists those very generators
+    at.session_state[generation_view.VIEW_KEY] = "Generators"
+    at.run()
+    assert set(at.dataframe[0].value["id"]) == {g.id for g in expected}
+    # and the plant picker offers their plants
+    plants = {g.agency_plant_id for g in expected if g.agency_plant_id is not None}
+    offered = {
+        int(re.search(r"\(plant (\d+)\)$", label).group(1))
+        for label in at.selectbox(key="generation.plant").options
+    }
+    assert offered and offered <= plants
+
+
+def test_a_source_release_cut_by_the_service_says_so(service_env, alpha_client, monkeypatch):
+    from components import data
+    from components.data import records
+
+    release = "demo-eia860m-2025-06"
+    versions = alpha_client.generators.list(source_id=release, limit=500).to_list()
+    assert len(versions) > 20, "the demo store holds an older release of the generators"
+    at = AppTest.from_file(PAGE, default_timeout=90)
+    at.query_params["source_id"] = release
+    at.run()
+    assert not at.exception and not at.error
+    assert at.markdown[0].value == figures(alpha_client, versions)
+    assert not at.warning, "a release read whole is not said to be cut"
+
+    monkeypatch.setattr(records, "FILTERED_MAX", 20)
+    monkeypatch.setattr(data, "FILTERED_MAX", 20)
+    records.generators.clear()
+    at.run()
+    assert not at.exception and not at.error
+    assert at.markdown[0].value == figures(alpha_client, versions[:20])
+    assert "Only the first 20 generators of this source release" in at.warning[0].value
