@@ -37,17 +37,13 @@ with problem_boundary():
             no_filter=ALL_STATUSES,
             format_func=lambda s: glossary.label("status", s) if s != ALL_STATUSES else s,
         )
-    # The service filters (county and status are the interface's own filters). Unfiltered,
-    # the list already loaded is the answer, cut as a filtered one is (5,000), and its table
-    # is made once for that list.
+    # The whole list is loaded (its table made once for it): the filters, the interface's
+    # own, are matched on it, so every project that passes them is counted.
     listing = every
     if county != ALL_COUNTIES or status != ALL_STATUSES:
-        listing = transmission_view.project_list(
-            data.transmission_projects(
-                conn,
-                county=None if county == ALL_COUNTIES else county,
-                status=None if status == ALL_STATUSES else status,
-            )
+        listing = every.narrowed(
+            None if county == ALL_COUNTIES else county,
+            None if status == ALL_STATUSES else status,
         )
     frame = listing.frame
     st.markdown(f"**{len(frame):,}** projects")
@@ -56,6 +52,8 @@ with problem_boundary():
         st.stop()
     event = tables.show_rows(
         listing.table,
+        noun="projects",
+        file_name="transmission-projects.csv",
         hide_index=True,
         on_select="rerun",
         selection_mode="single-row",

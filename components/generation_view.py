@@ -94,6 +94,14 @@ class GenerationFrames:
         return plant_deck(self.drawn_plants)
 
     @functools.cached_property
+    def words(self) -> dict[str, pd.Series]:
+        """Each text filter's column, case folded: what `narrowed` compares, folded once."""
+        return {
+            column: self.generators[column].astype("string").str.casefold()
+            for column in TEXT_FILTERS.values()
+        }
+
+    @functools.cached_property
     def choices(self) -> dict[str, list[str]]:
         """Each filter's choices, `any` first, from these generators' distinct values."""
         return {column: filter_choices(self.generators, column) for column in FILTER_COLUMNS}
@@ -132,8 +140,7 @@ def narrowed(every: GenerationFrames, arguments: dict[str, Any]) -> GenerationFr
     keep = pd.Series(True, index=generators.index)
     for name, column in TEXT_FILTERS.items():
         if arguments.get(name) is not None:
-            words = generators[column].astype("string").str.casefold()
-            keep &= (words == str(arguments[name]).casefold()).fillna(False)
+            keep &= (every.words[column] == str(arguments[name]).casefold()).fillna(False)
     capacity = generators["nameplateCapacityMw"]
     if arguments.get("plant_id") is not None:
         keep &= generators["agencyPlantId"] == arguments["plant_id"]

@@ -26,9 +26,6 @@ from components.tables import (
 )
 from gridclient import TransmissionProject
 
-# the most projects a list shows, as the service's filtered list is cut
-MAX_PROJECTS = 5000
-
 PROJECT_COLUMNS = [
     "projectNumber",
     "title",
@@ -71,8 +68,8 @@ def projects_frame(projects: Iterable[TransmissionProject]) -> pd.DataFrame:
 
 @dataclasses.dataclass(frozen=True)
 class ProjectList:
-    """Projects as the page shows them: the models, the frame and table of the first
-    `MAX_PROJECTS` (as the service cuts a filtered list), the filters' choices from all."""
+    """Projects as the page shows them: the models, their frame and table (a row each, in
+    the same order), the filters' choices."""
 
     projects: list[TransmissionProject]
     frame: pd.DataFrame
@@ -93,11 +90,37 @@ class ProjectList:
         """Every status a project has, sorted (the status filter's choices)."""
         return sorted({project.status for project in self.projects if project.status})
 
+    def narrowed(self, county: str | None, status: str | None) -> ProjectList:
+        """The projects that cross `county` and have `status` (None: any), matched as the
+        service's own filters match them (word for word, whatever the case), with their
+        rows of this list's frame and table.
+
+        Matched on the whole list already loaded: a filtered list asked of the service was
+        cut at 5,000 projects, and the unfiltered page said 5,000 of 15,000 (scale 100).
+        """
+        county_word = None if county is None else county.casefold()
+        status_word = None if status is None else status.casefold()
+        keep = [
+            row
+            for row, project in enumerate(self.projects)
+            if (status_word is None or (project.status or "").casefold() == status_word)
+            and (
+                county_word is None
+                or any((c or "").casefold() == county_word for c in project.counties or [])
+            )
+        ]
+        rows = self.frame.index[keep]
+        return ProjectList(
+            [self.projects[row] for row in keep],
+            self.frame.loc[rows],
+            ShownTable(self.table.data.loc[rows], self.table.column_config),
+        )
+
 
 def project_list(projects: Iterable[TransmissionProject]) -> ProjectList:
-    """Return the projects with the frame and table of the first `MAX_PROJECTS`."""
+    """Return the projects with their frame and table."""
     projects = list(projects)
-    frame = projects_frame(projects[:MAX_PROJECTS])
+    frame = projects_frame(projects)
     return ProjectList(projects, frame, shown_table(frame, table_config()))
 
 

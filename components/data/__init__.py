@@ -34,7 +34,6 @@ from components.data.records import (
     queue_details_of,
     queue_evidence,
     queue_states,
-    transmission_projects,
 )
 from components.data.search import evidence_chunks, evidence_pages, territory_resolution
 from components.data.service import capabilities, quality_report, release
@@ -100,6 +99,5 @@ __all__ = [
     "surroundings_projects",
     "sites_with_latest_assessment",
     "territory_resolution",
-    "transmission_projects",
     "update_site",
 ]

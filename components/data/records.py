@@ -117,16 +117,6 @@ def generator_operations(conn: ConnectionKey, plant_id: int) -> list[GeneratorOp
 
 
 @cached(spinner="Loading…", max_entries=500)
-def transmission_projects(
-    conn: ConnectionKey, *, county: str | None = None, status: str | None = None
-) -> list[TransmissionProject]:
-    """Return the projects of a county and status (either None: any), up to 5,000."""
-    filters = _sent({"county": county, "status": status})
-    pager = client(conn).transmission_projects.list(**filters, limit=PAGE_SIZE, max_items=5000)
-    return pager.to_list()
-
-
-@cached(spinner="Loading…", max_entries=500)
 def facts(conn: ConnectionKey, collection: str, **filters: Any) -> list[Fact]:
     """Return the facts of `load_forecasts` or `resource_adequacy` that pass the filters."""
     if collection not in FACT_COLLECTIONS:

@@ -30,3 +30,24 @@ def test_county_filter_shows_that_countys_projects_with_evidence(service_env, al
     first = expected[0]
     assert at.get("link_button")[0].proto.url == first.evidence.source_url
     assert any(first.project_number in re.sub(r"\\(.)", r"\1", s.value) for s in at.subheader)
+
+
+def test_status_and_county_together_list_what_the_service_lists(service_env, alpha_client):
+    """The filters are matched on the whole list loaded, as the service's own filters match."""
+    every = alpha_client.transmission_projects.list(limit=500).to_list()
+    status = sorted({p.status for p in every if p.status})[0]
+    county = next(c for p in every if p.status == status for c in p.counties or [])
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    at.query_params["status"] = status.upper()  # an address may spell it in any case
+    at.run()
+    assert not at.exception and not at.error
+    by_status = alpha_client.transmission_projects.list(status=status, limit=500).to_list()
+    assert at.markdown[0].value == f"**{len(by_status):,}** projects"
+    assert set(at.dataframe[0].value["id"]) == {p.id for p in by_status}
+
+    at.selectbox(key="filter:transmission:county").select(county).run()
+    assert not at.exception and not at.error
+    both = alpha_client.transmission_projects.list(status=status, county=county).to_list()
+    assert both
+    assert at.markdown[0].value == f"**{len(both):,}** projects"
+    assert set(at.dataframe[0].value["id"]) == {p.id for p in both}
