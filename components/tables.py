@@ -44,19 +44,64 @@ def attribute(path: str) -> Getter:
     return get
 
 
-def records_frame(records: Iterable[Any], columns: Mapping[str, Getter | str]) -> pd.DataFrame:
+@dataclasses.dataclass(frozen=True)
+class FirstOf:
+    """A `records_frame` column: the first of these attribute paths a record has a value at
+    (one that is not empty), else the last one's value."""
+
+    paths: tuple[str, ...]
+
+
+def records_frame(
+    records: Iterable[Any], columns: Mapping[str, Getter | str | FirstOf]
+) -> pd.DataFrame:
     """Return one row per record and one column per entry of `columns`, in their order.
 
-    A column's getter is a callable of the record or an attribute path for `attribute`.
+    A column's getter is a callable of the record, an attribute path for `attribute`, or a
+    `FirstOf` paths.
     """
     records = list(records)
     # column by column: pandas builds a frame from lists far faster than from row dicts
     # (the queue's 15,000 rows at scale 10 were the page's largest cost)
-    cells = {name: _cells(records, get) for name, get in columns.items()}
+    by_path = _attribute_cells(records, [get for get in columns.values() if isinstance(get, str)])
+    cells = {
+        name: by_path[get] if isinstance(get, str) and get in by_path else _cells(records, get)
+        for name, get in columns.items()
+    }
     return pd.DataFrame(cells, columns=list(columns))
 
 
-def _cells(records: list[Any], get: Getter | str) -> list[Any]:
+def _attribute_cells(records: list[Any], paths: list[str]) -> dict[str, list[Any]]:
+    """Return the cells of every attribute path, read record by record in one pass in C (all
+    of a record's members at once: half the time of a pass per column over 100,000
+    generators); {} when a record lacks one of them (each column is then read on its own)."""
+    paths = list(dict.fromkeys(paths))
+    if len(paths) < 2:
+        return {}
+    try:
+        rows = list(map(operator.attrgetter(*paths), records))
+    except AttributeError:
+        return {}
+    if not rows:
+        return {path: [] for path in paths}
+    columns = zip(*rows, strict=True)  # each row holds every path
+    return {path: list(column) for path, column in zip(paths, columns, strict=True)}
+
+
+def _cells(records: list[Any], get: Getter | str | FirstOf) -> list[Any]:
+    if isinstance(get, FirstOf):
+        # path by path, each read in C where every record has it, and a later path only for
+        # the records the paths before left empty: a getter per record that tried one path
+        # and then the other took a third of the frame of 100,000 generators
+        first, *later = get.paths
+        cells = _cells(records, first)
+        for path in later:
+            empty = [row for row, value in enumerate(cells) if not value]
+            if not empty:
+                break
+            for row, value in zip(empty, _cells([records[r] for r in empty], path), strict=True):
+                cells[row] = value
+        return cells
     if isinstance(get, str):
         try:
             # in C, a third of the time of a getter per record (150,000 queue records)
@@ -156,13 +201,12 @@ def provenance_config() -> dict[str, Any]:
     }
 
 
-def _evidence_or_own(name: str) -> Getter:
-    """Return a getter of the record's evidence member `name`, else its own member `name`."""
-    of_evidence = attribute(f"evidence.{name}")
-    return lambda record: of_evidence(record) or getattr(record, name, None)
+def _evidence_or_own(name: str) -> FirstOf:
+    """Return the column of the record's evidence member `name`, else its own member `name`."""
+    return FirstOf((f"evidence.{name}", name))
 
 
-PROVENANCE_COLUMNS: dict[str, Getter] = {
+PROVENANCE_COLUMNS: dict[str, Getter | FirstOf] = {
     "sourceId": _evidence_or_own("source_id"),
     "sourceLocator": _evidence_or_own("source_locator"),
     "observedAt": _evidence_or_own("observed_at"),

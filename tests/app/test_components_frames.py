@@ -64,3 +64,46 @@ def test_records_frame_gives_none_where_a_member_is_missing_anywhere_in_the_colu
     assert frame["source"].tolist()[0] == "eia860"
     assert frame["source"].isna().tolist() == [False, True, True]
     assert frame["gone"].isna().all()
+
+
+def test_records_frame_reads_every_member_as_one_getter_per_cell_would():
+    """Columns read in one pass over the records, and a `FirstOf` column, give what a getter
+    called on each record gives, whether every record has every member or not."""
+    from components.tables import FirstOf, attribute
+
+    class Evidence:
+        def __init__(self, source_id):
+            self.source_id = source_id
+
+    class Record:
+        def __init__(self, name, mw, evidence, source_id=None):
+            self.name, self.mw, self.evidence = name, mw, evidence
+            if source_id is not None:
+                self.source_id = source_id  # some records carry their own source id
+
+    whole = [Record(f"r{i}", float(i), Evidence(f"ev{i % 3}" if i % 4 else "")) for i in range(9)]
+    mixed = [*whole, Record("own", 1.0, None, source_id="own-id"), Record("none", None, None)]
+    columns = {
+        "name": "name",
+        "mw": "mw",
+        "also name": "name",
+        "source": FirstOf(("evidence.source_id", "source_id")),
+        "evidence source": "evidence.source_id",
+        "upper": lambda r: r.name.upper(),
+    }
+    for records in (whole, mixed):
+        frame = records_frame(records, columns)
+        assert list(frame.columns) == list(columns)
+        evidence = attribute("evidence.source_id")
+        expected = {
+            "name": [r.name for r in records],
+            "mw": [r.mw for r in records],
+            "also name": [r.name for r in records],
+            "source": [evidence(r) or getattr(r, "source_id", None) for r in records],
+            "evidence source": [evidence(r) for r in records],
+            "upper": [r.name.upper() for r in records],
+        }
+        for name, cells in expected.items():
+            got = [None if value is None or value != value else value for value in frame[name]]
+            assert got == cells, name
+    assert records_frame([], columns).columns.tolist() == list(columns)
