@@ -41,3 +41,26 @@ def map_distinct(column: pd.Series, function: Callable[[Any], Any]) -> pd.Series
         cells[position] = value  # one by one: a tuple or list stays one cell
     # code -1 (a missing cell) takes the last entry; the dtype is inferred as `map` does
     return pd.Series(cells[codes], index=column.index, name=column.name)
+
+
+def map_distinct_pairs(
+    first: pd.Series, second: pd.Series, function: Callable[[Any, Any], Any]
+) -> pd.Series:
+    """Return `function(a, b)` for each row's pair of cells, calling it once per distinct
+    pair (a missing cell: None), with `first`'s index.
+
+    The pairs are told apart by the two columns' codes (in C), never made into tuples: the
+    150,000 (source, file) pairs of the queue at scale 100 took 0.44 s as a column of
+    tuples, each hashed.
+    """
+    first_codes, first_values = pd.factorize(first, use_na_sentinel=True)
+    second_codes, second_values = pd.factorize(second, use_na_sentinel=True)
+    width = len(second_values) + 1  # code -1 (missing) is 0 here
+    keys = (first_codes.astype(np.int64) + 1) * width + (second_codes + 1)
+    distinct_keys, rows = np.unique(keys, return_inverse=True)
+    firsts, seconds = list(first_values), list(second_values)
+    mapped = np.empty(len(distinct_keys), dtype=object)
+    for position, key in enumerate(distinct_keys.tolist()):
+        a, b = divmod(key, width)
+        mapped[position] = function(firsts[a - 1] if a else None, seconds[b - 1] if b else None)
+    return pd.Series(mapped[rows.reshape(-1)], index=first.index, name=first.name)

@@ -22,7 +22,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from components.frames import map_distinct
+from components.frames import map_distinct, map_distinct_pairs
 from components.sources import SOURCE_NAME_HELP, source_name
 
 FACTORS = {
@@ -388,26 +388,24 @@ def with_source_names(frame: pd.DataFrame) -> pd.DataFrame:
     for id_column, (locator_column, name_column) in SOURCE_COLUMNS.items():
         if id_column not in shown.columns or name_column in shown.columns:
             continue
-        files = _file_parts(shown[locator_column]) if locator_column in shown.columns else None
-        pairs = pd.Series(
-            list(zip(shown[id_column].tolist(), files or [None] * len(shown), strict=True)),
-            index=shown.index,
-            dtype=object,
-        )
-        names = map_distinct(pairs, _source_name_of)  # once per source and file
+        if locator_column in shown.columns:
+            files = _file_parts(shown[locator_column])
+        else:
+            files = pd.Series(None, index=shown.index, dtype=object)
+        # once per source and file
+        names = map_distinct_pairs(shown[id_column], files, _source_name_of)
         shown.insert(shown.columns.get_loc(id_column), name_column, names.tolist())
     return shown
 
 
-def _file_parts(locators: pd.Series) -> list[Any]:
-    """Each locator's file (before `#`: the edition is read from it), missing ones NaN."""
+def _file_parts(locators: pd.Series) -> pd.Series:
+    """Each locator's file (before `#`: the edition is read from it), missing ones missing."""
     if str(locators.dtype) == "str":
-        return locators.str.replace(r"(?s)#.*", "", regex=True).tolist()  # in C
-    return [loc if pd.isna(loc) else str(loc).split("#", 1)[0] for loc in locators.tolist()]
+        return locators.str.replace(r"(?s)#.*", "", regex=True)  # in C
+    return locators.map(lambda loc: loc if pd.isna(loc) else str(loc).split("#", 1)[0])
 
 
-def _source_name_of(pair: tuple[Any, Any]) -> str:
-    sid, file_name = pair
+def _source_name_of(sid: Any, file_name: Any) -> str:
     return source_name(
         None if pd.isna(sid) else str(sid), None if pd.isna(file_name) else file_name
     )

@@ -7,7 +7,7 @@ import datetime as dt
 import numpy as np
 import pandas as pd
 
-from components.frames import distinct, map_distinct
+from components.frames import distinct, map_distinct, map_distinct_pairs
 from components.tables import formula_safe, records_frame
 
 
@@ -107,3 +107,24 @@ def test_records_frame_reads_every_member_as_one_getter_per_cell_would():
             got = [None if value is None or value != value else value for value in frame[name]]
             assert got == cells, name
     assert records_frame([], columns).columns.tolist() == list(columns)
+
+
+def test_map_distinct_pairs_gives_each_rows_pair_and_calls_once_per_distinct_pair():
+    for dtype in ("str", object):
+        first = pd.Series(["a", "b", None, "a", "a", "b", None], dtype=dtype, index=range(5, 12))
+        second = pd.Series(["x", "x", "y", "x", None, None, None], dtype=dtype, index=first.index)
+        calls: list = []
+
+        def joined(a, b, calls=calls):
+            calls.append((a, b))
+            return f"{a}/{b}"
+
+        def plain(value):
+            return None if value is None or value != value else value
+
+        mapped = map_distinct_pairs(first, second, joined)
+        expected = [f"{plain(a)}/{plain(b)}" for a, b in zip(first, second, strict=True)]
+        assert mapped.tolist() == expected
+        assert list(mapped.index) == list(first.index)
+        assert sorted(calls, key=str) == sorted(set(calls), key=str)  # each pair once
+        assert len(calls) == 6  # a/x, b/x, None/y, a/None, b/None, None/None
