@@ -57,9 +57,9 @@ with problem_boundary():
         st.stop()
     search = {
         "source_id": source_id or None,
-        "authority": None if authority == ANY else authority,
-        "redistribution_policy": None if policy == ANY else policy,
-        "kind": None if kind == ANY else kind,
+        "authority": authority,
+        "redistribution_policy": policy,
+        "kind": kind,
         "page": int(page) if page else None,
         "known_at": known_at_param(known_day, None),
     }

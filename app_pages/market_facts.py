@@ -40,8 +40,8 @@ with problem_boundary():
     with row[4]:
         known_time = st.time_input("Known at time (UTC)", value=None, key="facts.known_time")
     selection = {
-        "market": None if market == ANY else market,
-        "period": None if period == ANY else period,
+        "market": market,
+        "period": period,
         "valid_at": valid_day.isoformat() if valid_day else None,
         "known_at": facts_view.known_at_param(known_day, known_time),
     }

@@ -35,16 +35,13 @@ with problem_boundary():
             "status",
             scope="transmission",
             no_filter=ALL_STATUSES,
-            format_func=lambda s: glossary.label("status", s) if s != ALL_STATUSES else s,
+            format_func=lambda s: s if s == ALL_STATUSES else glossary.label("status", s),
         )
     # The whole list is loaded (its table made once for it): the filters, the interface's
     # own, are matched on it, so every project that passes them is counted.
     listing = every
-    if county != ALL_COUNTIES or status != ALL_STATUSES:
-        listing = every.narrowed(
-            None if county == ALL_COUNTIES else county,
-            None if status == ALL_STATUSES else status,
-        )
+    if county is not None or status is not None:
+        listing = every.narrowed(county, status)
     frame = listing.frame
     st.markdown(f"**{len(frame):,}** projects")
     if frame.empty:

@@ -126,14 +126,16 @@ def selectbox(
 
     `no_filter` is the option that restricts nothing ("any", "All counties"): chosen, it
     leaves the URL without `param`, as an empty text filter does, so a shared link names only
-    the filters that are set.
+    the filters that are set, and None is returned, as for an empty text filter.
     """
     key = _key(param, scope)
     if key not in st.session_state or st.session_state[key] not in options:
         kept = kept_choices([st.query_params.get(param, "")], options)
         st.session_state[key] = kept[0] if kept else (options[0] if options else None)
     chosen = st.selectbox(label, list(options), key=key, **kwargs)
-    _write(param, None if no_filter is not None and chosen == no_filter else chosen)
+    if no_filter is not None and chosen == no_filter:
+        chosen = None
+    _write(param, chosen)
     return chosen
 
 

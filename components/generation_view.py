@@ -104,7 +104,7 @@ class GenerationFrames:
     @functools.cached_property
     def choices(self) -> dict[str, list[str]]:
         """Each filter's choices, `any` first, from these generators' distinct values."""
-        return {column: filter_choices(self.generators, column) for column in FILTER_COLUMNS}
+        return {column: filter_choices(self.generators, column) for column in TEXT_FILTERS.values()}
 
 
 def generation_frames(
@@ -430,9 +430,15 @@ def draw_plant_picker(names: dict[Any, str]) -> Any:
     )
 
 
-FILTER_COLUMNS = ("state", "status", "balancingAuthorityCode", "technology")
 # a filter's first choice: no restriction (never sent to the service, nor kept in the URL)
 ANY = "any"
+# each text filter's label, by its parameter (`TEXT_FILTERS`)
+FILTER_LABELS = {
+    "state": "State",
+    "status": "Status",
+    "ba_code": "Balancing authority",
+    "technology": "Technology",
+}
 
 
 def filter_choices(generators: pd.DataFrame, column: str) -> list[str]:
@@ -443,29 +449,13 @@ def filter_choices(generators: pd.DataFrame, column: str) -> list[str]:
 
 def draw_generator_filters(every: GenerationFrames) -> dict[str, Any]:
     """Draw every filter of the generators interface (kept in the URL); return the arguments."""
-
-    def choices(column: str) -> list[str]:
-        return every.choices[column]
-
-    top = st.columns(4)
-    with top[0]:
-        state = filters.selectbox("State", choices("state"), "state", scope=SCOPE, no_filter=ANY)
-    with top[1]:
-        status = filters.selectbox(
-            "Status", choices("status"), "status", scope=SCOPE, no_filter=ANY
-        )
-    with top[2]:
-        ba_code = filters.selectbox(
-            "Balancing authority",
-            choices("balancingAuthorityCode"),
-            "ba_code",
-            scope=SCOPE,
-            no_filter=ANY,
-        )
-    with top[3]:
-        technology = filters.selectbox(
-            "Technology", choices("technology"), "technology", scope=SCOPE, no_filter=ANY
-        )
+    chosen = {}
+    boxes = st.columns(len(TEXT_FILTERS))
+    for box, (param, column) in zip(boxes, TEXT_FILTERS.items(), strict=True):
+        with box:
+            chosen[param] = filters.selectbox(
+                FILTER_LABELS[param], every.choices[column], param, scope=SCOPE, no_filter=ANY
+            )
     more = filters.more_filters(("source_id", "plant_id", "min_mw", "max_mw"), scope=SCOPE)
     with more:
         source_id = filters.text_input(
@@ -486,10 +476,7 @@ def draw_generator_filters(every: GenerationFrames) -> dict[str, Any]:
         min_mw = filters.number_input("Min nameplate MW", "min_mw", min_value=0.0, scope=SCOPE)
         max_mw = filters.number_input("Max nameplate MW", "max_mw", min_value=0.0, scope=SCOPE)
     return {
-        "state": None if state == ANY else state,
-        "status": None if status == ANY else status,
-        "ba_code": None if ba_code == ANY else ba_code,
-        "technology": None if technology == ANY else technology,
+        **chosen,
         "source_id": source_id or None,
         "plant_id": int(plant_id) if plant_id else None,
         "min_capacity_mw": min_mw,
