@@ -66,13 +66,18 @@ with problem_boundary():
             )
     start = start or end - dt.timedelta(days=6)
     end = end or start + dt.timedelta(days=6)
+    start, end, cut = operations_view.bounded_window(start, end)
+    if cut:
+        st.warning(
+            f"A window holds at most {operations_view.MAX_WINDOW_DAYS} days of hours: this one "
+            f"shows {start} to {end}, the first {operations_view.MAX_WINDOW_DAYS} days from the "
+            "start you picked. Pick a later start for the rest."
+        )
     window_start, window_end = operations_view.window_bounds(start, end)
+    # every hour of the window, of the whole authority and each subregion: a count would cut
+    # off the subregions listed last
     operations = data.balancing_authority_operations(
-        conn,
-        ba_code=ba_code,
-        start=window_start,
-        end=window_end,
-        max_items=24 * 93,
+        conn, ba_code=ba_code, start=window_start, end=window_end, max_items=None
     )
     regions = operations_view.region_options(operations)
     if len(regions) > 1:
@@ -101,14 +106,23 @@ with problem_boundary():
         ),
         width="stretch",
     )
-    st.altair_chart(
-        charts.stacked_area(
-            operations_view.fuel_mix_long(operations),
-            x="utcTime",
-            title=f"{ba_name}: generation by fuel",
-            unit="MW",
-        ),
-        width="stretch",
-    )
-    units = {c: mw_column(c) for c in frame.columns if c.endswith("Mw")}
+    fuel_mix = operations_view.fuel_mix_long(operations)
+    if fuel_mix.empty:
+        # an empty chart reads as a broken one: say what is missing instead
+        st.info(
+            f"{escape_markdown(ba_name)} reports no generation by fuel for these hours: "
+            "pick a window where the fuel mix is published."
+        )
+    else:
+        st.altair_chart(
+            charts.stacked_area(
+                fuel_mix, x="utcTime", title=f"{ba_name}: generation by fuel", unit="MW"
+            ),
+            width="stretch",
+        )
+    units = {
+        c: mw_column(glossary.column_label(c), help=f"Field {c}")
+        for c in frame.columns
+        if c.endswith("Mw")
+    }
     tables.show_table(**glossary.table(frame, {**units, **provenance_config()}), hide_index=True)

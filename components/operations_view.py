@@ -39,6 +39,10 @@ OPERATION_COLUMNS = [
 
 
 WHOLE_AUTHORITY = "Whole balancing authority"
+# The longest window the page reads and draws, in days: every hour of it, of the whole
+# authority and each subregion (EIA-930 lists ERCOT's 8 weather zones beside it: about
+# 20,000 records for 93 days), while a chart of hours stays readable.
+MAX_WINDOW_DAYS = 93
 
 
 def authority_codes(*record_lists: Iterable[Any]) -> list[str]:
@@ -120,6 +124,15 @@ def fuel_mix_long(operations: Iterable[BalancingAuthorityOperation]) -> pd.DataF
     frame["utcTime"] = pd.to_datetime(frame["utcTime"], utc=True, errors="coerce")
     frame["value"] = pd.to_numeric(frame["value"], errors="coerce")
     return frame.sort_values(["utcTime", "series"]).reset_index(drop=True)
+
+
+def bounded_window(start: dt.date, end: dt.date) -> tuple[dt.date, dt.date, bool]:
+    """Return the window's first and last day in order, cut to its first `MAX_WINDOW_DAYS`
+    days, and whether it was cut."""
+    if end < start:
+        start, end = end, start
+    last = start + dt.timedelta(days=MAX_WINDOW_DAYS - 1)
+    return start, min(end, last), end > last
 
 
 def window_bounds(start: dt.date, end: dt.date) -> tuple[str, str]:

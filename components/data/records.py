@@ -127,16 +127,19 @@ def facts(conn: ConnectionKey, collection: str, **filters: Any) -> list[Fact]:
     return resource.list(**_sent(filters), limit=PAGE_SIZE, max_items=5000).to_list()
 
 
-@shared(spinner="Loading…", max_entries=500)
+# A window's list holds every hour of the authority and its subregions (up to about 20,000
+# records): a few dozen windows are kept, not hundreds.
+@shared(spinner="Loading…", max_entries=64)
 def balancing_authority_operations(
     conn: ConnectionKey,
     *,
     ba_code: str | None = None,
     start: str | None = None,
     end: str | None = None,
-    max_items: int = 5000,
+    max_items: int | None = 5000,
 ) -> list[BalancingAuthorityOperation]:
-    """Return hourly operations of an authority in [start, end) (any of them None: all)."""
+    """Return hourly operations of an authority in [start, end) (any of them None: all): the
+    first `max_items` of them, every one when None."""
     filters = _sent({"ba_code": ba_code, "start": start, "end": end})
     pager = client(conn).balancing_authority_operations.list(
         **filters, limit=PAGE_SIZE, max_items=max_items

@@ -40,6 +40,10 @@ def test_window_and_authority_drive_the_charts(service_env, alpha_client):
         f"{glossary.label('market', code)}: generation by fuel",
     ]
     assert len(at.dataframe[0].value) == 48
+    # each hourly figure is headed in words, with its unit, not by its wire name
+    labels = {name: c.get("label") for name, c in json.loads(at.dataframe[0].proto.columns).items()}
+    assert labels["demandMw"] == "Demand (MW)"
+    assert labels["totalInterchangeAdjustedMw"] == "Total interchange, adjusted (MW)"
 
 
 # A store shaped like a harvested one: the plants file names no balancing authority, the
@@ -165,11 +169,16 @@ def harvested_env(tmp_path_factory):
     server.stop()
 
 
-@pytest.fixture
-def on_harvested_store(harvested_env, monkeypatch):
-    monkeypatch.setenv("GRID_API_BASE_URL", harvested_env)
+def _point_the_app_at(base_url: str, monkeypatch) -> None:
+    """Have the page's connection reach the service at `base_url` as the test tenant."""
+    monkeypatch.setenv("GRID_API_BASE_URL", base_url)
     monkeypatch.setenv("GRID_API_TOKEN", "tok_ops_test")
     monkeypatch.chdir(REPO_ROOT)
+
+
+@pytest.fixture
+def on_harvested_store(harvested_env, monkeypatch):
+    _point_the_app_at(harvested_env, monkeypatch)
 
 
 # As on the real files: hourly demand ends with 2024, the fuel mix alone runs from late 2025.
@@ -191,9 +200,7 @@ def on_store_with_a_fuel_mix_after_demand(tmp_path, monkeypatch):
     demand[-1]["demandMw"] = None  # the real demand file starts with a missing hour too
     fuel = [_fuel_only(FUEL_STARTS + dt.timedelta(hours=h)) for h in range(24 * 10)]
     server = _serve_store(tmp_path / "fuel-after-demand.db", demand + fuel)
-    monkeypatch.setenv("GRID_API_BASE_URL", server.base_url)
-    monkeypatch.setenv("GRID_API_TOKEN", "tok_ops_test")
-    monkeypatch.chdir(REPO_ROOT)
+    _point_the_app_at(server.base_url, monkeypatch)
     yield
     server.stop()
 
@@ -217,7 +224,7 @@ def test_authorities_come_from_data_that_names_them_when_plants_name_none(on_har
     assert [c.value for c in at.caption if "SPP" in c.value] == [
         "Named by plants or generators but without hourly operations here: SPP."
     ]
-    assert not [i.value for i in at.info]
+    assert not [i.value for i in at.info if "No hourly operations" in i.value]
 
 
 def test_the_default_window_is_the_latest_week_of_data_without_subregions_mixed_in(
@@ -311,3 +318,92 @@ def test_a_window_without_demand_says_so_instead_of_nan():
         "peakDemandMw": None,
         "meanForecastErrorMw": None,
     }
+
+
+# A long run of hours with two subregions beside the whole authority, as EIA-930 lists
+# ERCOT's weather zones: the demand of the whole authority rises by 1 MW a day.
+LONG_RUN_STARTS = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
+LONG_RUN_DAYS = 130
+
+
+def _long_run() -> list[dict]:
+    hours = [LONG_RUN_STARTS + dt.timedelta(hours=h) for h in range(24 * LONG_RUN_DAYS)]
+    whole = [_hourly("ERCO", None, h, 40_000.0 + (h - LONG_RUN_STARTS).days) for h in hours]
+    zones = [_hourly("ERCO", zone, h, 3_000.0) for zone in ("COAS", "WEST") for h in hours]
+    return whole + zones
+
+
+@pytest.fixture(scope="module")
+def long_run_env(tmp_path_factory):
+    server = _serve_store(tmp_path_factory.mktemp("long-run-ops") / "long.db", _long_run())
+    yield server.base_url
+    server.stop()
+
+
+@pytest.fixture
+def on_long_run_store(long_run_env, monkeypatch):
+    _point_the_app_at(long_run_env, monkeypatch)
+
+
+def _window(start: dt.date, end: dt.date) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.date_input(key="filter:operations:start").set_value(start)
+    at.date_input(key="filter:operations:end").set_value(end).run()
+    assert not at.exception and not at.error
+    return at
+
+
+def test_every_subregion_of_a_month_is_offered_with_every_hour(on_long_run_store):
+    # 40 days of the authority and two zones are 2,880 records: each is read, none cut off
+    at = _window(dt.date(2024, 2, 1), dt.date(2024, 3, 11))
+    assert at.radio(key="operations.region").options == [
+        "Whole balancing authority",
+        "COAS",
+        "WEST",
+    ]
+    assert at.metric[0].value == f"{40 * 24:,}"
+    assert not at.warning
+    # these hours carry no fuel mix: said in words, not drawn as an empty chart
+    assert [json.loads(c.proto.spec)["title"] for c in at.get("vega_lite_chart")] == [
+        "ERCOT: demand against its forecast, net generation and interchange"
+    ]
+    assert [i.value for i in at.info] == [
+        "ERCOT reports no generation by fuel for these hours: pick a window where the fuel "
+        "mix is published."
+    ]
+    at.radio(key="operations.region").set_value("WEST").run()
+    assert at.metric[0].value == f"{40 * 24:,}"
+    frame = at.dataframe[0].value
+    assert frame["utcTime"].max() == pd.Timestamp("2024-03-11T23:00:00Z")
+
+
+def test_a_window_past_its_longest_shows_its_first_days_and_says_so(on_long_run_store):
+    from components.operations_view import MAX_WINDOW_DAYS
+
+    at = _window(dt.date(2024, 1, 1), dt.date(2024, 4, 29))  # 120 days
+    last = dt.date(2024, 1, 1) + dt.timedelta(days=MAX_WINDOW_DAYS - 1)
+    [warning] = [w.value for w in at.warning]
+    assert f"at most {MAX_WINDOW_DAYS} days" in warning
+    assert f"shows 2024-01-01 to {last}" in warning
+    assert at.metric[0].value == f"{MAX_WINDOW_DAYS * 24:,}"
+    # the peak is the last shown day's demand, not a day past the window
+    assert at.metric[1].value == f"{40_000 + MAX_WINDOW_DAYS - 1:,} MW"
+    frame = at.dataframe[0].value
+    assert frame["utcTime"].max() == pd.Timestamp(f"{last}T23:00:00Z")
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "shown", "cut"),
+    [
+        ("2024-01-01", "2024-04-02", ("2024-01-01", "2024-04-02"), False),  # 93 days
+        ("2024-01-01", "2024-04-03", ("2024-01-01", "2024-04-02"), True),
+        ("2024-04-03", "2024-01-01", ("2024-01-01", "2024-04-02"), True),  # picked backwards
+        ("2024-05-02", "2024-05-01", ("2024-05-01", "2024-05-02"), False),
+    ],
+)
+def test_a_window_is_put_in_order_and_cut_to_its_longest(start, end, shown, cut):
+    from components.operations_view import MAX_WINDOW_DAYS, bounded_window
+
+    day = dt.date.fromisoformat
+    assert (day("2024-04-02") - day("2024-01-01")).days + 1 == MAX_WINDOW_DAYS
+    assert bounded_window(day(start), day(end)) == (day(shown[0]), day(shown[1]), cut)
