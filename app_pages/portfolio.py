@@ -135,8 +135,10 @@ with problem_boundary():
     shown = view.filtered(frame, draw_filters(frame))
     st.caption(f"{len(shown)} of {len(frame)} sites shown.")
     show_table(shown, hide_index=True, width="stretch", column_config=view.PORTFOLIO_COLUMN_CONFIG)
-    if not shown.empty:
+    if shown["Queued MW in the county"].notna().any():
         st.altair_chart(view.comparison_chart(shown), width="stretch")
+    elif not shown.empty:
+        st.caption("No site shown has a screening with queued MW in its county to chart yet.")
     shown_ids = set(shown["Site id"])
     kept = [s for s in sites if s.id in shown_ids]
     draw_comparison(conn, kept)

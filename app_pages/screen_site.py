@@ -120,8 +120,19 @@ if capabilities is not None:
     with problem_boundary():
         if not capabilities.list_sites:
             st.info("This deployment does not list sites; open an assessment by its id.")
-        elif chosen := sites_view.draw_sites(
-            data.sites_with_latest_assessment(connection.connection_key())
-        ):
-            st.switch_page("app_pages/assessment.py", query_params={"assessment": chosen})
+        else:
+            sites = data.recent_sites(connection.connection_key())
+            if (
+                not (
+                    capabilities.list_sites_assessment_summary
+                    or capabilities.list_sites_latest_assessment
+                )
+                and len(sites) > data.LOOKED_UP_SITES
+            ):
+                st.caption(
+                    f"This deployment lists sites without their assessments: the newest "
+                    f"{data.LOOKED_UP_SITES} of your {len(sites):,} sites show theirs."
+                )
+            if chosen := sites_view.draw_sites(sites):
+                st.switch_page("app_pages/assessment.py", query_params={"assessment": chosen})
 open_by_id()

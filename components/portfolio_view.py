@@ -216,7 +216,10 @@ def chart_title(frame: pd.DataFrame) -> str:
 def comparison_chart(frame: pd.DataFrame) -> alt.Chart:
     """Return bars of queued MW in each site's county, coloured by readiness (at most
     `CHARTED_SITES` bars: those with the most queued MW; a bar per site of 200 is unreadable)."""
-    shown = frame.dropna(subset=["Queued MW in the county"])
+    queued = pd.to_numeric(frame["Queued MW in the county"], errors="coerce")  # all empty: object
+    shown = frame.assign(**{"Queued MW in the county": queued}).dropna(
+        subset=["Queued MW in the county"]
+    )
     shown = shown.nlargest(CHARTED_SITES, "Queued MW in the county")
     return (
         alt.Chart(shown, title=chart_title(frame))

@@ -1,4 +1,5 @@
-"""The tenant's sites, each with its latest assessment: a table and a button to open one."""
+"""The tenant's sites, each with its latest assessment's summary: a table and a button to open
+one."""
 
 from __future__ import annotations
 
@@ -6,8 +7,26 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
-from components.tables import attribute, records_frame, show_table
+from components.tables import records_frame, show_table
 from gridclient import Site
+
+
+def _readiness(site: Site) -> str | None:
+    summary = site.latest_assessment_summary
+    return glossary.label("readiness", summary.readiness) if summary else None
+
+
+def _assessed_at(site: Site) -> str | None:
+    summary = site.latest_assessment_summary
+    return (glossary.when(summary.created_at) or None) if summary else None
+
+
+def _assessment_link(site: Site) -> str | None:
+    summary = site.latest_assessment_summary
+    if summary is None or not summary.assessment_id:
+        return None
+    return f"assessment?assessment={summary.assessment_id}"
+
 
 SITE_COLUMNS = {
     "Site": "id",
@@ -16,16 +35,10 @@ SITE_COLUMNS = {
     "Latitude": "location.latitude",
     "Longitude": "location.longitude",
     "Site created": lambda site: glossary.when(site.created_at) or None,
-    "Assessment": "latest_assessment.id",
-    "Readiness": lambda site: glossary.label(
-        "readiness", (attribute("latest_assessment.readiness")(site) or {}).get("level")
-    ),
-    "Assessed at": lambda site: (
-        glossary.when(attribute("latest_assessment.created_at")(site)) or None
-    ),
-    "Open": lambda site: (
-        f"assessment?assessment={site.latest_assessment.id}" if site.latest_assessment else None
-    ),
+    "Assessment": "latest_assessment_summary.assessment_id",
+    "Readiness": _readiness,
+    "Assessed at": _assessed_at,
+    "Open": _assessment_link,
 }
 SITES_COLUMN_CONFIG = {
     "Peak MW": st.column_config.NumberColumn("Peak load", format="%,.1f MW"),
@@ -34,7 +47,8 @@ SITES_COLUMN_CONFIG = {
 
 
 def sites_frame(sites: list[Site]) -> pd.DataFrame:
-    """Return one row per site with its latest assessment (empty cells when it has none)."""
+    """Return one row per site with its latest assessment's summary (empty cells when it has
+    none)."""
     return records_frame(sites, SITE_COLUMNS)
 
 
@@ -45,14 +59,13 @@ def draw_sites(sites: list[Site]) -> str | None:
         st.caption("No sites yet: place a pin on the map above and press the button to screen one.")
         return None
     show_table(**glossary.table(frame, SITES_COLUMN_CONFIG), hide_index=True, width="stretch")
-    assessed = [site for site in sites if site.latest_assessment]
-    if not assessed:
-        return None
     labels = {
-        site.latest_assessment.id: f"{site.latest_assessment.id} — site {site.id} "
-        f"({glossary.label('readiness', (site.latest_assessment.readiness or {}).get('level'))})"
-        for site in assessed
+        summary.assessment_id: f"{summary.assessment_id} — site {site.id} ({_readiness(site)})"
+        for site in sites
+        if (summary := site.latest_assessment_summary) and summary.assessment_id
     }
+    if not labels:
+        return None
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     chosen = left.selectbox(
         "Assessment", list(labels), format_func=labels.get, key="screen.open_assessment"

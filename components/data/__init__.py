@@ -38,6 +38,7 @@ from components.data.records import (
 from components.data.search import evidence_chunks, evidence_pages, territory_resolution
 from components.data.service import capabilities, quality_report, release
 from components.data.tenant import (
+    LOOKED_UP_SITES,
     assessment,
     create_export,
     create_site,
@@ -45,17 +46,18 @@ from components.data.tenant import (
     latest_assessments,
     packet_bytes,
     portfolio_sites,
+    recent_sites,
     screen_site,
     site,
     site_changes,
     site_surroundings,
-    sites_with_latest_assessment,
     surroundings_projects,
     update_site,
 )
 
 __all__ = [
     "FILTERED_MAX",
+    "LOOKED_UP_SITES",
     "PAGE_RUNS",
     "PAGE_SIZE",
     "TTL_SECONDS",
@@ -86,6 +88,7 @@ __all__ = [
     "packet_bytes",
     "portfolio_sites",
     "progress_text",
+    "recent_sites",
     "quality_report",
     "queue_details",
     "queue_details_of",
@@ -97,7 +100,6 @@ __all__ = [
     "site_changes",
     "site_surroundings",
     "surroundings_projects",
-    "sites_with_latest_assessment",
     "territory_resolution",
     "update_site",
 ]

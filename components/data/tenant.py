@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from components.connection import ConnectionKey
-from components.data._cache import Model, cached, client, shared
+from components.data._cache import PAGE_SIZE, Model, cached, client
 from components.data.service import capabilities
 from gridclient import (
     Assessment,
@@ -18,8 +18,6 @@ from gridclient import (
     SiteDefinition,
     SiteSurroundings,
 )
-
-MAX_SITES = 200
 
 
 def _found(fetch: Callable[[], Model]) -> Model | None:
@@ -83,47 +81,55 @@ def surroundings_projects(
     return list(pager)
 
 
-# held, not copied: each site carries its whole latest assessment, and unpickling them for
-# every run of the screening page grew with the tenant's sites (0.15 s for 20)
-@shared()
-def sites_with_latest_assessment(conn: ConnectionKey, max_sites: int = MAX_SITES) -> list[Site]:
-    """Return the tenant's sites, newest first, each with `latest_assessment` (or None).
+# The sites whose newest assessment is looked up one request each, where the deployment
+# lists no site with its assessment: the newest ones.
+LOOKED_UP_SITES = 200
 
-    One request where the deployment offers `include=latest_assessment`; otherwise one list
-    of sites and, if it lists assessments, one request per site (at most `max_sites`).
+
+@cached()
+def portfolio_sites(conn: ConnectionKey, *, archived: bool = False) -> list[Site]:
+    """Return every site of the tenant with its latest assessment's summary.
+
+    Lists the summaries (`list_sites_assessment_summary`, about 1 KiB a site) where the
+    deployment offers them; else the whole latest assessments (`list_sites_latest_assessment`),
+    each summarised as its page arrives and dropped. `archived=True` lists archived sites too.
+    Until 28 Nov 2026 the list stopped at 200 sites, in the service's order (by id: any 200).
     """
-    offered = capabilities(conn)
-    sites_api = client(conn).sites
-    if offered.list_sites_latest_assessment:
-        sites = sites_api.list(include_latest_assessment=True, limit=max_sites, max_items=max_sites)
-    else:
-        sites = sites_api.list(limit=max_sites, max_items=max_sites)
-        if offered.list_assessments:
-            sites = [s.model_copy(update={"latest_assessment": _newest(conn, s)}) for s in sites]
+    slim = capabilities(conn).list_sites_assessment_summary
+    listed = client(conn).sites.list(
+        include_latest_assessment=not slim,
+        include_latest_assessment_summary=slim,
+        archived="include" if archived else "exclude",
+        limit=PAGE_SIZE,
+    )
+    sites = listed.to_list() if slim else [_summarised(s) for s in listed]
+    return sorted(sites, key=lambda s: (s.customer_reference or s.id or "").casefold())
+
+
+def newest_first(sites: list[Site]) -> list[Site]:
+    """Return the sites newest first (those without a creation time last)."""
     return sorted(
         sites, key=lambda s: s.created_at.isoformat() if s.created_at else "", reverse=True
     )
 
 
 @cached()
-def portfolio_sites(conn: ConnectionKey, *, archived: bool = False) -> list[Site]:
-    """Return the tenant's sites with their latest assessment's summary, from one request.
-
-    Lists the summaries (`list_sites_assessment_summary`, about 1 KiB a site) where the
-    deployment offers them; else the whole latest assessments (`list_sites_latest_assessment`),
-    summarised here and dropped. `archived=True` lists archived sites too.
-    """
-    slim = capabilities(conn).list_sites_assessment_summary
-    sites = client(conn).sites.list(
-        include_latest_assessment=not slim,
-        include_latest_assessment_summary=slim,
-        archived="include" if archived else "exclude",
-        limit=MAX_SITES,
-        max_items=MAX_SITES,
-    )
-    if not slim:
-        sites = [_summarised(s) for s in sites]
-    return sorted(sites, key=lambda s: (s.customer_reference or s.id or "").casefold())
+def recent_sites(conn: ConnectionKey) -> list[Site]:
+    """Return every site of the tenant (not archived), newest first, each with its latest
+    assessment's summary: from one listing where the deployment offers it; otherwise one
+    listing of sites and, if it lists assessments, one request for each of the newest
+    `LOOKED_UP_SITES` (the others come without their assessment)."""
+    offered = capabilities(conn)
+    if offered.list_sites_assessment_summary or offered.list_sites_latest_assessment:
+        return newest_first(portfolio_sites(conn))
+    sites = newest_first(client(conn).sites.list(limit=PAGE_SIZE).to_list())
+    if not offered.list_assessments:
+        return sites
+    looked_up = [
+        s.model_copy(update={"latest_assessment": _newest(conn, s)})
+        for s in sites[:LOOKED_UP_SITES]
+    ]
+    return [_summarised(s) for s in looked_up] + sites[LOOKED_UP_SITES:]
 
 
 def _summarised(site: Site) -> Site:
@@ -174,7 +180,7 @@ def _newest(conn: ConnectionKey, listed: Site) -> Assessment | None:
 
 def forget_tenant_records() -> None:
     """Forget the cached lists of the tenant's records (after a write changed them)."""
-    sites_with_latest_assessment.clear()
+    recent_sites.clear()
     portfolio_sites.clear()
     site_changes.clear()
 

@@ -38,7 +38,7 @@ def fresh_data_cache():
     from components import data
 
     st.cache_data.clear()
-    data.sites_with_latest_assessment.clear()
+    data.recent_sites.clear()
     yield
 
 
@@ -136,3 +136,47 @@ def popover_labels(at) -> list[str]:
 
     walk(at._tree)
     return labels
+
+
+MANY_SITES_TOKEN = "tok_many_sites"
+
+
+@pytest.fixture(scope="session")
+def many_sites_service(tmp_path_factory):
+    """A service whose one tenant has 205 sites, more than a page of 200 once held."""
+    from gridclient import GridDataClient
+    from gridservice.server import start_in_thread
+    from gridservice.settings import Settings
+    from gridservice.store import writer
+    from gridservice.store.db import connect, init_schema
+
+    path = tmp_path_factory.mktemp("many-sites") / "many.db"
+    conn = connect(path)
+    init_schema(conn)
+    with conn:
+        writer.add_token(conn, MANY_SITES_TOKEN, "tenant-many", "2025-01-01T00:00:00Z")
+    conn.close()
+    server = start_in_thread(Settings(db_path=path, rate_limit_enabled=False))
+    with GridDataClient(base_url=server.base_url, token=MANY_SITES_TOKEN) as client:
+        for number in range(205):
+            client.sites.create(
+                {
+                    "requestedPeakLoadMw": 50.0,
+                    "customerReference": f"Bulk site {number:03d}",
+                    "location": {"latitude": 31.0 + number / 1000, "longitude": -97.5},
+                }
+            )
+    yield server.base_url
+    server.stop()
+
+
+@pytest.fixture
+def many_sites_env(many_sites_service, monkeypatch):
+    """Point the app at the tenant with 205 sites; return its client."""
+    from gridclient import GridDataClient
+
+    monkeypatch.setenv("GRID_API_BASE_URL", many_sites_service)
+    monkeypatch.setenv("GRID_API_TOKEN", MANY_SITES_TOKEN)
+    monkeypatch.chdir(REPO_ROOT)
+    with GridDataClient(base_url=many_sites_service, token=MANY_SITES_TOKEN) as client:
+        yield client

@@ -164,7 +164,11 @@ def test_sites_frame_has_a_row_per_site_with_its_latest_assessment_and_a_link():
                 "id": "site_1",
                 "requestedPeakLoadMw": 10.0,
                 "location": {"latitude": 1, "longitude": 2},
-                "latestAssessment": {"id": "asm_2", "readiness": {"level": "high_friction"}},
+                "latestAssessmentSummary": {
+                    "assessmentId": "asm_2",
+                    "readiness": "high_friction",
+                    "createdAt": "2026-11-20T10:00:00Z",
+                },
             }
         ),
         Site.model_validate({"id": "site_2", "requestedPeakLoadMw": 5.0}),

@@ -190,7 +190,7 @@ def test_the_table_comes_from_one_slim_listing_with_each_whole_assessments_figur
     at, sent = page_and_requests(monkeypatch)
     listings = [r for r in sent if r.url.path == "/v1/sites"]
     assert [dict(r.url.params) for r in listings] == [
-        {"include": "latest_assessment_summary", "limit": "200"}
+        {"include": "latest_assessment_summary", "limit": "500"}
     ]
     whole = alpha_client.sites.list(include_latest_assessment=True, limit=200)
     expected = view.portfolio_frame(
@@ -244,3 +244,18 @@ def test_a_deployment_without_summaries_gets_the_same_table_from_whole_assessmen
     assert [p.get("include") for p in listings] == ["latest_assessment"]
     table = frames(at)[0].set_index("Site id").sort_index()
     pd.testing.assert_frame_equal(table, slim_table, check_dtype=False)
+
+
+def test_a_tenant_with_more_than_200_sites_sees_every_one(many_sites_env):
+    # The listing used to stop at 200 sites, in the service's order (by id: any 200).
+    every = {s.id for s in many_sites_env.sites.list()}
+    assert len(every) == 205
+    at = page()
+    assert not at.exception and not at.error
+    assert "205 of 205 sites shown." in [c.value for c in at.caption]
+    assert set(frames(at)[0]["Site id"]) == every
+    # none of them is screened yet: nothing to chart, and it says so instead of failing
+    assert not at.get("vega_lite_chart")
+    assert "No site shown has a screening with queued MW in its county to chart yet." in [
+        c.value for c in at.caption
+    ]

@@ -605,3 +605,44 @@ def test_the_map_keeps_its_place_while_the_grid_loads(service_env):
     assert len(loading.children) >= 3
     click_at(at, latitude + 0.01, longitude)  # the lists are held: nothing loads
     assert place(at) == first
+
+
+def test_a_tenant_with_more_than_200_sites_lists_every_one_newest_first(many_sites_env):
+    # The list used to stop at 200 sites, in the service's order (by id: any 200).
+    listed = many_sites_env.sites.list().to_list()
+    newest_first = sorted(listed, key=lambda s: s.created_at, reverse=True)
+    at = open_screen()
+    assert not at.error
+    table = at.dataframe[0].value
+    assert table["Site"].tolist() == [s.id for s in newest_first]
+    assert table["Customer reference"].iloc[0] == "Bulk site 204"
+
+
+def test_without_assessments_in_the_listing_the_newest_sites_are_looked_up_and_it_says_so(
+    many_sites_env, monkeypatch
+):
+    from components import data
+    from components.data import tenant
+    from gridclient import Capabilities
+
+    spec_only = Capabilities(list_sites=True, list_assessments=True)
+    for module in (data, tenant):
+        monkeypatch.setattr(module, "capabilities", lambda conn: spec_only)
+    listed = many_sites_env.sites.list().to_list()
+    newest = sorted(listed, key=lambda s: s.created_at, reverse=True)[:200]
+    sent: list[str] = []
+    send = httpx.Client.send
+    monkeypatch.setattr(
+        httpx.Client,
+        "send",
+        lambda c, request, **kw: sent.append(request.url.path) or send(c, request, **kw),
+    )
+    at = open_screen()
+    assert not at.error
+    assert len(at.dataframe[0].value) == 205
+    assert (
+        "This deployment lists sites without their assessments: the newest 200 of your 205 "
+        "sites show theirs." in [c.value for c in at.caption]
+    )
+    looked_up = [p for p in sent if p.endswith("/assessments")]
+    assert sorted(looked_up) == sorted(f"/v1/sites/{s.id}/assessments" for s in newest)
