@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from demo_store import demo_store_copy
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ALPHA_TOKEN, BETA_TOKEN = "gds_demo_alpha", "gds_demo_beta"
@@ -23,7 +24,7 @@ def demo_service(tmp_path_factory):
     from gridservice.server import start_in_thread
     from gridservice.settings import Settings
 
-    db_path = tmp_path_factory.mktemp("demo") / "demo.db"
+    db_path = demo_store_copy(tmp_path_factory.mktemp("demo") / "demo.db")
     server = start_in_thread(Settings(db_path=db_path, demo=True))
     yield server.base_url
     server.stop()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from demo_store import build_demo_store
+from demo_store import demo_store_copy
 
 from bench.bench_screening import DEMO_SITES, ENDPOINTS, bench_store, new_site_points
 from gridservice.geo import great_circle_km
@@ -19,7 +19,7 @@ def test_new_sites_lie_near_the_stores_sites_and_are_the_same_on_every_run():
 
 
 def test_each_new_site_is_screened_once_and_counted_apart(tmp_path):
-    store = build_demo_store(tmp_path / "demo.db")
+    store = demo_store_copy(tmp_path / "demo.db")
     shipped = conn_sites(store)  # the demo ships a site of its own
     rows = bench_store(store, rounds=1, max_seconds=60, in_process=True, new_sites=4)
     by_endpoint = {row["endpoint"]: row for row in rows}

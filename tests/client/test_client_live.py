@@ -6,6 +6,7 @@ from datetime import UTC, date, datetime
 
 import httpx
 import pytest
+from demo_store import demo_store_copy
 
 import gridclient as gc
 from gridservice.demo import DEMO_POINTS
@@ -18,7 +19,7 @@ ALPHA, BETA = "gds_demo_alpha", "gds_demo_beta"
 
 @pytest.fixture(scope="module")
 def db_path(tmp_path_factory):
-    return tmp_path_factory.mktemp("gridservice") / "demo.db"
+    return demo_store_copy(tmp_path_factory.mktemp("gridservice") / "demo.db")
 
 
 @pytest.fixture(scope="module")

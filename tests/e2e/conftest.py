@@ -10,6 +10,7 @@ error other than the offline basemap requests named in `e2e_browser.ALLOWED_FAIL
 from __future__ import annotations
 
 import pytest
+from demo_store import demo_store_copy
 from e2e_browser import (
     APP_TIMEOUT_MS,
     CHROMIUM,
@@ -53,7 +54,7 @@ def reference_service(chromium_path, tmp_path_factory):
     from gridservice.server import start_in_thread
     from gridservice.settings import Settings
 
-    db_path = tmp_path_factory.mktemp("e2e-demo") / "demo.db"
+    db_path = demo_store_copy(tmp_path_factory.mktemp("e2e-demo") / "demo.db")
     server = start_in_thread(Settings(db_path=db_path, demo=True))
     server.db_path = db_path
     yield server

@@ -11,6 +11,7 @@ import re
 from urllib.parse import quote, unquote, urlsplit
 
 import pytest
+from demo_store import demo_store_copy
 from e2e_browser import (
     assert_no_exception_box,
     open_page,
@@ -75,7 +76,7 @@ def hostile_service(chromium_path, tmp_path_factory):
     from gridservice.server import start_in_thread
     from gridservice.settings import Settings
 
-    db_path = tmp_path_factory.mktemp("e2e-hostile") / "demo.db"
+    db_path = demo_store_copy(tmp_path_factory.mktemp("e2e-hostile") / "demo.db")
     server = start_in_thread(Settings(db_path=db_path, demo=True))
     server.db_path = db_path
     yield server

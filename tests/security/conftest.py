@@ -11,26 +11,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from demo_store import demo_store_copy
 from fastapi.testclient import TestClient
 from security_support import copy_store
 
 from gridservice.app import create_app
-from gridservice.demo import build_demo_database
 from gridservice.settings import Settings
-from gridservice.store.db import connect, init_schema
 
 
 @pytest.fixture(scope="session")
 def demo_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo store, built once and checkpointed into one file (copy it before writing)."""
-    path = tmp_path_factory.mktemp("demo-template") / "demo.db"
-    conn = connect(path)
-    init_schema(conn)
-    build_demo_database(conn)
-    conn.commit()
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
-    return path
+    return demo_store_copy(tmp_path_factory.mktemp("demo-template") / "demo.db")
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

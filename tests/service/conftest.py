@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from demo_store import demo_store_copy
 from fastapi.testclient import TestClient
 from service_support import seed_small_store
 
@@ -45,7 +46,7 @@ def client(small_db: Path | str) -> Iterator[TestClient]:
 def demo_with_db(tmp_path_factory) -> Iterator[tuple[TestClient, sqlite3.Connection]]:
     """The demo store (SQLite) served in-process, rate limits out of the way, and a direct
     connection to it for checking answers against the stored rows."""
-    db_path = tmp_path_factory.mktemp("demo") / "demo.db"
+    db_path = demo_store_copy(tmp_path_factory.mktemp("demo") / "demo.db")
     app = create_app(Settings(db_path=db_path, demo=True, rate_limit_burst=10**6))
     with TestClient(app, raise_server_exceptions=False) as test_client:
         conn = sqlite3.connect(db_path)

@@ -139,12 +139,11 @@ def test_extreme_forecast_rule(forecast, demand, extreme):
 
 @pytest.fixture(scope="module")
 def demo_conn(tmp_path_factory):
-    from gridservice.demo import build_demo_database
+    from demo_store import demo_store_copy
+
     from gridservice.store import db
 
-    connection = db.connect(tmp_path_factory.mktemp("quality") / "demo.sqlite")
-    db.init_schema(connection)
-    build_demo_database(connection)
+    connection = db.connect(demo_store_copy(tmp_path_factory.mktemp("quality") / "demo.sqlite"))
     yield connection
     connection.close()
 

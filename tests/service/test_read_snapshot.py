@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from demo_store import build_demo_store
+from demo_store import demo_store_copy
 from fastapi.testclient import TestClient
 
 from gridservice.app import create_app
@@ -25,7 +25,7 @@ def demo_store(request, tmp_path) -> str:
     if request.param == "postgresql":
         cluster = request.getfixturevalue("postgres_cluster")
         return cluster.new_database(template=request.getfixturevalue("postgres_demo_template"))
-    return str(build_demo_store(tmp_path / "demo.db"))
+    return str(demo_store_copy(tmp_path / "demo.db"))
 
 
 @pytest.fixture

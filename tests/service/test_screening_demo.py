@@ -7,15 +7,16 @@ import io
 import json
 
 import pytest
+from demo_store import demo_store_copy
 
-from gridservice.demo import DEMO_POINTS, build_demo_database
+from gridservice.demo import DEMO_POINTS
 from gridservice.screening import (
     assessment_csv,
     build_expert_review_packet,
     resolve_service_territory,
     screen_site,
 )
-from gridservice.store.db import connect, init_schema
+from gridservice.store.db import connect
 
 SITE = {
     "id": "site_demo_0042",
@@ -30,11 +31,7 @@ SITE = {
 
 
 def build(path):
-    conn = connect(path)
-    init_schema(conn)
-    build_demo_database(conn, scale=1)
-    conn.commit()
-    return conn
+    return connect(demo_store_copy(path))
 
 
 @pytest.fixture(scope="module")

@@ -11,25 +11,20 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from demo_store import demo_store_copy
 from fastapi.testclient import TestClient
 
 from gridservice.app import create_app
-from gridservice.demo import build_demo_database
 from gridservice.settings import Settings
 from gridservice.store import collections, evidence_impacts
-from gridservice.store.db import connect, init_schema
+from gridservice.store.db import connect
 
 DEMO = {"Authorization": "Bearer gds_demo_alpha"}
 
 
 @pytest.fixture(scope="module")
 def stores(postgres_cluster, postgres_demo_template, tmp_path_factory) -> dict[str, object]:
-    sqlite_path = tmp_path_factory.mktemp("ranking") / "demo.db"
-    conn = connect(sqlite_path)
-    init_schema(conn)
-    build_demo_database(conn)
-    conn.commit()
-    conn.close()
+    sqlite_path = demo_store_copy(tmp_path_factory.mktemp("ranking") / "demo.db")
     return {
         "sqlite": sqlite_path,
         "postgresql": postgres_cluster.new_database(template=postgres_demo_template),

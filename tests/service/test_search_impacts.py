@@ -5,16 +5,16 @@ same chunks, ranks, order and cursors, page after page. Every test runs on both 
 from __future__ import annotations
 
 import pytest
+from demo_store import demo_store_copy
 from fastapi.testclient import TestClient
 from test_harvest_support import data_file
 
 from gridservice.app import create_app
-from gridservice.demo import build_demo_database
 from gridservice.demo.builder import DEMO_TOKENS
 from gridservice.harvest import run_harvest
 from gridservice.settings import Settings
 from gridservice.store import collections, evidence_impacts, writer
-from gridservice.store.db import connect, init_schema
+from gridservice.store.db import connect
 
 # Terms found in most demo chunks, two-term and phrase searches, prefixes: the index answers.
 FAST = [
@@ -53,12 +53,7 @@ def store(request, tmp_path_factory):
     if request.param == "postgresql":
         cluster = request.getfixturevalue("postgres_cluster")
         return cluster.new_database(template=request.getfixturevalue("postgres_demo_template"))
-    path = tmp_path_factory.mktemp("impacts") / "demo.db"
-    conn = connect(path)
-    init_schema(conn)
-    build_demo_database(conn, scale=1)
-    conn.close()
-    return path
+    return demo_store_copy(tmp_path_factory.mktemp("impacts") / "demo.db")
 
 
 @pytest.fixture

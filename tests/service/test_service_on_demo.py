@@ -6,6 +6,7 @@ import uuid
 from datetime import UTC, datetime
 
 import pytest
+from demo_store import demo_store_copy
 from fastapi.testclient import TestClient
 
 from gridservice.app import create_app
@@ -29,7 +30,7 @@ COLLECTIONS = [
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
-    db_path = tmp_path_factory.mktemp("demo") / "demo.db"
+    db_path = demo_store_copy(tmp_path_factory.mktemp("demo") / "demo.db")
     app = create_app(Settings(db_path=db_path, demo=True, rate_limit_burst=10**6))
     with TestClient(app, raise_server_exceptions=False) as client:
         yield client

@@ -42,7 +42,9 @@ def _app():
     db_path = Path(folder) / "store.db"
     unlimited = {"rate_limit_burst": 10**9, "refused_rate_per_second": None}
     if HAVE_DEMO:
-        return create_app(Settings(db_path=db_path, demo=True, **unlimited))
+        from demo_store import demo_store_copy
+
+        return create_app(Settings(db_path=demo_store_copy(db_path), demo=True, **unlimited))
     from service_support import seed_small_store
 
     seed_small_store(db_path)

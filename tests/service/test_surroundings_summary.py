@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
+from demo_store import demo_store_copy
 from sqlite_steps import vm_steps
 
-from gridservice.demo import DEMO_POINTS, build_demo_database
+from gridservice.demo import DEMO_POINTS
 from gridservice.screening.surroundings import site_surroundings
 from gridservice.screening.surroundings_lists import LIST_LIMIT, bound_surroundings
 from gridservice.screening.territory import county_index
@@ -25,9 +26,7 @@ POINTS = ("dual_certified", "single_territory", "unserved")
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory):
-    conn = db.connect(tmp_path_factory.mktemp("surroundings-summary") / "demo.db")
-    db.init_schema(conn)
-    build_demo_database(conn)
+    conn = db.connect(demo_store_copy(tmp_path_factory.mktemp("surroundings-summary") / "demo.db"))
     _add_edge_cases(conn)
     surroundings_summary.refresh(conn)
     yield conn
