@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data, dockets_view, filters
+from components import connection, coverage, data, dockets_view, filters
 from components.problems import problem_boundary
 from components.text import escape_markdown
 
@@ -19,6 +19,7 @@ st.caption(
 
 with problem_boundary():
     conn = connection.connection_key()
+    coverage.draw_notice(conn, "docket_filings")
     chunks = data.evidence_chunks(conn, "docket")
     offered = dockets_view.mentioned_control_numbers(dockets_view.chunk_texts(chunks))
     choice = filters.selectbox(

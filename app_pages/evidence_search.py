@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data, evidence_view, filters, glossary
+from components import connection, coverage, data, evidence_view, filters, glossary
 from components.facts_view import known_at_param
 from components.problems import problem_boundary
 from components.text import escape_markdown
@@ -32,6 +32,7 @@ def code_filter(label: str, codes: list[str], param: str) -> str | None:
 
 
 with problem_boundary():
+    coverage.draw_notice(connection.connection_key(), "evidence_chunks")
     query = filters.text_input(
         "Search the source evidence", "q", placeholder="e.g. transmission", scope="evidence"
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data, generation_view, maps
+from components import connection, coverage, data, generation_view, maps
 from components.problems import problem_boundary
 
 st.title("Generation")
@@ -15,6 +15,7 @@ st.caption(
 
 with problem_boundary():
     conn = connection.connection_key()
+    coverage.draw_notice(conn, "generators", "generation_plants")
     plants_all = data.all_generation_plants(conn)
     every = generation_view.every_generation(conn, data.all_generators(conn), plants_all)
     arguments = generation_view.draw_generator_filters(every)
@@ -57,6 +58,7 @@ with problem_boundary():
                 generation_view.draw_generators_table(shown)
 
         st.subheader("Monthly net generation of a plant")
+        coverage.draw_notice(conn, "generator_operations")
         drawn = shown.drawn_plants
         names = dict(zip(drawn["agencyPlantId"], drawn["plantName"], strict=True))
         plant_id = generation_view.draw_plant_picker(names)

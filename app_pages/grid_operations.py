@@ -6,7 +6,16 @@ import datetime as dt
 
 import streamlit as st
 
-from components import charts, connection, data, filters, glossary, operations_view, tables
+from components import (
+    charts,
+    connection,
+    coverage,
+    data,
+    filters,
+    glossary,
+    operations_view,
+    tables,
+)
 from components.problems import problem_boundary
 from components.tables import mw_column, provenance_config
 from components.text import escape_markdown
@@ -20,6 +29,7 @@ st.title("Grid operations")
 
 with problem_boundary():
     conn = connection.connection_key()
+    coverage.draw_notice(conn, "balancing_authority_operations")
     codes, unserved = operations_view.authority_choices(conn)
     left, middle, right = st.columns([2, 1, 1])
     with left:

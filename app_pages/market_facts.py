@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import charts, connection, data, facts_view, filters, glossary, tables
+from components import charts, connection, coverage, data, facts_view, filters, glossary, tables
 from components.evidence_view import draw_fact_evidence
 from components.problems import problem_boundary
 from components.sources import source_tooltip
@@ -25,6 +25,7 @@ with problem_boundary():
     conn = connection.connection_key()
     kind_label = filters.selectbox("Kind", list(facts_view.KINDS), "kind", scope=SCOPE)
     collection = facts_view.KINDS[kind_label]
+    coverage.draw_notice(conn, collection)
     current = data.facts(conn, collection)
     row = st.columns(5)
     with row[0]:

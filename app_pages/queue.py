@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data, queue_requests, queue_view
+from components import connection, coverage, data, queue_requests, queue_view
 from components.problems import problem_boundary
 from components.text import escape_markdown
 
@@ -16,6 +16,7 @@ st.caption(
 
 with problem_boundary():
     conn = connection.connection_key()
+    coverage.draw_notice(conn, "interconnection_queue")
     queue = queue_view.queue_list(conn, data.all_queue_records(conn))
     frame = queue.frame
     narrowed = queue_view.filter_queue(frame, queue_view.draw_filters(queue))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, data, filters, glossary, tables, transmission_view
+from components import connection, coverage, data, filters, glossary, tables, transmission_view
 from components.evidence_view import draw_flags, source_link
 from components.problems import problem_boundary
 from components.text import escape_markdown
@@ -18,6 +18,7 @@ st.title("Transmission projects")
 
 with problem_boundary():
     conn = connection.connection_key()
+    lacking = coverage.draw_notice(conn, "transmission_projects")
     every = transmission_view.every_project_list(conn, data.all_transmission_projects(conn))
     left, right = st.columns(2)
     with left:
@@ -45,7 +46,8 @@ with problem_boundary():
     frame = listing.frame
     st.markdown(f"**{len(frame):,}** projects")
     if frame.empty:
-        st.info("No transmission project matches these filters.")
+        if not lacking:  # else the notice above says why there is none
+            st.info("No transmission project matches these filters.")
         st.stop()
     event = tables.show_rows(
         listing.table,

@@ -13,7 +13,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
-from components import data
+from components import data, glossary, sources
 from components.connection import ConnectionKey
 from gridclient import GridAPIError, QueueRecord
 
@@ -114,15 +114,20 @@ def collapse_note(collapsed: CollapsedQueue, authorities: Mapping[str, str | Non
         return None
 
     def named(source: str) -> str:
+        """The source as its publisher names it, its authority in words."""
         authority = authorities.get(source)
-        return f"{source} ({authority})" if authority else source
+        name = sources.source_name(source)
+        if not authority:
+            return name
+        return f"{name} ({glossary.label('authority', authority).lower()})"
 
     kept = ", ".join(
         f"{named(source)} for {count:,}"
         for source, count in sorted(collapsed.kept_sources().items())
     )
     aside = ", ".join(
-        f"{count:,} of {source}" for source, count in sorted(collapsed.set_aside_sources().items())
+        f"{count:,} of {sources.source_name(source)}"
+        for source, count in sorted(collapsed.set_aside_sources().items())
     )
     requests = len(set(collapsed.kept_for.values()))
     return (

@@ -76,6 +76,7 @@ def test_the_note_names_the_collapsed_count_and_the_source_kept():
     collapsed = one_per_request(harvested_like(), AUTHORITIES)
     note = collapse_note(collapsed, AUTHORITIES)
     assert note.startswith("2 duplicate records collapsed: 2 requests are listed by more")
-    assert "kept from ercot_gis_report (official_operator_dataset) for 2" in note
-    assert "set aside: 2 of lbnl_queued_up" in note
+    # sources named as their publishers name them, the authority in words
+    assert "kept from ERCOT GIS report (official operator dataset) for 2" in note
+    assert "set aside: 2 of LBNL Queued Up" in note
     assert collapse_note(one_per_request(harvested_like()[4:], AUTHORITIES), AUTHORITIES) is None

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from ops_store import hourly, point_the_app_at, serve_store
 from streamlit.testing.v1 import AppTest
 
 from components import glossary
@@ -50,135 +51,31 @@ def test_window_and_authority_drive_the_charts(service_env, alpha_client):
 # generators name two (one without any hourly data), and the hourly series of one authority
 # runs for years, with weather-zone subregions over its last days.
 LAST_HOUR = dt.datetime(2025, 3, 10, 23, tzinfo=dt.UTC)
-SOURCE = {
-    "sourceId": "eia930-test",
-    "assetHash": "b" * 64,
-    "sourceLocator": "test.csv",
-    "observedAt": "2025-03-11T00:00:00Z",
-}
-
-
-def _hourly(code: str, region: str | None, hour: dt.datetime, demand: float) -> dict:
-    stamp = hour.strftime("%Y-%m-%dT%H:%M:%SZ")
-    return {
-        "id": f"ops-{code}-{region or 'BA'}-{stamp}",
-        "balancingAuthorityCode": code,
-        "utcTime": stamp,
-        "localTime": stamp,
-        "region": region,
-        "demandForecastMw": None,
-        "demandMw": demand,
-        "demandAdjustedMw": None,
-        "netGenerationMw": None,
-        "netGenerationAdjustedMw": None,
-        "totalInterchangeMw": None,
-        "totalInterchangeAdjustedMw": None,
-        "generationByFuelMw": None,
-        "evidence": SOURCE,
-        "qualityFlags": [],
-    }
-
-
-def _plant(i: int) -> dict:
-    return {
-        "id": f"plant-{i}",
-        "plantName": f"Plant {i}",
-        "utilityName": "Utility",
-        "state": "TX",
-        "county": "Travis",
-        "balancingAuthorityCode": None,
-        "nercRegion": None,
-        "sectorName": None,
-        "agencyPlantId": i,
-        "utilityId": 1,
-        "latitude": 30.3,
-        "longitude": -97.7,
-        "preliminary": False,
-        "evidence": SOURCE,
-        "qualityFlags": [],
-    }
-
-
-def _generator(i: int, code: str) -> dict:
-    return {
-        "id": f"gen-{i}",
-        "generatorId": f"G{i}",
-        "plantName": f"Plant {i}",
-        "utilityName": "Utility",
-        "state": "TX",
-        "county": "Travis",
-        "balancingAuthorityCode": code,
-        "status": "OP",
-        "technology": "Solar Photovoltaic",
-        "energySourceCode": "SUN",
-        "primeMoverCode": "PV",
-        "agencyPlantId": i,
-        "utilityId": 1,
-        "nameplateCapacityMw": 50.0,
-        "summerCapacityMw": None,
-        "winterCapacityMw": None,
-        "operatingDate": "2020-01",
-        "plannedOperationDate": None,
-        "retirementDate": None,
-        "preliminary": False,
-        "evidence": SOURCE,
-        "qualityFlags": [],
-    }
 
 
 def _harvested_operations() -> list[dict]:
     early = [
-        _hourly("ERCO", None, dt.datetime(2016, 5, 1, tzinfo=dt.UTC) + dt.timedelta(hours=h), 1.0)
+        hourly("ERCO", None, dt.datetime(2016, 5, 1, tzinfo=dt.UTC) + dt.timedelta(hours=h), 1.0)
         for h in range(48)
     ]
     last_days = [LAST_HOUR - dt.timedelta(hours=h) for h in range(24 * 20)]
-    whole = [_hourly("ERCO", None, hour, 40_000.0 + hour.day) for hour in last_days]
-    west = [_hourly("ERCO", "WEST", hour, 3_000.0) for hour in last_days[: 24 * 3]]
+    whole = [hourly("ERCO", None, hour, 40_000.0 + hour.day) for hour in last_days]
+    west = [hourly("ERCO", "WEST", hour, 3_000.0) for hour in last_days[: 24 * 3]]
     return early + whole + west
-
-
-def _serve_store(db_path: Path, operations: list[dict]):
-    """Start a service on a store holding plants, two generators and `operations`."""
-    from gridservice.server import start_in_thread
-    from gridservice.settings import Settings
-    from gridservice.store import writer
-    from gridservice.store.db import connect, init_schema
-
-    conn = connect(db_path)
-    init_schema(conn)
-    with conn:
-        writer.add_token(conn, "tok_ops_test", "tenant-ops", "2025-01-01T00:00:00Z")
-        writer.insert_plants(conn, [_plant(i) for i in range(1, 4)])
-        writer.insert_generators(
-            conn,
-            [_generator(1, "ERCO"), _generator(2, "swpp")],
-            source_id="eia860-test",
-            is_current=True,
-        )
-        writer.insert_ba_operations(conn, operations)
-    conn.close()
-    return start_in_thread(Settings(db_path=db_path, rate_limit_enabled=False))
 
 
 @pytest.fixture(scope="module")
 def harvested_env(tmp_path_factory):
-    server = _serve_store(
+    server = serve_store(
         tmp_path_factory.mktemp("harvested-ops") / "harvested.db", _harvested_operations()
     )
     yield server.base_url
     server.stop()
 
 
-def _point_the_app_at(base_url: str, monkeypatch) -> None:
-    """Have the page's connection reach the service at `base_url` as the test tenant."""
-    monkeypatch.setenv("GRID_API_BASE_URL", base_url)
-    monkeypatch.setenv("GRID_API_TOKEN", "tok_ops_test")
-    monkeypatch.chdir(REPO_ROOT)
-
-
 @pytest.fixture
 def on_harvested_store(harvested_env, monkeypatch):
-    _point_the_app_at(harvested_env, monkeypatch)
+    point_the_app_at(harvested_env, monkeypatch)
 
 
 # As on the real files: hourly demand ends with 2024, the fuel mix alone runs from late 2025.
@@ -187,20 +84,20 @@ FUEL_STARTS = dt.datetime(2025, 11, 12, tzinfo=dt.UTC)
 
 
 def _fuel_only(hour: dt.datetime) -> dict:
-    operation = _hourly("ERCO", None, hour, 0.0)
+    operation = hourly("ERCO", None, hour, 0.0)
     return operation | {"demandMw": None, "generationByFuelMw": {"solar": 9_000.0, "wind": 1.0}}
 
 
 @pytest.fixture
 def on_store_with_a_fuel_mix_after_demand(tmp_path, monkeypatch):
     demand = [
-        _hourly("ERCO", None, DEMAND_ENDS - dt.timedelta(hours=h), 50_000.0 + h)
+        hourly("ERCO", None, DEMAND_ENDS - dt.timedelta(hours=h), 50_000.0 + h)
         for h in range(24 * 30)
     ]
     demand[-1]["demandMw"] = None  # the real demand file starts with a missing hour too
     fuel = [_fuel_only(FUEL_STARTS + dt.timedelta(hours=h)) for h in range(24 * 10)]
-    server = _serve_store(tmp_path / "fuel-after-demand.db", demand + fuel)
-    _point_the_app_at(server.base_url, monkeypatch)
+    server = serve_store(tmp_path / "fuel-after-demand.db", demand + fuel)
+    point_the_app_at(server.base_url, monkeypatch)
     yield
     server.stop()
 
@@ -309,7 +206,7 @@ def test_a_window_without_demand_says_so_instead_of_nan():
     hours = [dt.datetime(2026, 8, 16, h, tzinfo=dt.UTC) for h in range(3)]
     generation_only = [
         BalancingAuthorityOperation.model_validate(
-            {**_hourly("ERCO", None, h, 0.0), "demandMw": None}
+            {**hourly("ERCO", None, h, 0.0), "demandMw": None}
         )
         for h in hours
     ]
@@ -328,21 +225,21 @@ LONG_RUN_DAYS = 130
 
 def _long_run() -> list[dict]:
     hours = [LONG_RUN_STARTS + dt.timedelta(hours=h) for h in range(24 * LONG_RUN_DAYS)]
-    whole = [_hourly("ERCO", None, h, 40_000.0 + (h - LONG_RUN_STARTS).days) for h in hours]
-    zones = [_hourly("ERCO", zone, h, 3_000.0) for zone in ("COAS", "WEST") for h in hours]
+    whole = [hourly("ERCO", None, h, 40_000.0 + (h - LONG_RUN_STARTS).days) for h in hours]
+    zones = [hourly("ERCO", zone, h, 3_000.0) for zone in ("COAS", "WEST") for h in hours]
     return whole + zones
 
 
 @pytest.fixture(scope="module")
 def long_run_env(tmp_path_factory):
-    server = _serve_store(tmp_path_factory.mktemp("long-run-ops") / "long.db", _long_run())
+    server = serve_store(tmp_path_factory.mktemp("long-run-ops") / "long.db", _long_run())
     yield server.base_url
     server.stop()
 
 
 @pytest.fixture
 def on_long_run_store(long_run_env, monkeypatch):
-    _point_the_app_at(long_run_env, monkeypatch)
+    point_the_app_at(long_run_env, monkeypatch)
 
 
 def _window(start: dt.date, end: dt.date) -> AppTest:
