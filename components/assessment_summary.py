@@ -145,6 +145,28 @@ def nearest_plants(
     return plants_by_distance(plants, point)[:count]
 
 
+def abstention_reason(assessment: Assessment, factor: str) -> str | None:
+    """Return why the assessment abstained on `factor`, or None when it did not."""
+    for abstention in (assessment.readiness or {}).get("abstentions") or []:
+        if abstention.get("factor") == factor:
+            return str(abstention.get("reason") or "No reason given.")
+    return None
+
+
+def transmission_headline(assessment: Assessment) -> Headline:
+    """The projects listed and how many are cancelled; with none, the service's reason for
+    abstaining in place of a bare 0 (a store may hold no project list at all)."""
+    projects = assessment.relevant_transmission_projects or []
+    label = "Transmission projects listed"
+    if projects:
+        cancelled = sum(1 for p in projects if "cancel" in str(p.status or "").lower())
+        return Headline(label, f"{len(projects)}", f"{cancelled} cancelled", "transmission")
+    reason = abstention_reason(assessment, "transmission")
+    return Headline(
+        label, "None listed", reason or "No project lists the site's county.", "transmission"
+    )
+
+
 def headlines(
     assessment: Assessment,
     plants: Iterable[GenerationPlant] | None,
@@ -156,7 +178,6 @@ def headlines(
     active, active_mw, firm_mw = active_queue(assessment.relevant_queue_records or [])
     share = f"{firm_mw / active_mw:.0%}" if active_mw else "none"
     margin = tightest_reserve_margin(assessment.market_signals or [])
-    projects = assessment.relevant_transmission_projects or []
     found = [
         Headline(
             "Territory candidates",
@@ -181,12 +202,7 @@ def headlines(
             else "The market signals give no capacity and demand for the same season",
             "market",
         ),
-        Headline(
-            "Transmission projects listed",
-            f"{len(projects)}",
-            f"{sum(1 for p in projects if 'cancel' in str(p.status or '').lower())} cancelled",
-            "transmission",
-        ),
+        transmission_headline(assessment),
     ]
     if point is not None and plants is not None:
         plants = list(plants)

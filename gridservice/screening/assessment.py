@@ -347,6 +347,7 @@ def screen_site(
         duplicate_queue=duplicates,
         queue_states=screening_reads.queue_states(conn),
         queue_history=county_queue_history(conn, county),
+        transmission_loaded=bool(projects) or screening_reads.has_transmission_projects(conn),
     )
     outcomes = factors.evaluate(ctx)
     utilities = _utility_candidates(candidates, county)

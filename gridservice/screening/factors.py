@@ -222,6 +222,12 @@ def transmission(ctx: Context) -> Outcome:
             factor,
             "The point lies in no loaded county, so no transmission projects can be matched.",
         )
+    if not ctx.transmission_loaded:
+        return abstain(
+            factor,
+            "No transmission project list (such as ERCOT's TPIT or RPG lists) is loaded in this "
+            "store: planned lines and upgrades near the site are unknown.",
+        )
     live = [p for p in ctx.projects if _project_state(p) != "cancelled"]
     if not live:
         return abstain(

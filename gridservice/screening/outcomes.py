@@ -30,6 +30,9 @@ class Context:
     queue_states: list[str] = field(default_factory=list)
     # The county's queue in the harvested monthly reports: firmness and change (or None).
     queue_history: dict | None = None
+    # Whether the store holds any transmission project list: says whether none in the county
+    # is a data gap.
+    transmission_loaded: bool = True
 
 
 @dataclass

@@ -188,6 +188,11 @@ def queue_market_counts(conn: sqlite3.Connection, state: str) -> list[tuple[str,
     return [(r[0], int(r[1])) for r in rows]
 
 
+def has_transmission_projects(conn: sqlite3.Connection) -> bool:
+    """Return whether any transmission project is loaded (one row read)."""
+    return conn.execute("SELECT 1 FROM transmission_projects LIMIT 1").fetchone() is not None
+
+
 def queue_states(conn: sqlite3.Connection) -> list[str]:
     """Return the states that have any queue record loaded, alphabetically."""
     # One seek in the state index per state, from the least upward (a `DISTINCT` walked the

@@ -150,3 +150,33 @@ def test_the_queue_figure_is_the_countys_whole_queue_when_the_assessment_has_it(
     listed = summary.headlines(Assessment(relevant_queue_records=records), None, None)[1]
     assert (listed.label, listed.value) == ("Active queue near the site", "300 MW")
     assert listed.detail.startswith("3 active of the 3 relevant requests listed")
+
+
+NO_LIST = (
+    "No transmission project list (such as ERCOT's TPIT or RPG lists) is loaded in this "
+    "store: planned lines and upgrades near the site are unknown."
+)
+
+
+def test_no_project_listed_shows_the_services_reason_not_a_bare_zero():
+    # On the store harvested from the public files no project list is loaded: "0, 0
+    # cancelled" read as a county without planned lines.
+    abstained = Assessment.model_validate(
+        {
+            "relevantTransmissionProjects": [],
+            "readiness": {"abstentions": [{"factor": "transmission", "reason": NO_LIST}]},
+        }
+    )
+    shown = summary.transmission_headline(abstained)
+    assert (shown.value, shown.detail) == ("None listed", NO_LIST)
+    listed = Assessment.model_validate(
+        {
+            "relevantTransmissionProjects": [
+                {"id": "tp-1", "status": "Planned"},
+                {"id": "tp-2", "status": "Cancelled"},
+            ],
+            "readiness": {"abstentions": []},
+        }
+    )
+    shown = summary.transmission_headline(listed)
+    assert (shown.value, shown.detail) == ("2", "1 cancelled")

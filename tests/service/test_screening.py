@@ -253,6 +253,21 @@ def test_market_signals_are_current_full_fact_records(conn):
     assert "lf-2027-old" not in finding["citations"]
 
 
+def test_a_store_without_any_transmission_project_says_the_list_is_not_loaded(tmp_path):
+    # The store harvested from the public files holds no project list: "none in Alpha County"
+    # would read as a county without planned lines.
+    conn = build_world(tmp_path / "noprojects.db")
+    with conn:
+        conn.execute("DELETE FROM transmission_project_counties")
+        conn.execute("DELETE FROM transmission_projects")
+    assessment = screen(conn, "dual")
+    reason = by_factor(assessment, "abstentions")["transmission"]["reason"]
+    assert reason.startswith("No transmission project list (such as ERCOT's TPIT or RPG lists)")
+    assert "is loaded in this store" in reason
+    assert "transmission" in assessment["readiness"]["summary"]  # named among the abstentions
+    conn.close()
+
+
 def test_market_without_facts_abstains(tmp_path):
     conn = build_world(tmp_path / "nofacts.db", with_facts=False)
     assessment = screen(conn, "dual")
@@ -268,6 +283,10 @@ def test_unserved_county_abstains_on_territory_queue_and_transmission(conn):
     assert set(abstentions) == {"service_territory", "queue_congestion", "transmission"}
     assert "Delta County, TX" in abstentions["service_territory"]["reason"]
     assert "No interconnection queue records" in abstentions["queue_congestion"]["reason"]
+    # the store holds projects, none in this county: said of the county, not of the store
+    assert abstentions["transmission"]["reason"].startswith(
+        "No transmission projects in the data list Delta County, TX"
+    )
     assert assessment["utilityCandidates"] == [] and assessment["tariffCandidates"] == []
     assert any(
         "Delta County" in risk and "No loaded utility territory" in risk
