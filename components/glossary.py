@@ -220,7 +220,9 @@ _WORD_CASE = {
     "mw": "MW", "mwh": "MWh", "kv": "kV", "id": "id", "ids": "ids", "utc": "UTC", "eia": "EIA",
     "ercot": "ERCOT", "spp": "SPP", "fips": "FIPS", "ccn": "CCN", "iso": "ISO", "rto": "RTO",
     "poi": "POI", "nerc": "NERC", "puct": "PUCT", "url": "address", "sha": "SHA",
+    "eia860": "EIA-860", "eia861": "EIA-861", "eia923": "EIA-923", "eia930": "EIA-930", "gis": "GIS",
 }  # fmt: skip
+_FIXED_CASE = frozenset(_WORD_CASE.values())
 _CODE_TOKEN = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b")
 _WIRE_NAME = re.compile(r"\b[a-z]+(?:[A-Z][a-z0-9]+)+\b")
 
@@ -235,6 +237,15 @@ def words(name: str) -> str:
         return ""
     first = parts[0]
     return " ".join([first[:1].upper() + first[1:], *parts[1:]])
+
+
+def in_sentence(text: str) -> str:
+    """Return spelt-out words for the middle of a sentence: the first letter lowered, unless
+    the first word keeps a fixed case (`EIA-861 county listing`, `ERCOT`)."""
+    first = text.split(" ", 1)[0]
+    if not text or first in _FIXED_CASE:
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def label(kind: str, code: Any) -> str:

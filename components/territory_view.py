@@ -98,8 +98,10 @@ def candidate_column_config() -> dict[str, Any]:
 def candidate_provenance(candidate: ServiceTerritoryCandidate) -> str:
     """Return how a candidate was found, as one plain-text paragraph."""
     evidence = candidate.evidence if isinstance(candidate.evidence, dict) else {}
-    kind = glossary.words(candidate.company_type or "company type not stated").lower()
-    method = glossary.words(candidate.resolution_method or "an unstated method").lower()
+    kind = glossary.in_sentence(glossary.words(candidate.company_type or "company type not stated"))
+    method = glossary.in_sentence(
+        glossary.words(candidate.resolution_method or "an unstated method")
+    )
     lines = [f"{candidate.utility} ({kind}, utility id {candidate.utility_id}): found by {method}."]
     if evidence.get("matchedCounty"):
         lines.append(
@@ -112,7 +114,7 @@ def candidate_provenance(candidate: ServiceTerritoryCandidate) -> str:
     source = ", ".join(
         str(part)
         for part in (
-            glossary.words(evidence.get("authority") or "").lower(),
+            glossary.in_sentence(glossary.words(evidence.get("authority") or "")),
             evidence.get("sourceId")
             and source_name(evidence["sourceId"], evidence.get("sourceLocator")),
             evidence.get("sourceLocator"),

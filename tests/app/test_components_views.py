@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from components import assessment_view, territory_view
+from components import assessment_view, glossary, territory_view
 from components.geography import read_counties
 from components.sites_view import sites_frame
 from gridclient import Assessment, Fact, QualityFlag, QueueRecord, ServiceTerritoryCandidate, Site
@@ -55,6 +55,18 @@ def test_candidate_provenance_says_how_it_was_found_as_text():
     # The source as its publisher names it (the page keeps the id in a tooltip)
     assert "Source: PUCT CCN filings (demo)." in text
     assert "_" not in text.replace("demo-puct-ccn", "")
+
+
+def test_a_county_listing_is_named_as_its_form_is_mid_sentence():
+    # it read "found by eia861 county listing": the sentence lowered the form's name too
+    listed = CANDIDATE.model_copy(
+        update={"resolution_method": "eia861_county_listing", "company_type": "cooperative"}
+    )
+    text = territory_view.candidate_provenance(listed)
+    assert "(cooperative, utility id u1): found by EIA-861 county listing." in text
+    assert glossary.in_sentence("ERCOT GIS report") == "ERCOT GIS report"
+    assert glossary.in_sentence("Official operator dataset") == "official operator dataset"
+    assert glossary.words("ercot_gis_report") == "ERCOT GIS report"
 
 
 def test_territory_counties_are_fips_codes_with_the_matched_county_first():
