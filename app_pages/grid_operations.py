@@ -100,6 +100,8 @@ with problem_boundary():
             f"between {window_start} and {window_end}."
         )
         st.stop()
+    if note := operations_view.coverage_note(frame, start, end):
+        st.caption(note)
     summary = operations_view.summary(frame)
     metrics = st.columns(3)
     metrics[0].metric("Hours", f"{summary['hours']:,}")

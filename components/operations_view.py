@@ -135,6 +135,21 @@ def bounded_window(start: dt.date, end: dt.date) -> tuple[dt.date, dt.date, bool
     return start, min(end, last), end > last
 
 
+def coverage_note(frame: pd.DataFrame, start: dt.date, end: dt.date) -> str | None:
+    """Return a line saying which part of the window [start, end] (whole UTC days) the hours
+    cover, or None when they run from its first hour to its last: "Hours 720" over a 93-day
+    window reads as a gap-free month otherwise."""
+    first, last = frame["utcTime"].min(), frame["utcTime"].max()
+    opens = pd.Timestamp(start, tz="UTC")
+    closes = pd.Timestamp(end, tz="UTC") + pd.Timedelta(hours=23)
+    if first <= opens and last >= closes:
+        return None
+    return (
+        f"Hourly data in this window runs from {first:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M} "
+        f"UTC; the window is {start} to {end}."
+    )
+
+
 def window_bounds(start: dt.date, end: dt.date) -> tuple[str, str]:
     """Return the service's `start` and `end` for whole UTC days, `end` exclusive the day after."""
     if end < start:

@@ -304,3 +304,17 @@ def test_a_window_is_put_in_order_and_cut_to_its_longest(start, end, shown, cut)
     day = dt.date.fromisoformat
     assert (day("2024-04-02") - day("2024-01-01")).days + 1 == MAX_WINDOW_DAYS
     assert bounded_window(day(start), day(end)) == (day(shown[0]), day(shown[1]), cut)
+
+
+def test_a_window_past_the_data_says_which_part_of_it_the_hours_cover(on_long_run_store):
+    # the long run ends with its 130th day, 2024-05-09: "Hours 216" alone reads as a
+    # gap-free window
+    last = LONG_RUN_STARTS + dt.timedelta(days=LONG_RUN_DAYS) - dt.timedelta(hours=1)
+    at = _window(dt.date(2024, 5, 1), dt.date(2024, 6, 30))
+    assert at.metric[0].value == f"{9 * 24:,}"
+    assert (
+        f"Hourly data in this window runs from 2024-05-01 00:00 to {last:%Y-%m-%d %H:%M} UTC; "
+        "the window is 2024-05-01 to 2024-06-30." in [c.value for c in at.caption]
+    )
+    inside = _window(dt.date(2024, 2, 1), dt.date(2024, 2, 7))
+    assert not [c.value for c in inside.caption if c.value.startswith("Hourly data in")]
