@@ -126,7 +126,7 @@ def draw_tidy(conn: connection.ConnectionKey, sites: list[Site]) -> None:
 with problem_boundary():
     conn = connection.connection_key()
     offered = data.capabilities(conn)
-    if not (offered.list_sites_assessment_summary or offered.list_sites_latest_assessment):
+    if not data.lists_sites_with_assessments(offered):
         st.info("This deployment does not list sites with their assessments.")
         st.stop()
     show_archived = filters.toggle("Show archived sites", "archived", scope=SCOPE)

@@ -122,13 +122,8 @@ if capabilities is not None:
             st.info("This deployment does not list sites; open an assessment by its id.")
         else:
             sites = data.recent_sites(connection.connection_key())
-            if (
-                not (
-                    capabilities.list_sites_assessment_summary
-                    or capabilities.list_sites_latest_assessment
-                )
-                and len(sites) > data.LOOKED_UP_SITES
-            ):
+            looked_up_one_by_one = not data.lists_sites_with_assessments(capabilities)
+            if looked_up_one_by_one and len(sites) > data.LOOKED_UP_SITES:
                 st.caption(
                     f"This deployment lists sites without their assessments: the newest "
                     f"{data.LOOKED_UP_SITES} of your {len(sites):,} sites show theirs."

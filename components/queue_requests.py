@@ -119,7 +119,7 @@ def collapse_note(collapsed: CollapsedQueue, authorities: Mapping[str, str | Non
         name = sources.source_name(source)
         if not authority:
             return name
-        return f"{name} ({glossary.label('authority', authority).lower()})"
+        return f"{name} ({glossary.in_sentence(glossary.label('authority', authority))})"
 
     kept = ", ".join(
         f"{named(source)} for {count:,}"

@@ -11,6 +11,7 @@ from gridclient import (
     Assessment,
     AssessmentExport,
     AssessmentSummary,
+    Capabilities,
     NotFoundError,
     QueueProject,
     Site,
@@ -86,6 +87,12 @@ def surroundings_projects(
 LOOKED_UP_SITES = 200
 
 
+def lists_sites_with_assessments(offered: Capabilities) -> bool:
+    """Return whether one listing gives each site with its latest assessment or its summary
+    (extensions of `GET /v1/sites`)."""
+    return offered.list_sites_assessment_summary or offered.list_sites_latest_assessment
+
+
 @cached()
 def portfolio_sites(conn: ConnectionKey, *, archived: bool = False) -> list[Site]:
     """Return every site of the tenant with its latest assessment's summary.
@@ -120,7 +127,7 @@ def recent_sites(conn: ConnectionKey) -> list[Site]:
     listing of sites and, if it lists assessments, one request for each of the newest
     `LOOKED_UP_SITES` (the others come without their assessment)."""
     offered = capabilities(conn)
-    if offered.list_sites_assessment_summary or offered.list_sites_latest_assessment:
+    if lists_sites_with_assessments(offered):
         return newest_first(portfolio_sites(conn))
     sites = newest_first(client(conn).sites.list(limit=PAGE_SIZE).to_list())
     if not offered.list_assessments:
