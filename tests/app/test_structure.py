@@ -166,3 +166,21 @@ def test_table_numbers_with_a_unit_group_their_thousands(path):
                 text = value.value
                 if text.startswith("%") and text.endswith((" MW", " MWh", " kV", " km")):
                     assert text.startswith("%,"), f"{path.name}: format {text!r}"
+
+
+# the scripts Streamlit runs itself (magic would apply to these, never to what they import)
+SCRIPTS = sorted([REPO / "screener.py", *(REPO / "app_pages").glob("*.py")])
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=relative)
+def test_no_script_leaves_a_value_for_magic_to_draw(path):
+    # `.streamlit/config.toml` turns magic off: a bare expression would draw nothing, where
+    # with magic it drew its value. A docstring and a call (st.title(...)) are statements.
+    bare = [
+        f"line {node.lineno}: {ast.unparse(node)[:60]}"
+        for node in ast.walk(tree(path))
+        if isinstance(node, ast.Expr)
+        and not isinstance(node.value, ast.Call | ast.Await | ast.Yield | ast.YieldFrom)
+        and not (isinstance(node.value, ast.Constant) and isinstance(node.value.value, str))
+    ]
+    assert bare == []
