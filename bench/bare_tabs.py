@@ -13,7 +13,8 @@ does), speaks the protocol itself over a WebSocket (`websockets`), and turns on 
 opening and reading a tab needs (Page, Runtime). The page times itself: a script added to
 every document notes `performance.now()` (from the navigation's start) when the page's title
 shows and when its content shows, by the same rule as `bench_pages.wait_for_content` (the
-title is there, the script has finished, nothing spins).
+title is there, the script has finished, nothing spins), then when every element is drawn (no
+element still waits for its code in a placeholder, `bench_pages.PLACEHOLDER`).
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-# noted by the page itself: when its title showed, and when its content showed (the title
-# there and `bench_pages.SCRIPT_IDLE`: the script finished, nothing spinning); filled in by
-# `watch_script`
+# noted by the page itself: when its title showed, when its content showed (the title there
+# and `bench_pages.SCRIPT_IDLE`: the script finished, nothing spinning), and when every element
+# was drawn (from then on, no `bench_pages.PLACEHOLDER` left); filled in by `watch_script`
 WATCH = """(() => {
   const title = %s;
   window.__bench = {};
@@ -42,8 +43,12 @@ WATCH = """(() => {
       if (!shown) return;
       window.__bench.title = performance.now();
     }
-    if ((%s)()) {
+    if (window.__bench.content === undefined) {
+      if (!(%s)()) return;
       window.__bench.content = performance.now();
+    }
+    if (!document.querySelector(%s)) {
+      window.__bench.drawn = performance.now();
       observer.disconnect();
     }
   };
@@ -55,9 +60,9 @@ WATCH = """(() => {
 
 def watch_script(title: str) -> str:
     """Return the script added to each document of a tab opened for `title`."""
-    from bench.bench_pages import SCRIPT_IDLE
+    from bench.bench_pages import PLACEHOLDER, SCRIPT_IDLE
 
-    return WATCH % (json.dumps(title), SCRIPT_IDLE)
+    return WATCH % (json.dumps(title), SCRIPT_IDLE, json.dumps(PLACEHOLDER))
 
 
 class BareChromium:
@@ -114,6 +119,20 @@ class BareChromium:
     def time_tab(self, url: str, title: str, timeout_s: float = 60.0) -> tuple[float, float]:
         """Open the url in a new tab (a new Streamlit session); return the seconds from the
         navigation's start until its title shows and until its content shows."""
+        noted = self._timed_tab(url, title, "content", timeout_s)
+        return noted["title"] / 1000, noted["content"] / 1000
+
+    def time_tab_drawn(
+        self, url: str, title: str, timeout_s: float = 60.0
+    ) -> tuple[float, float, float]:
+        """As `time_tab`, and the seconds until every element of the page is drawn: none
+        waits in a placeholder for its code any more (a data grid, a chart, a map)."""
+        noted = self._timed_tab(url, title, "drawn", timeout_s)
+        return noted["title"] / 1000, noted["content"] / 1000, noted["drawn"] / 1000
+
+    def _timed_tab(self, url: str, title: str, until: str, timeout_s: float) -> dict[str, float]:
+        """Open the url in a new tab and return what its page noted (ms after the
+        navigation's start) once it has noted `until`."""
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         try:
             session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})[
@@ -139,9 +158,10 @@ class BareChromium:
                     {"expression": "window.__bench || null", "returnByValue": True},
                     session=session,
                 )["result"].get("value")
-                if noted and "content" in noted:
-                    return noted["title"] / 1000, noted["content"] / 1000
-            raise TimeoutError(f"{url}: the title {title!r} and the page's content did not show")
+                if noted and until in noted:
+                    return noted
+            shown = "was not all drawn" if until == "drawn" else "did not show"
+            raise TimeoutError(f"{url}: the title {title!r} and the page's content {shown}")
         finally:
             self._close_tab(target)
 

@@ -15,7 +15,10 @@ for later runs), the service in its own process.
 "Content shows" means the page's own title is drawn, no spinner is left and the app says its
 script has finished (`data-test-script-state` on the app root; Streamlit's "Running" widget
 appears only after 500 ms, so its absence alone would end a timing early); the first, cold
-load of the whole app is reported apart. Each browser context is a Chromium of its own on a
+load of the whole app is reported apart. A new tab is also timed until every element is drawn:
+the content is noted once the run has finished, while a data grid, a chart, a map or a widget
+can still wait in a placeholder for its code to load (`PLACEHOLDER`; the queue's grid drew
+about 0.2 s after its content, 28 Nov 2026). Each browser context is a Chromium of its own on a
 profile folder on disk, as an analyst's browser is, so a later tab finds Streamlit's
 JavaScript compiled in V8's code cache; `--private` opens private windows instead (the
 figures before 27 Nov 2026, evening), where each tab compiles it again. A new tab is opened
@@ -227,6 +230,13 @@ SCRIPT_IDLE = """() => {
 }"""
 
 
+# an element still waiting for its code: Streamlit draws a placeholder where a data grid, a
+# chart, a map or a widget goes until the code that draws it has loaded and run. A new tab
+# notes its content before that (the run has finished); the page is whole once none is left.
+PLACEHOLDER = '[data-testid="stSkeleton"]'
+NOTHING_WAITS = f"() => !document.querySelector({json.dumps(PLACEHOLDER)})"
+
+
 def wait_for_content(page, title: str, timeout_ms: int = 60_000) -> float:
     """Wait until the page's own title shows and the script has finished running; return
     when (time.perf_counter) the title showed."""
@@ -236,15 +246,21 @@ def wait_for_content(page, title: str, timeout_ms: int = 60_000) -> float:
     return title_shown
 
 
-def time_page(context, url: str, title: str) -> tuple[float, float]:
+def time_page(context, url: str, title: str, until_drawn: bool = False) -> tuple[float, ...]:
     """Open the url in a new tab (a new Streamlit session); return the seconds until its
-    title shows and until its content shows (the run finished)."""
+    title shows and until its content shows (the run finished), and with `until_drawn` until
+    every element is drawn (`NOTHING_WAITS`)."""
     page = context.new_page()
     started = time.perf_counter()
     page.goto(url)
     title_shown = wait_for_content(page, title)
     elapsed = time.perf_counter() - started
+    if until_drawn:
+        page.wait_for_function(NOTHING_WAITS, timeout=60_000)
+        drawn = time.perf_counter() - started
     page.close()
+    if until_drawn:
+        return title_shown - started, elapsed, drawn
     return title_shown - started, elapsed
 
 
@@ -257,6 +273,9 @@ class PlaywrightTabs:
 
     def time_tab(self, url: str, title: str) -> tuple[float, float]:
         return time_page(self.context, url, title)
+
+    def time_tab_drawn(self, url: str, title: str) -> tuple[float, float, float]:
+        return time_page(self.context, url, title, until_drawn=True)
 
     def close(self) -> None:
         self.context.close()
@@ -620,7 +639,7 @@ def measure_app(browser, base_url: str, assessment_id: str | None, args) -> dict
             url = f"{base_url}/{path}{query.get(path, '')}"
             # a new browser on a new profile has an empty HTTP cache: a first-time visitor
             fresh = new_tabs(browser, args.playwright_tabs) if args.empty_cache else tabs
-            timings[path].append(fresh.time_tab(url, title))
+            timings[path].append(fresh.time_tab_drawn(url, title))
             if args.empty_cache:
                 fresh.close()
     tabs.close()
@@ -650,13 +669,14 @@ def measure_app(browser, base_url: str, assessment_id: str | None, args) -> dict
 def print_visits(
     what: str,
     visits: dict[str, list[tuple[float, ...]]],
-    moments: tuple[str, str] = ("title shown", "content shown"),
+    moments: tuple[str, ...] = ("title shown", "content shown", "map drawn"),
 ) -> None:
     """Print a table of visits: p50 until the title shows, p50 and max until content shows,
-    and (for visits timed that far: a click in the sidebar) p50 until the map has drawn."""
+    and (for visits timed that far) p50 until the last of `moments`: in a new tab every
+    element drawn, by a click in the sidebar the map drawn."""
     drawn = any(len(v) > 2 for values in visits.values() for v in values)
-    last = " map drawn, p50 (s) |" if drawn else ""
-    first, then = moments
+    first, then = moments[:2]
+    last = f" {moments[2]}, p50 (s) |" if drawn else ""
     print(f"| {what} | {first}, p50 (s) | {then}, p50 (s) | max (s) | visits |{last}")
     print("|---|---:|---:|---:|---:|" + ("---:|" if drawn else ""))
     for name, values in visits.items():
@@ -678,7 +698,11 @@ def print_results(result: dict, empty_cache: bool) -> None:
     )
     cache = "empty browser cache" if empty_cache else "browser cache warm"
     print(f"each visit: a new tab and a new Streamlit session, {cache}\n")
-    print_visits("page", {f"/{path}": v for path, v in result["pages"].items()})
+    print_visits(
+        "page",
+        {f"/{path}": v for path, v in result["pages"].items()},
+        ("title shown", "content shown", "every element drawn"),
+    )
     if result.get("navigation"):
         fragments = (OPEN_FOLDED, NEAREST_PLANTS_TAB)
         pages = {k: v for k, v in result["navigation"].items() if k not in fragments}
