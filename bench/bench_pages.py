@@ -4,7 +4,7 @@ the map picker's clicks.
 Usage:
     uv run python bench/bench_pages.py [--rounds 5] [--url http://localhost:8501]
     uv run python bench/bench_pages.py --scales 1 10 100 [--data-dir DIR] [--rounds 5]
-    uv run python bench/bench_pages.py --floor [--url ...]   # and a two-page app's new tabs
+    uv run python bench/bench_pages.py --floor [--url ...]   # and a three-page app's new tabs
 
 Without --url or --scales, starts the reference service on a fresh demo database (in a
 temporary folder), screens one site there as demo-alpha, and runs `streamlit run app.py`
@@ -176,13 +176,26 @@ def second():
     st.write("The same, reached by its own link, as a bookmark to a page of the app is.")
 
 
-st.navigation([st.Page(floor, default=True), st.Page(second, url_path="second")]).run()
+def widget():
+    st.title("Widget")
+    st.write("The second page with one input: a widget's code is loaded once a page draws one.")
+    st.selectbox("A choice", ["one", "two"])
+
+
+st.navigation(
+    [
+        st.Page(floor, default=True),
+        st.Page(second, url_path="second"),
+        st.Page(widget, url_path="widget"),
+    ]
+).run()
 """
 # the floor's pages: (url path, title). A link to a page other than the first costs a
 # Streamlit app more than its root does: its JavaScript first asks for `<page>/_stcore/health`
 # (the page's path could be where the app is served), gets a 404 and tries again at the root
-# after its retry delay.
-FLOOR_PAGES = [("", "Floor"), ("second", "Second")]
+# after its retry delay. The third page draws one input, which waits in a placeholder until
+# its code is loaded: the floor of a page's every element drawn.
+FLOOR_PAGES = [("", "Floor"), ("second", "Second"), ("widget", "Widget")]
 
 
 def start_floor_app(port: int, folder: Path) -> subprocess.Popen:
@@ -199,9 +212,12 @@ def start_floor_app(port: int, folder: Path) -> subprocess.Popen:
     return process
 
 
-def measure_floor(browser, rounds: int, playwright_tabs: bool = False) -> dict[str, list[float]]:
+def measure_floor(
+    browser, rounds: int, playwright_tabs: bool = False
+) -> dict[str, list[tuple[float, float]]]:
     """Time a new tab of each of the floor app's pages `rounds` times (browser cache warm);
-    return the seconds until content shows, by the page's url path."""
+    return the seconds until content shows and until every element is drawn, by the page's
+    url path."""
     port = free_port()
     folder = Path(tempfile.mkdtemp(prefix="bench-floor-"))
     process = start_floor_app(port, folder)
@@ -209,11 +225,11 @@ def measure_floor(browser, rounds: int, playwright_tabs: bool = False) -> dict[s
         tabs = new_tabs(browser, playwright_tabs)
         for path, title in FLOOR_PAGES:  # warms the cache
             tabs.time_tab(f"http://127.0.0.1:{port}/{path}", title)
-        timings: dict[str, list[float]] = {f"/{path}": [] for path, _ in FLOOR_PAGES}
+        timings: dict[str, list[tuple[float, float]]] = {f"/{path}": [] for path, _ in FLOOR_PAGES}
         for _ in range(rounds):
             for path, title in FLOOR_PAGES:
                 url = f"http://127.0.0.1:{port}/{path}"
-                timings[f"/{path}"].append(tabs.time_tab(url, title)[1])
+                timings[f"/{path}"].append(tabs.time_tab_drawn(url, title)[1:])
         tabs.close()
         return timings
     finally:
@@ -799,7 +815,8 @@ def main() -> None:
         "--floor",
         action="store_true",
         help="also time a two-page Streamlit app (a title and a line each) the same way: the "
-        "framework's floor, at its root and at its second page's link",
+        "framework's floor, at its root, at its second page's link and at a third page "
+        "with one input",
     )
     parser.add_argument(
         "--private",
@@ -837,9 +854,12 @@ def main() -> None:
                 floor = measure_floor(browser, max(args.rounds, 5), args.playwright_tabs)
                 results["floor"] = {"pages": floor}
                 for path, timings in floor.items():
+                    content = [shown for shown, _ in timings]
+                    drawn = statistics.median(whole for _, whole in timings)
                     print(
-                        f"floor (a two-page Streamlit app, {path} in a new tab): p50 "
-                        f"{statistics.median(timings):.2f} s, max {max(timings):.2f} s",
+                        f"floor (a Streamlit app of three short pages, {path} in a new tab): "
+                        f"p50 {statistics.median(content):.2f} s, max {max(content):.2f} s; "
+                        f"every element drawn p50 {drawn:.2f} s",
                         flush=True,
                     )
                 print()
