@@ -1,13 +1,18 @@
 """The Grid Site Screener, served: `streamlit run app.py` serves the app's script
 (`screener.py`: page config, navigation, the data-source sidebar) through `st.App`, whose
 middleware lets a link to one of its pages connect without a first try at the wrong address
-(`components.page_links`)."""
+(`components.page_links`) and a browser keep a component's scripts between tabs
+(`components.component_files`)."""
 
 from __future__ import annotations
 
 import streamlit as st
 from starlette.middleware import Middleware
 
+from components.component_files import ComponentFilesRevalidated
 from components.page_links import AppRootInPages
 
-app = st.App("screener.py", middleware=[Middleware(AppRootInPages)])
+app = st.App(
+    "screener.py",
+    middleware=[Middleware(AppRootInPages), Middleware(ComponentFilesRevalidated)],
+)

@@ -18,9 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-# Starlette's ASGI types, spelled out: the app's code imports no server framework.
-Scope = dict[str, Any]
-Message = dict[str, Any]
+from components.held_answers import Message, Scope, serve_rewritten, with_length
 
 PAGES_FOLDER = Path(__file__).resolve().parents[1] / "app_pages"
 
@@ -83,24 +81,10 @@ class AppRootInPages:
         ):
             await self.app(scope, receive, send)
             return
-        headers = [(k, v) for k, v in scope.get("headers", []) if k != b"accept-encoding"]
-        start: Message | None = None  # an HTML answer's start, held until its body is whole
-        body: list[bytes] = []
+        await serve_rewritten(
+            self.app, scope, receive, send, holds=_is_html, rewrite=self._with_script
+        )
 
-        async def send_page(message: Message) -> None:
-            nonlocal start
-            if message["type"] == "http.response.start" and _is_html(message):
-                start = message
-                return
-            if start is None or message["type"] != "http.response.body":
-                await send(message)
-                return
-            body.append(message.get("body", b""))
-            if message.get("more_body", False):
-                return
-            page = b"".join(body).replace(b"<head>", b"<head>" + self.script, 1)
-            kept = [(k, v) for k, v in start.get("headers", []) if k != b"content-length"]
-            await send({**start, "headers": [*kept, (b"content-length", b"%d" % len(page))]})
-            await send({"type": "http.response.body", "body": page})
-
-        await self.app({**scope, "headers": headers}, receive, send_page)
+    def _with_script(self, start: Message, page: bytes) -> tuple[Message, bytes]:
+        page = page.replace(b"<head>", b"<head>" + self.script, 1)
+        return {**start, "headers": with_length(start.get("headers", []), page)}, page

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 import uuid
+from pathlib import Path
 
+import pydeck
 from e2e_browser import (
     assert_no_exception_box,
     click_until_moved,
@@ -92,3 +94,31 @@ def test_one_click_places_the_pin_and_the_form_keeps_its_values(page, app_url, a
     assert site.requested_peak_load_mw == 275.0
     # the site stands at the last clicked point, the one the form showed
     assert (site.location.latitude, site.location.longitude) == pin
+
+
+# what the map's frame fetched of its scripts: (file, bytes over the wire, bytes of the file)
+FETCHED = """() => performance.getEntriesByType('resource')
+  .map(e => [e.name.split('/').pop(), e.transferSize, e.decodedBodySize])"""
+
+
+def test_a_second_tab_keeps_deck_gl_and_asks_only_whether_it_changed(page, app_url):
+    # Streamlit sent a component's scripts with no validator: every tab fetched deck.gl's
+    # 4.3 MB again (components/component_files.py)
+    bundle = Path(pydeck.__file__).parent / "nbextension" / "static" / "index.js"
+    open_page(page, app_url)
+    picker_map(page).first.wait_for(state="visible")
+    second = page.context.new_page()
+    open_page(second, app_url)
+    frame = picker_map(second).first
+    frame.wait_for(state="visible")
+    second.wait_for_function(
+        "() => [...document.querySelectorAll('iframe')].some(f => f.contentWindow.deck)"
+    )
+    fetched = {
+        name: (wire, size)
+        for name, wire, size in frame.element_handle().content_frame().evaluate(FETCHED)
+    }
+    wire, size = fetched["index.js"]
+    assert size == bundle.stat().st_size  # deck.gl, whole, from the browser's cache
+    assert wire < 2_000  # a "304 Not Modified": headers, no body
+    assert_no_exception_box(second)

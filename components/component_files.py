@@ -1,0 +1,82 @@
+"""A custom component's scripts are kept by the browser between tabs: each carries an ETag,
+and a browser that holds the same file gets "304 Not Modified" instead of the file again.
+
+Streamlit serves a component's files with `Cache-Control: public` and no validator (no ETag,
+no Last-Modified), so a browser cannot tell whether its copy is current and fetches the file
+again every time a page draws the component. The site map (`components/click_map.py`) loads
+deck.gl from pydeck's package, 4.3 MB: every new tab of Screen a site and Service territory,
+and every visit by the sidebar, fetched it again (1.2 MB, gzipped by Streamlit on each
+request: 0.36 to 0.42 s in headless Chromium at scale 10). With this middleware the map took
+the place of its placeholder 0.45 and 0.57 s sooner in a new tab of those two pages (28 Nov
+2026, docs/benchmarks/app.md).
+
+This middleware gives each component file but its HTML page an ETag (a hash of its bytes) and
+`Cache-Control: no-cache`: the browser keeps the file, asks each time whether it changed, and
+gets a 304 while it has not, so a new version of a component (pydeck upgraded, the app's
+own script edited) is fetched at once. The file is served uncompressed, as Streamlit serves
+its own scripts (`/static/`); the component's HTML page passes untouched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from components.held_answers import Message, Scope, serve_rewritten, with_length, without
+
+# Streamlit's route for a (v1) custom component's files: `<base>/component/<name>/<file>`
+COMPONENT_ROUTE = "/component/"
+
+
+def etag(body: bytes) -> bytes:
+    """Return the strong ETag of a file's bytes (quoted, as HTTP writes it)."""
+    return b'"%s"' % hashlib.md5(body, usedforsecurity=False).hexdigest().encode()
+
+
+def matches(if_none_match: bytes, tag: bytes) -> bool:
+    """Whether an `If-None-Match` header names `tag` (or is `*`); a weak validator (`W/"..."`)
+    names the same bytes here, since the tag is a hash of them."""
+    named = [part.strip().removeprefix(b"W/") for part in if_none_match.split(b",")]
+    return b"*" in named or tag in named
+
+
+class ComponentFilesRevalidated:
+    """ASGI middleware: a GET of a component's file that is not its HTML page is answered
+    with its ETag and `Cache-Control: no-cache`, or with 304 when the browser's copy has that
+    ETag. Anything else (another route, an HTML page, an answer other than 200) passes
+    untouched."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        path = scope.get("path", "")
+        if (
+            scope["type"] != "http"
+            or scope.get("method") != "GET"
+            or COMPONENT_ROUTE not in path
+            or path.endswith(("/", ".html"))
+        ):
+            await self.app(scope, receive, send)
+            return
+        asked = dict(scope.get("headers", [])).get(b"if-none-match", b"")
+
+        def revalidated(start: Message, data: bytes) -> tuple[Message, bytes]:
+            tag = etag(data)
+            kept = without(start.get("headers", []), b"cache-control", b"etag")
+            validators = [(b"etag", tag), (b"cache-control", b"no-cache")]
+            if matches(asked, tag):
+                unchanged = without(kept, b"content-length", b"content-type")
+                return {**start, "status": 304, "headers": [*unchanged, *validators]}, b""
+            return {**start, "headers": [*with_length(kept, data), *validators]}, data
+
+        # asked unencoded (serve_rewritten): the tag is the file's own bytes, where
+        # Streamlit's gzip wrote a new timestamp into every compressed answer
+        await serve_rewritten(
+            self.app,
+            scope,
+            receive,
+            send,
+            holds=lambda start: start.get("status") == 200,
+            rewrite=revalidated,
+        )
