@@ -13,13 +13,17 @@ the place of its placeholder 0.45 and 0.57 s sooner in a new tab of those two pa
 This middleware gives each component file but its HTML page an ETag (a hash of its bytes) and
 `Cache-Control: no-cache`: the browser keeps the file, asks each time whether it changed, and
 gets a 304 while it has not, so a new version of a component (pydeck upgraded, the app's
-own script edited) is fetched at once. The file is served uncompressed, as Streamlit serves
-its own scripts (`/static/`); the component's HTML page passes untouched.
+own script edited) is fetched at once. A browser that takes gzip gets the file gzipped, as
+before, compressed once per version of the file rather than on every request; the tag is
+weak (`W/"..."`), one tag for the file's bytes however they are encoded. The component's HTML
+page passes untouched.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+from collections import OrderedDict
 from typing import Any
 
 from components.held_answers import Message, Scope, serve_rewritten, with_length, without
@@ -28,16 +32,37 @@ from components.held_answers import Message, Scope, serve_rewritten, with_length
 COMPONENT_ROUTE = "/component/"
 
 
+# the gzipped bytes of the files last sent, by tag: each version compressed once
+GZIPPED_KEPT = 16
+
+
 def etag(body: bytes) -> bytes:
-    """Return the strong ETag of a file's bytes (quoted, as HTTP writes it)."""
-    return b'"%s"' % hashlib.md5(body, usedforsecurity=False).hexdigest().encode()
+    """Return the weak ETag of a file's bytes (as HTTP writes it): the same for the file
+    gzipped, which holds the same bytes."""
+    return b'W/"%s"' % hashlib.md5(body, usedforsecurity=False).hexdigest().encode()
 
 
 def matches(if_none_match: bytes, tag: bytes) -> bool:
-    """Whether an `If-None-Match` header names `tag` (or is `*`); a weak validator (`W/"..."`)
-    names the same bytes here, since the tag is a hash of them."""
+    """Whether an `If-None-Match` header names `tag` (or is `*`), by the weak comparison
+    HTTP asks of it: `W/"x"` and `"x"` name the same bytes."""
     named = [part.strip().removeprefix(b"W/") for part in if_none_match.split(b",")]
-    return b"*" in named or tag in named
+    return b"*" in named or tag.removeprefix(b"W/") in named
+
+
+def takes_gzip(accept_encoding: bytes) -> bool:
+    """Whether an `Accept-Encoding` header takes gzip (named, or `*`, and not at `q=0`)."""
+    for part in accept_encoding.lower().split(b","):
+        coding, _, params = part.partition(b";")
+        if coding.strip() not in (b"gzip", b"*"):
+            continue
+        quality = params.strip()
+        if not quality.startswith(b"q="):
+            return True
+        try:
+            return float(quality[2:]) > 0
+        except ValueError:
+            return False
+    return False
 
 
 class ComponentFilesRevalidated:
@@ -48,6 +73,18 @@ class ComponentFilesRevalidated:
 
     def __init__(self, app: Any) -> None:
         self.app = app
+        self.gzipped: OrderedDict[bytes, bytes] = OrderedDict()
+
+    def compressed(self, tag: bytes, data: bytes) -> bytes:
+        """Return the file gzipped: made once for its tag, kept for the last few files."""
+        if tag in self.gzipped:
+            self.gzipped.move_to_end(tag)
+            return self.gzipped[tag]
+        packed = gzip.compress(data, compresslevel=6, mtime=0)
+        self.gzipped[tag] = packed
+        while len(self.gzipped) > GZIPPED_KEPT:
+            self.gzipped.popitem(last=False)
+        return packed
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         path = scope.get("path", "")
@@ -59,19 +96,28 @@ class ComponentFilesRevalidated:
         ):
             await self.app(scope, receive, send)
             return
-        asked = dict(scope.get("headers", [])).get(b"if-none-match", b"")
+        request = dict(scope.get("headers", []))
+        asked = request.get(b"if-none-match", b"")
+        gzipped = takes_gzip(request.get(b"accept-encoding", b""))
 
         def revalidated(start: Message, data: bytes) -> tuple[Message, bytes]:
             tag = etag(data)
-            kept = without(start.get("headers", []), b"cache-control", b"etag")
-            validators = [(b"etag", tag), (b"cache-control", b"no-cache")]
+            kept = without(start.get("headers", []), b"cache-control", b"etag", b"vary")
+            validators = [
+                (b"etag", tag),
+                (b"cache-control", b"no-cache"),
+                (b"vary", b"Accept-Encoding"),
+            ]
             if matches(asked, tag):
                 unchanged = without(kept, b"content-length", b"content-type")
                 return {**start, "status": 304, "headers": [*unchanged, *validators]}, b""
+            if gzipped:
+                data = self.compressed(tag, data)
+                validators.append((b"content-encoding", b"gzip"))
             return {**start, "headers": [*with_length(kept, data), *validators]}, data
 
         # asked unencoded (serve_rewritten): the tag is the file's own bytes, where
-        # Streamlit's gzip wrote a new timestamp into every compressed answer
+        # Streamlit's gzip compressed the file again, with a new timestamp, on every request
         await serve_rewritten(
             self.app,
             scope,

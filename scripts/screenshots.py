@@ -116,7 +116,12 @@ def main(wanted: list[str], widths: list[int]) -> int:
                         open_page(page, app.url, path)
                         if prepare:
                             prepare(page)
-                        page.wait_for_timeout(2500)  # maps and charts finish drawing
+                        # every element drawn (none left in a placeholder while its code
+                        # loads), then maps and charts finish drawing
+                        page.wait_for_selector(
+                            '[data-testid="stSkeleton"]', state="detached", timeout=60_000
+                        )
+                        page.wait_for_timeout(2500)
                         print(screenshot(page, name, whole_page=False, folder=folder))
                         context.close()
                 browser.close()

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import gzip
+
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -10,7 +12,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from components.component_files import ComponentFilesRevalidated, etag, matches
+from components.component_files import ComponentFilesRevalidated, etag, matches, takes_gzip
 
 BUNDLE = "/component/components.click_map.deck_bundle/index.js"
 PAGE = "/component/components.click_map.click_map/index.html"
@@ -47,14 +49,35 @@ def served(files: dict[str, bytes]) -> TestClient:
 
 def test_a_script_carries_its_etag_and_the_browser_must_ask_again_before_using_its_copy():
     script = b"var deck = {};" + b"x" * 10_000
-    answer = served({BUNDLE: script}).get(BUNDLE, headers=GZIP)
+    answer = served({BUNDLE: script}).get(BUNDLE, headers={"Accept-Encoding": "identity"})
     assert answer.status_code == 200
     assert answer.content == script
     assert answer.headers["etag"] == etag(script).decode()
     assert answer.headers["cache-control"] == "no-cache"
-    # served as the file is: the tag names these bytes (Streamlit serves its own scripts so)
-    assert "content-encoding" not in answer.headers
+    assert "content-encoding" not in answer.headers  # a client that takes no gzip
     assert answer.headers["content-length"] == str(len(script))
+
+
+def test_a_browser_that_takes_gzip_gets_the_same_compressed_bytes_every_time():
+    script = b"var deck = {};" + b"x" * 10_000
+    client = served({BUNDLE: script})
+    first, second = (client.get(BUNDLE, headers=GZIP) for _ in range(2))
+    for answer in (first, second):
+        assert answer.headers["content-encoding"] == "gzip"
+        assert answer.headers["vary"] == "Accept-Encoding"
+        assert answer.content == script  # decoded by the client
+        assert int(answer.headers["content-length"]) < len(script) // 10
+    # compressed once for the file's version: Streamlit's gzip stamped each answer anew
+    assert first.headers["etag"] == second.headers["etag"] == etag(script).decode()
+    raw = _raw(client, BUNDLE)
+    assert raw == _raw(client, BUNDLE)
+    assert gzip.decompress(raw) == script
+
+
+def _raw(client: TestClient, path: str) -> bytes:
+    """The answer's bytes as sent, not decoded."""
+    with client.stream("GET", path, headers=GZIP) as answer:
+        return b"".join(answer.iter_raw())
 
 
 def test_a_browser_holding_the_same_file_gets_not_modified_and_no_bytes():
@@ -97,9 +120,20 @@ def test_the_component_page_a_missing_file_and_other_routes_pass_untouched():
 
 def test_if_none_match_lists_and_weak_tags_are_read_as_browsers_send_them():
     tag = etag(b"file")
+    assert tag.startswith(b'W/"')
     assert matches(tag, tag)
     assert matches(b'"other", ' + tag, tag)
-    assert matches(b"W/" + tag, tag)
+    assert matches(tag.removeprefix(b"W/"), tag)
     assert matches(b"*", tag)
     assert not matches(b'"other"', tag)
     assert not matches(b"", tag)
+
+
+def test_accept_encoding_is_read_with_its_qualities():
+    assert takes_gzip(b"gzip, deflate, br, zstd")
+    assert takes_gzip(b"br;q=1.0, GZIP;q=0.5")
+    assert takes_gzip(b"*")
+    assert not takes_gzip(b"")
+    assert not takes_gzip(b"br, deflate")
+    assert not takes_gzip(b"gzip;q=0")
+    assert not takes_gzip(b"gzip;q=nonsense")
