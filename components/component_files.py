@@ -67,9 +67,9 @@ def takes_gzip(accept_encoding: bytes) -> bool:
 
 class ComponentFilesRevalidated:
     """ASGI middleware: a GET of a component's file that is not its HTML page is answered
-    with its ETag and `Cache-Control: no-cache`, or with 304 when the browser's copy has that
-    ETag. Anything else (another route, an HTML page, an answer other than 200) passes
-    untouched."""
+    with its ETag and `Cache-Control: no-cache` (gzipped, once per version of the file, for a
+    browser that takes gzip), or with 304 when the browser's copy has that ETag. Anything
+    else (another route, an HTML page, an answer other than 200) passes untouched."""
 
     def __init__(self, app: Any) -> None:
         self.app = app

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import re
 import uuid
-from pathlib import Path
 
-import pydeck
 from e2e_browser import (
     assert_no_exception_box,
     click_until_moved,
@@ -21,6 +19,7 @@ from e2e_browser import (
 )
 from playwright.sync_api import expect
 
+from components import click_map
 from gridservice.demo import DEMO_POINTS
 
 
@@ -104,7 +103,7 @@ FETCHED = """() => performance.getEntriesByType('resource')
 def test_a_second_tab_keeps_deck_gl_and_asks_only_whether_it_changed(page, app_url):
     # Streamlit sent a component's scripts with no validator: every tab fetched deck.gl's
     # 4.3 MB again (components/component_files.py)
-    bundle = Path(pydeck.__file__).parent / "nbextension" / "static" / "index.js"
+    bundle = click_map.DECK_BUNDLE / click_map.BUNDLE_FILE
     open_page(page, app_url)
     picker_map(page).first.wait_for(state="visible")
     second = page.context.new_page()
