@@ -10,9 +10,14 @@ import streamlit as st
 from starlette.middleware import Middleware
 
 from components.component_files import ComponentFilesRevalidated
+from components.map_rows import RowsServed
 from components.page_links import AppRootInPages
 
 app = st.App(
     "screener.py",
-    middleware=[Middleware(AppRootInPages), Middleware(ComponentFilesRevalidated)],
+    middleware=[
+        Middleware(RowsServed),
+        Middleware(AppRootInPages),
+        Middleware(ComponentFilesRevalidated),
+    ],
 )

@@ -263,9 +263,10 @@ def plant_layer(plants: pd.DataFrame) -> pdk.Layer:
     )
     return pdk.Layer(
         "ScatterplotLayer",
-        # a `data:` URL: deck.gl fetches it after the page is drawn, where rows written into
-        # the deck's JSON are walked one by one before the first frame (`maps.rows_url`)
-        data=maps.rows_url(data),
+        # an address of the app's: deck.gl fetches the rows after the page is drawn, where
+        # rows written into the deck's JSON are walked one by one before the first frame and
+        # sent in the page's message (`maps.rows_url`, `maps.served_rows`)
+        data=maps.served_rows(data),
         id="plants",
         get_position=["longitude", "latitude"],
         get_radius="radius",

@@ -21,6 +21,7 @@ import pydeck.bindings.deck
 import streamlit as st
 from pydeck.bindings.json_tools import default_serialize
 
+from components import map_rows
 from components.geography import County, outline_edges
 
 COUNTY_LAYER_ID = "counties"
@@ -85,27 +86,30 @@ def _edge_json(start: tuple[float, float], end: tuple[float, float]) -> str:
     return json.dumps({"from": start, "to": end}, separators=(",", ":"))
 
 
-_outline_urls: OrderedDict[tuple[str, ...], str] = OrderedDict()
-_outline_urls_lock = threading.Lock()
+_outline_rows: OrderedDict[tuple[str, ...], bytes] = OrderedDict()
+_outline_rows_lock = threading.Lock()
 
 
 def outline_url(counties: Iterable[County]) -> str:
-    """Return the counties' outline edges (`outline_edges`) as a `data:` URL, kept for the
-    `OUTLINE_URLS_KEPT` sets of counties asked for last (a county's outline is the same
-    for the life of the process): a site's map is drawn again at each of its runs."""
+    """Return the address of the counties' outline edges (`outline_edges`), served by the
+    app (`served_json`). Their JSON is kept for the `OUTLINE_URLS_KEPT` sets of counties
+    asked for last (a county's outline is the same for the life of the process): a site's
+    map is drawn again at each of its runs."""
     counties = list(counties)
     key = tuple(county.fips for county in counties)
-    with _outline_urls_lock:
-        if key in _outline_urls:
-            _outline_urls.move_to_end(key)
-            return _outline_urls[key]
-    rows = ",".join(_edge_json(start, end) for start, end in outline_edges(counties))
-    url = json_url(f"[{rows}]")
-    with _outline_urls_lock:
-        _outline_urls[key] = url
-        while len(_outline_urls) > OUTLINE_URLS_KEPT:
-            _outline_urls.popitem(last=False)
-    return url
+    with _outline_rows_lock:
+        text = _outline_rows.get(key)
+        if text is not None:
+            _outline_rows.move_to_end(key)
+    if text is None:
+        rows = ",".join(_edge_json(start, end) for start, end in outline_edges(counties))
+        text = f"[{rows}]".encode()
+        with _outline_rows_lock:
+            _outline_rows[key] = text
+            while len(_outline_rows) > OUTLINE_URLS_KEPT:
+                _outline_rows.popitem(last=False)
+    # published again each time: the store may have dropped rows no page fetched lately
+    return map_rows.publish(text)
 
 
 def county_layer(
@@ -196,6 +200,15 @@ def rows_url(rows: list[Any]) -> str:
     return json_url(json.dumps(rows, separators=(",", ":")))
 
 
+def served_rows(rows: list[Any]) -> str:
+    """Return the address of rows served by the app (`components.map_rows`), for the
+    `data` of a layer drawn by `st.pydeck_chart`: the rows stay out of the page's message,
+    and deck.gl fetches them once the page is drawn, from the browser's cache when a tab
+    before fetched the same rows. The Generation deck's message shrank from 1 MB to 3 KB
+    (docs/benchmarks/app.md)."""
+    return map_rows.publish(json.dumps(rows, separators=(",", ":")))
+
+
 def json_url(text: str) -> str:
     """Return JSON text as a `data:` URL (`layer_rows` reads it back)."""
     return ROWS_URL_PREFIX + base64.b64encode(text.encode()).decode("ascii")
@@ -218,10 +231,13 @@ def rows_by_url(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def layer_rows(spec: dict[str, Any]) -> list[Any]:
-    """Return a layer spec's rows, whether a list or a `data:` URL of `rows_by_url`."""
+    """Return a layer spec's rows, whether a list, a `data:` URL of `rows_by_url` or an
+    address of `served_rows` (read from this process's store)."""
     rows = spec.get("data")
     if isinstance(rows, str) and rows.startswith(ROWS_URL_PREFIX):
         return json.loads(base64.b64decode(rows.removeprefix(ROWS_URL_PREFIX)))
+    if isinstance(rows, str) and (served := map_rows.read(rows)) is not None:
+        return json.loads(served)
     return rows if isinstance(rows, list) else []
 
 
