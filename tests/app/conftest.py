@@ -33,13 +33,15 @@ def demo_service(tmp_path_factory):
 @pytest.fixture(autouse=True)
 def fresh_data_cache():
     """Each test starts with empty st.cache_data (fetches are cached per process), and
-    without the tenant's sites, which are held rather than copied (`st.cache_resource`)."""
+    without the tenant's sites and a site's surroundings, which are held rather than copied
+    (`st.cache_resource`)."""
     import streamlit as st
 
     from components import data
 
     st.cache_data.clear()
     data.recent_sites.clear()
+    data.site_surroundings.clear()
     yield
 
 

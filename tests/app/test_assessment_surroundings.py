@@ -16,6 +16,7 @@ from components.surroundings_view import (
     NEAR_LABEL,
     NEAR_OPEN_KEY,
     NEAR_TAB_KEY,
+    NEAR_TABS,
 )
 from gridservice.demo import DEMO_POINTS
 
@@ -191,6 +192,32 @@ def test_the_opened_map_and_tables_stay_open_and_follow_a_new_radius(
     assert len(wider.counties) > len(near.counties)
     # still open, on the wider radius's counties
     assert len(frame_with(at, "Active MW")) == len(wider.counties)
+
+
+def drawn(at: AppTest) -> list:
+    """Everything a reader sees of the page: its text and every table's cells."""
+    texts = [
+        e.value
+        for kind in ("markdown", "caption", "subheader", "metric")
+        for e in getattr(at, kind)
+    ]
+    return texts + [df.value.to_dict("list") for df in at.dataframe]
+
+
+def test_every_visit_shows_the_same_surroundings_though_every_run_shares_one_answer(
+    service_env, screened_site
+):
+    # the answer is held once for every run (`data.site_surroundings` is `shared`): a page
+    # that changed it while drawing would show the next visit something else
+    assessment, _ = screened_site
+    visits = []
+    for _ in range(3):
+        at = open_page(assessment.id)
+        visits.append(drawn(at))
+        for label in NEAR_TABS:  # each table drawn from the one answer
+            choose_tab(at, NEAR_TAB_KEY, label)
+    assert visits[1] == visits[0]
+    assert visits[2] == visits[0]
 
 
 def test_a_list_longer_than_the_answer_says_so_and_lists_all_on_request(
