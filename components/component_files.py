@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -74,16 +75,19 @@ class ComponentFilesRevalidated:
     def __init__(self, app: Any) -> None:
         self.app = app
         self.gzipped: OrderedDict[bytes, bytes] = OrderedDict()
+        self._gzipped_lock = threading.Lock()  # answers are rewritten in worker threads
 
     def compressed(self, tag: bytes, data: bytes) -> bytes:
         """Return the file gzipped: made once for its tag, kept for the last few files."""
-        if tag in self.gzipped:
-            self.gzipped.move_to_end(tag)
-            return self.gzipped[tag]
+        with self._gzipped_lock:
+            if tag in self.gzipped:
+                self.gzipped.move_to_end(tag)
+                return self.gzipped[tag]
         packed = gzip.compress(data, compresslevel=6, mtime=0)
-        self.gzipped[tag] = packed
-        while len(self.gzipped) > GZIPPED_KEPT:
-            self.gzipped.popitem(last=False)
+        with self._gzipped_lock:
+            self.gzipped[tag] = packed
+            while len(self.gzipped) > GZIPPED_KEPT:
+                self.gzipped.popitem(last=False)
         return packed
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:

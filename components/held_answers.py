@@ -3,6 +3,7 @@ middleware (`page_links`, `component_files`) changes what Streamlit's server ans
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -35,7 +36,10 @@ async def serve_rewritten(
 ) -> None:
     """Call `app`, asking for an unencoded answer (its body is read); an answer whose start
     `holds` is held until its body is whole, then sent as `rewrite` returns it; any other
-    answer passes as it comes."""
+    answer passes as it comes.
+
+    `rewrite` runs in a worker thread, not on the server's event loop, which carries every
+    session's WebSocket: hashing deck.gl's 4.3 MB took 8 ms, and gzipping it 0.1 s."""
     start: Message | None = None
     body: list[bytes] = []
 
@@ -50,7 +54,7 @@ async def serve_rewritten(
         body.append(message.get("body", b""))
         if message.get("more_body", False):
             return
-        sent, data = rewrite(start, b"".join(body))
+        sent, data = await asyncio.to_thread(rewrite, start, b"".join(body))
         await send(sent)
         await send({"type": "http.response.body", "body": data})
 

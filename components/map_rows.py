@@ -19,6 +19,7 @@ Streamlit's own media files do; docs/APP.md).
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import hashlib
 import re
@@ -80,10 +81,14 @@ class Published:
                 self._rows.move_to_end(digest)
             return data
 
+    def kept_gzipped(self, digest: str) -> bytes | None:
+        """Return the rows gzipped if they were compressed before, else None."""
+        with self._lock:
+            return self._gzipped.get(digest)
+
     def gzipped(self, digest: str, data: bytes) -> bytes:
         """Return the rows gzipped, compressed once while they are kept."""
-        with self._lock:
-            packed = self._gzipped.get(digest)
+        packed = self.kept_gzipped(digest)
         if packed is None:
             packed = gzip.compress(data, compresslevel=6, mtime=0)
             with self._lock:
@@ -138,7 +143,10 @@ class RowsServed:
         ]
         accepted = dict(scope.get("headers", [])).get(b"accept-encoding", b"")
         if len(data) >= GZIP_FROM and takes_gzip(accepted):
-            data = store.gzipped(digest, data)
+            packed = store.kept_gzipped(digest)
+            if packed is None:  # compressed once, off the event loop (600 KB: about 10 ms)
+                packed = await asyncio.to_thread(store.gzipped, digest, data)
+            data = packed
             headers.append((b"content-encoding", b"gzip"))
         headers.append((b"content-length", b"%d" % len(data)))
         await _answer(send, 200, headers, b"" if scope["method"] == "HEAD" else data)

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import gzip
+import threading
+import time
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -13,6 +15,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from components.component_files import ComponentFilesRevalidated, etag, matches, takes_gzip
+from components.held_answers import serve_rewritten
 
 BUNDLE = "/component/components.click_map.deck_bundle/index.js"
 PAGE = "/component/components.click_map.click_map/index.html"
@@ -137,3 +140,42 @@ def test_accept_encoding_is_read_with_its_qualities():
     assert not takes_gzip(b"br, deflate")
     assert not takes_gzip(b"gzip;q=0")
     assert not takes_gzip(b"gzip;q=nonsense")
+
+
+def test_a_slow_rewrite_leaves_the_server_free_to_answer_other_requests():
+    # an answer is rewritten in a worker thread (`held_answers.serve_rewritten`): hashing
+    # and gzipping deck.gl on the event loop held up every session's WebSocket meanwhile
+    started, finished = threading.Event(), threading.Event()
+
+    def slow(start, body):
+        started.set()
+        time.sleep(3)
+        finished.set()
+        return start, body
+
+    class Held:
+        def __init__(self, app):
+            self.app = app
+
+        async def __call__(self, scope, receive, send):
+            if scope["type"] == "http" and scope["path"] == "/held":
+                await serve_rewritten(
+                    self.app, scope, receive, send, holds=lambda start: True, rewrite=slow
+                )
+            else:
+                await self.app(scope, receive, send)
+
+    async def answer(request):
+        return Response(b"whole", media_type="text/plain")
+
+    app = Starlette(
+        routes=[Route("/held", answer), Route("/other", answer)], middleware=[Middleware(Held)]
+    )
+    with TestClient(app) as client:  # one event loop serves both requests
+        held = threading.Thread(target=client.get, args=("/held",))
+        held.start()
+        assert started.wait(10)
+        assert client.get("/other").content == b"whole"
+        assert not finished.is_set(), "the other request waited for the rewrite"
+        held.join(10)
+    assert finished.is_set()
