@@ -7,6 +7,10 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from record_shapes import whole
+
+from gridclient.models import BalancingAuthorityOperation, GenerationPlant, Generator
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "tok_ops_test"
 SOURCE = {
@@ -19,70 +23,55 @@ SOURCE = {
 
 def hourly(code: str, region: str | None, hour: dt.datetime, demand: float) -> dict:
     stamp = hour.strftime("%Y-%m-%dT%H:%M:%SZ")
-    return {
-        "id": f"ops-{code}-{region or 'BA'}-{stamp}",
-        "balancingAuthorityCode": code,
-        "utcTime": stamp,
-        "localTime": stamp,
-        "region": region,
-        "demandForecastMw": None,
-        "demandMw": demand,
-        "demandAdjustedMw": None,
-        "netGenerationMw": None,
-        "netGenerationAdjustedMw": None,
-        "totalInterchangeMw": None,
-        "totalInterchangeAdjustedMw": None,
-        "generationByFuelMw": None,
-        "evidence": SOURCE,
-        "qualityFlags": [],
-    }
+    return whole(
+        BalancingAuthorityOperation,
+        id=f"ops-{code}-{region or 'BA'}-{stamp}",
+        balancingAuthorityCode=code,
+        utcTime=stamp,
+        localTime=stamp,
+        region=region,
+        demandMw=demand,
+        evidence=SOURCE,
+    )
 
 
 def plant(i: int) -> dict:
-    return {
-        "id": f"plant-{i}",
-        "plantName": f"Plant {i}",
-        "utilityName": "Utility",
-        "state": "TX",
-        "county": "Travis",
-        "balancingAuthorityCode": None,
-        "nercRegion": None,
-        "sectorName": None,
-        "agencyPlantId": i,
-        "utilityId": 1,
-        "latitude": 30.3,
-        "longitude": -97.7,
-        "preliminary": False,
-        "evidence": SOURCE,
-        "qualityFlags": [],
-    }
+    # no balancing authority, NERC region or sector: the file names none for these plants
+    return whole(
+        GenerationPlant,
+        id=f"plant-{i}",
+        plantName=f"Plant {i}",
+        utilityName="Utility",
+        state="TX",
+        county="Travis",
+        agencyPlantId=i,
+        utilityId=1,
+        latitude=30.3,
+        longitude=-97.7,
+        evidence=SOURCE,
+    )
 
 
 def generator(i: int, code: str) -> dict:
-    return {
-        "id": f"gen-{i}",
-        "generatorId": f"G{i}",
-        "plantName": f"Plant {i}",
-        "utilityName": "Utility",
-        "state": "TX",
-        "county": "Travis",
-        "balancingAuthorityCode": code,
-        "status": "OP",
-        "technology": "Solar Photovoltaic",
-        "energySourceCode": "SUN",
-        "primeMoverCode": "PV",
-        "agencyPlantId": i,
-        "utilityId": 1,
-        "nameplateCapacityMw": 50.0,
-        "summerCapacityMw": None,
-        "winterCapacityMw": None,
-        "operatingDate": "2020-01",
-        "plannedOperationDate": None,
-        "retirementDate": None,
-        "preliminary": False,
-        "evidence": SOURCE,
-        "qualityFlags": [],
-    }
+    return whole(
+        Generator,
+        id=f"gen-{i}",
+        generatorId=f"G{i}",
+        plantName=f"Plant {i}",
+        utilityName="Utility",
+        state="TX",
+        county="Travis",
+        balancingAuthorityCode=code,
+        status="OP",
+        technology="Solar Photovoltaic",
+        energySourceCode="SUN",
+        primeMoverCode="PV",
+        agencyPlantId=i,
+        utilityId=1,
+        nameplateCapacityMw=50.0,
+        operatingDate="2020-01",
+        evidence=SOURCE,
+    )
 
 
 def serve_store(db_path: Path, operations: list[dict]):

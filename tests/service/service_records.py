@@ -9,6 +9,14 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from record_shapes import whole
+
+from gridclient.models import (
+    BalancingAuthorityOperation,
+    GenerationPlant,
+    Generator,
+    GeneratorOperation,
+)
 from gridservice.store import writer
 
 ALPHA_POINT = (30.5, -97.5)  # latitude, longitude
@@ -42,87 +50,79 @@ def _square(min_lon: float, min_lat: float) -> str:
 
 
 def generator(i: int, *, source_id: str = "eia860-2024", version: str = "v2") -> dict:
-    return {
-        "id": f"gen-{i:03d}-{version}",
-        "generatorId": f"G{i}",
-        "plantName": f"Plant {i % N_PLANTS}",
-        "utilityName": "Test Utility",
-        "state": "TX" if i % 3 else "OK",
-        "county": "Alpha",
-        "balancingAuthorityCode": "ERCO" if i % 2 else "SWPP",
-        "status": "OP" if i % 4 else "SB",
-        "technology": "Solar Photovoltaic" if i % 2 else "Natural Gas Fired Combined Cycle",
-        "energySourceCode": "SUN",
-        "primeMoverCode": "PV",
-        "agencyPlantId": 1000 + i % N_PLANTS,
-        "utilityId": 77,
-        "nameplateCapacityMw": float(i * 10),
-        "summerCapacityMw": None,
-        "winterCapacityMw": None,
-        "operatingDate": "2020-01",
-        "plannedOperationDate": None,
-        "retirementDate": None,
-        "preliminary": False,
-        "evidence": {**SRC, "sourceId": source_id},
-        "qualityFlags": FLAGS,
-    }
+    return whole(
+        Generator,
+        id=f"gen-{i:03d}-{version}",
+        generatorId=f"G{i}",
+        plantName=f"Plant {i % N_PLANTS}",
+        utilityName="Test Utility",
+        state="TX" if i % 3 else "OK",
+        county="Alpha",
+        balancingAuthorityCode="ERCO" if i % 2 else "SWPP",
+        status="OP" if i % 4 else "SB",
+        technology="Solar Photovoltaic" if i % 2 else "Natural Gas Fired Combined Cycle",
+        energySourceCode="SUN",
+        primeMoverCode="PV",
+        agencyPlantId=1000 + i % N_PLANTS,
+        utilityId=77,
+        nameplateCapacityMw=float(i * 10),
+        operatingDate="2020-01",
+        evidence={**SRC, "sourceId": source_id},
+        qualityFlags=FLAGS,
+    )
 
 
 def plant(i: int) -> dict:
-    return {
-        "id": f"plant-{1000 + i}",
-        "plantName": f"Plant {i}",
-        "utilityName": "Test Utility",
-        "state": "TX",
-        "county": "Alpha" if i % 2 else "Bravo",
-        "balancingAuthorityCode": "ERCO",
-        "nercRegion": "TRE",
-        "sectorName": "IPP",
-        "agencyPlantId": 1000 + i,
-        "utilityId": 77,
-        "latitude": 30.5,
-        "longitude": -97.5,
-        "preliminary": False,
-        "evidence": SRC,
-        "qualityFlags": [],
-    }
+    return whole(
+        GenerationPlant,
+        id=f"plant-{1000 + i}",
+        plantName=f"Plant {i}",
+        utilityName="Test Utility",
+        state="TX",
+        county="Alpha" if i % 2 else "Bravo",
+        balancingAuthorityCode="ERCO",
+        nercRegion="TRE",
+        sectorName="IPP",
+        agencyPlantId=1000 + i,
+        utilityId=77,
+        latitude=30.5,
+        longitude=-97.5,
+        evidence=SRC,
+    )
 
 
 def operation(i: int) -> dict:
-    return {
-        "id": f"op-{i:03d}",
-        "generatorId": f"G{i % 5}",
-        "primeMoverCode": "PV",
-        "balancingAuthorityCode": "ERCO",
-        "state": "TX",
-        "agencyPlantId": 1000 + i % 3,
-        "period": f"2024-{1 + i % 12:02d}",
-        "netGenerationMwh": 100.0 + i,
-        "preliminary": i % 2 == 0,
-        "evidence": SRC,
-        "qualityFlags": [],
-    }
+    return whole(
+        GeneratorOperation,
+        id=f"op-{i:03d}",
+        generatorId=f"G{i % 5}",
+        primeMoverCode="PV",
+        balancingAuthorityCode="ERCO",
+        state="TX",
+        agencyPlantId=1000 + i % 3,
+        period=f"2024-{1 + i % 12:02d}",
+        netGenerationMwh=100.0 + i,
+        preliminary=i % 2 == 0,
+        evidence=SRC,
+    )
 
 
 def ba_operation(i: int) -> dict:
     ba = "ERCO" if i % 2 else "SWPP"
-    return {
-        "id": f"ba-{ba}-{i:03d}",
-        "balancingAuthorityCode": ba,
-        "utcTime": f"2025-01-01T{i:02d}:00:00Z",
-        "localTime": f"2024-12-31T{i:02d}:00:00-06:00",
-        "region": "TEX" if ba == "ERCO" else "CENT",
-        "demandForecastMw": 40000.0,
-        "demandMw": 41000.0,
-        "demandAdjustedMw": None,
-        "netGenerationMw": 40500.0,
-        "netGenerationAdjustedMw": None,
-        "totalInterchangeMw": -500.0,
-        "totalInterchangeAdjustedMw": None,
-        "generationByFuelMw": {"SUN": 5000.0, "NG": 20000.0},
-        "evidence": SRC,
-        "qualityFlags": [],
-    }
+    return whole(
+        BalancingAuthorityOperation,
+        id=f"ba-{ba}-{i:03d}",
+        balancingAuthorityCode=ba,
+        utcTime=f"2025-01-01T{i:02d}:00:00Z",
+        localTime=f"2024-12-31T{i:02d}:00:00-06:00",
+        region="TEX" if ba == "ERCO" else "CENT",
+        demandForecastMw=40000.0,
+        demandMw=41000.0,
+        netGenerationMw=40500.0,
+        totalInterchangeMw=-500.0,
+        generationByFuelMw={"SUN": 5000.0, "NG": 20000.0},
+        evidence=SRC,
+    )
 
 
 def fact(fact_id: str, market: str, value: float, known_from: str, known_to: str | None) -> dict:
