@@ -7,6 +7,7 @@ import re
 import httpx
 import pytest
 from conftest import ALPHA_TOKEN, page_path
+from static_tables import static_table_tags, static_tables
 from streamlit.testing.v1 import AppTest
 
 from components import assessment_view, glossary, maps, surroundings_view
@@ -169,8 +170,8 @@ def test_records_carry_their_evidence_and_heuristics_are_labelled(service_env, s
     assert signals["Evidence quote"].notna().all()
     projects = next(f for cols, f in frames.items() if "kV" in cols)
     assert len(projects) == len(screened.relevant_transmission_projects)
-    # the short tables are drawn whole, as text: their headers and cells are escaped markdown
-    statics = [table.value.map(unescape).rename(columns=unescape) for table in at.table]
+    # the short tables are drawn whole, as text: their headers and cells are escaped HTML
+    statics = static_tables(at)
     utilities = next(f for f in statics if "Company type" in f.columns and "Basis" in f.columns)
     assert "Confidence (source-authority heuristic, not accuracy)" in utilities.columns
     names = [c["utility"] for c in screened.utility_candidates]
@@ -331,11 +332,10 @@ def test_the_service_text_of_an_assessment_is_shown_as_text(service_env, screene
     assert any(LURE in unescape(b.value) for b in at.warning[1:]), "the abstention is shown"
     assert any(unescape(b.value) == f"- {BEACON}" for b in at.info), "the limitation is shown"
     assert any(f"Score {LURE}" in unescape(b.value) for b in at.caption), "the score is shown"
-    cells = [cell for table in at.table for cell in table.value.to_numpy().ravel()]
-    assert LURE in map(unescape, cells) and BEACON in map(unescape, cells), "cells are shown"
-    for cell in cells:
-        for markup in ("**", "](", "!["):
-            assert markup not in cell, cell
+    # the tables are HTML: the cells show the text whole, and no tag is made of it
+    cells = [cell for table in static_tables(at) for cell in table.to_numpy().ravel()]
+    assert LURE in cells and BEACON in cells, "cells are shown"
+    assert static_table_tags(at) <= {"style", "div", "table", "thead", "tbody", "tr", "th", "td"}
     hostile = [b for b in boxes if "session has expired" in b or "pixel" in b]
     assert len(hostile) >= 4
     for shown in hostile:
