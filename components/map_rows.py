@@ -10,11 +10,12 @@ the page is drawn; the answer is `immutable` (its address changes with its bytes
 later tab takes the region's outlines from the browser's cache.
 
 `publish` keeps the rows in memory, the last `KEPT_BYTES` published or fetched, for every
-session of the process (rows are the same for every tenant: county outlines from the Census
-and a tenant's own plants, whose hash no other tenant can guess). `RowsServed` is the ASGI
-middleware that answers for them; like a Streamlit media file, an address is served by the
-process that ran the page (several processes behind one address need sticky sessions, as
-Streamlit's own media files do; docs/APP.md).
+session of the process. What is published today is public data, the same for every tenant
+(county outlines from the Census, plants from the public generator records); an address is
+the hash of its rows, so it cannot be guessed by anyone who has not been sent it.
+`RowsServed` is the ASGI middleware that answers for them; like a Streamlit media file, an
+address is served by the process that ran the page (several processes behind one address
+need sticky sessions, as Streamlit's own media files do; docs/APP.md).
 """
 
 from __future__ import annotations
