@@ -21,13 +21,18 @@ page passes untouched.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
-import threading
-from collections import OrderedDict
 from typing import Any
 
-from components.held_answers import Message, Scope, serve_rewritten, with_length, without
+from components.held_answers import (
+    GzippedOnce,
+    Message,
+    Scope,
+    serve_rewritten,
+    takes_gzip,
+    with_length,
+    without,
+)
 
 # Streamlit's route for a (v1) custom component's files: `<base>/component/<name>/<file>`
 COMPONENT_ROUTE = "/component/"
@@ -50,22 +55,6 @@ def matches(if_none_match: bytes, tag: bytes) -> bool:
     return b"*" in named or tag.removeprefix(b"W/") in named
 
 
-def takes_gzip(accept_encoding: bytes) -> bool:
-    """Whether an `Accept-Encoding` header takes gzip (named, or `*`, and not at `q=0`)."""
-    for part in accept_encoding.lower().split(b","):
-        coding, _, params = part.partition(b";")
-        if coding.strip() not in (b"gzip", b"*"):
-            continue
-        quality = params.strip()
-        if not quality.startswith(b"q="):
-            return True
-        try:
-            return float(quality[2:]) > 0
-        except ValueError:
-            return False
-    return False
-
-
 class ComponentFilesRevalidated:
     """ASGI middleware: a GET of a component's file that is not its HTML page is answered
     with its ETag and `Cache-Control: no-cache` (gzipped, once per version of the file, for a
@@ -74,21 +63,7 @@ class ComponentFilesRevalidated:
 
     def __init__(self, app: Any) -> None:
         self.app = app
-        self.gzipped: OrderedDict[bytes, bytes] = OrderedDict()
-        self._gzipped_lock = threading.Lock()  # answers are rewritten in worker threads
-
-    def compressed(self, tag: bytes, data: bytes) -> bytes:
-        """Return the file gzipped: made once for its tag, kept for the last few files."""
-        with self._gzipped_lock:
-            if tag in self.gzipped:
-                self.gzipped.move_to_end(tag)
-                return self.gzipped[tag]
-        packed = gzip.compress(data, compresslevel=6, mtime=0)
-        with self._gzipped_lock:
-            self.gzipped[tag] = packed
-            while len(self.gzipped) > GZIPPED_KEPT:
-                self.gzipped.popitem(last=False)
-        return packed
+        self.compressed = GzippedOnce(GZIPPED_KEPT)
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         path = scope.get("path", "")

@@ -1,10 +1,14 @@
 """An HTTP answer held whole by an ASGI middleware, then sent rewritten: how the app's
-middleware (`page_links`, `component_files`) changes what Streamlit's server answers."""
+middleware (`page_links`, `component_files`) changes what Streamlit's server answers; and
+what the middlewares that compress share (`takes_gzip`, `GzippedOnce`, with `map_rows`)."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+import gzip
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 # Starlette's ASGI types, spelled out: the app's code imports no server framework.
@@ -23,6 +27,51 @@ def without(headers: Iterable[tuple[bytes, bytes]], *names: bytes) -> Headers:
 def with_length(headers: Iterable[tuple[bytes, bytes]], body: bytes) -> Headers:
     """Return the headers with their content-length set to the body's."""
     return [*without(headers, b"content-length"), (b"content-length", b"%d" % len(body))]
+
+
+def takes_gzip(accept_encoding: bytes) -> bool:
+    """Whether an `Accept-Encoding` header takes gzip (named, or `*`, and not at `q=0`)."""
+    for part in accept_encoding.lower().split(b","):
+        coding, _, params = part.partition(b";")
+        if coding.strip() not in (b"gzip", b"*"):
+            continue
+        quality = params.strip()
+        if not quality.startswith(b"q="):
+            return True
+        try:
+            return float(quality[2:]) > 0
+        except ValueError:
+            return False
+    return False
+
+
+class GzippedOnce:
+    """Bodies gzipped once each, by a key naming their bytes (an ETag, a hash), the last
+    `kept` of them kept; safe across threads (answers are compressed in worker threads)."""
+
+    def __init__(self, kept: int) -> None:
+        self.kept = kept
+        self._packed: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def kept_for(self, key: Hashable) -> bytes | None:
+        """Return the body gzipped if it was compressed before, else None."""
+        with self._lock:
+            packed = self._packed.get(key)
+            if packed is not None:
+                self._packed.move_to_end(key)
+            return packed
+
+    def __call__(self, key: Hashable, data: bytes) -> bytes:
+        """Return `data` gzipped: compressed the first time its key is asked for."""
+        packed = self.kept_for(key)
+        if packed is None:
+            packed = gzip.compress(data, compresslevel=6, mtime=0)
+            with self._lock:
+                self._packed[key] = packed
+                while len(self._packed) > self.kept:
+                    self._packed.popitem(last=False)
+        return packed
 
 
 async def serve_rewritten(

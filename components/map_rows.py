@@ -21,15 +21,13 @@ need sticky sessions, as Streamlit's own media files do; docs/APP.md).
 from __future__ import annotations
 
 import asyncio
-import gzip
 import hashlib
 import re
 import threading
 from collections import OrderedDict
 from typing import Any
 
-from components.component_files import takes_gzip
-from components.held_answers import Scope
+from components.held_answers import GzippedOnce, Scope, takes_gzip, with_length
 
 # a path's last two segments; relative, so it resolves under the page's own prefix (a reverse
 # proxy serving the app under `/screener/`) and in any page's folder
@@ -41,8 +39,9 @@ ADDRESS = re.compile(r"(?:^|/)_map_rows/([0-9a-f]{32})\.json$")
 KEPT_BYTES = 64 * 1024 * 1024
 
 IMMUTABLE = b"public, max-age=31536000, immutable"
-# a gzipped answer is built only for rows at least this long
+# a gzipped answer is built only for rows at least this long; the last so many kept
 GZIP_FROM = 1024
+GZIPPED_KEPT = 32
 
 
 class Published:
@@ -52,7 +51,7 @@ class Published:
     def __init__(self, kept_bytes: int = KEPT_BYTES) -> None:
         self.kept_bytes = kept_bytes
         self._rows: OrderedDict[str, bytes] = OrderedDict()
-        self._gzipped: dict[str, bytes] = {}
+        self.gzipped = GzippedOnce(GZIPPED_KEPT)
         self._size = 0
         self._lock = threading.Lock()
 
@@ -70,8 +69,7 @@ class Published:
 
     def _drop_oldest(self) -> None:
         while self._size > self.kept_bytes and len(self._rows) > 1:
-            digest, data = self._rows.popitem(last=False)
-            self._gzipped.pop(digest, None)
+            _, data = self._rows.popitem(last=False)
             self._size -= len(data)
 
     def get(self, digest: str) -> bytes | None:
@@ -81,21 +79,6 @@ class Published:
             if data is not None:
                 self._rows.move_to_end(digest)
             return data
-
-    def kept_gzipped(self, digest: str) -> bytes | None:
-        """Return the rows gzipped if they were compressed before, else None."""
-        with self._lock:
-            return self._gzipped.get(digest)
-
-    def gzipped(self, digest: str, data: bytes) -> bytes:
-        """Return the rows gzipped, compressed once while they are kept."""
-        packed = self.kept_gzipped(digest)
-        if packed is None:
-            packed = gzip.compress(data, compresslevel=6, mtime=0)
-            with self._lock:
-                if digest in self._rows:
-                    self._gzipped[digest] = packed
-        return packed
 
 
 STORE = Published()
@@ -134,7 +117,8 @@ class RowsServed:
         store = self.store or STORE
         data = store.get(digest)
         if data is None:
-            await _answer(send, 404, [(b"content-type", b"text/plain")], b"Not found")
+            gone = b"Not found"
+            await _answer(send, 404, with_length([(b"content-type", b"text/plain")], gone), gone)
             return
         headers = [
             (b"content-type", b"application/json"),
@@ -144,17 +128,15 @@ class RowsServed:
         ]
         accepted = dict(scope.get("headers", [])).get(b"accept-encoding", b"")
         if len(data) >= GZIP_FROM and takes_gzip(accepted):
-            packed = store.kept_gzipped(digest)
+            packed = store.gzipped.kept_for(digest)
             if packed is None:  # compressed once, off the event loop (600 KB: about 10 ms)
                 packed = await asyncio.to_thread(store.gzipped, digest, data)
             data = packed
             headers.append((b"content-encoding", b"gzip"))
-        headers.append((b"content-length", b"%d" % len(data)))
+        headers = with_length(headers, data)  # a HEAD is told the length of the GET's body
         await _answer(send, 200, headers, b"" if scope["method"] == "HEAD" else data)
 
 
 async def _answer(send: Any, status: int, headers: list[tuple[bytes, bytes]], body: bytes) -> None:
-    if status != 200:
-        headers = [*headers, (b"content-length", b"%d" % len(body))]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

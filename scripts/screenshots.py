@@ -33,6 +33,8 @@ from e2e_browser import (  # noqa: E402
     wait_for_run,
 )
 
+from bench.bench_pages import PLACEHOLDER  # noqa: E402
+
 OUT = REPO_ROOT / "docs" / "screenshots"
 # width -> (window, folder): the 1280 pictures stay where the README links them
 WINDOWS = {
@@ -118,9 +120,7 @@ def main(wanted: list[str], widths: list[int]) -> int:
                             prepare(page)
                         # every element drawn (none left in a placeholder while its code
                         # loads), then maps and charts finish drawing
-                        page.wait_for_selector(
-                            '[data-testid="stSkeleton"]', state="detached", timeout=60_000
-                        )
+                        page.wait_for_selector(PLACEHOLDER, state="detached", timeout=60_000)
                         page.wait_for_timeout(2500)
                         print(screenshot(page, name, whole_page=False, folder=folder))
                         context.close()

@@ -14,8 +14,8 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from components.component_files import ComponentFilesRevalidated, etag, matches, takes_gzip
-from components.held_answers import serve_rewritten
+from components.component_files import ComponentFilesRevalidated, etag, matches
+from components.held_answers import serve_rewritten, takes_gzip
 
 BUNDLE = "/component/components.click_map.deck_bundle/index.js"
 PAGE = "/component/components.click_map.click_map/index.html"
