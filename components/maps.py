@@ -92,7 +92,7 @@ _outline_rows_lock = threading.Lock()
 
 def outline_url(counties: Iterable[County]) -> str:
     """Return the address of the counties' outline edges (`outline_edges`), served by the
-    app (`served_json`). Their JSON is kept for the `OUTLINE_URLS_KEPT` sets of counties
+    app (`map_rows.publish`). Their JSON is kept for the `OUTLINE_URLS_KEPT` sets of counties
     asked for last (a county's outline is the same for the life of the process): a site's
     map is drawn again at each of its runs."""
     counties = list(counties)
