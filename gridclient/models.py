@@ -384,6 +384,8 @@ class Site(GridModel):
     # Listed with the latest assessment or its summary: newerQueueReport, factsKnownSince,
     # changed.
     newer_data_since_assessment: Opaque | None = None
+    # Members stored before the service bounded them and served null (an extension).
+    degraded_fields: list[str] | None = None
 
 
 class SiteRevision(GridModel):

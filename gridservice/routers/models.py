@@ -353,6 +353,13 @@ class Site(BaseModel):
         default=None,
         description="When the site was archived (an extension, PATCH); absent or null: active.",
     )
+    degradedFields: list[str] | None = Field(
+        default=None,
+        description="Extension: members stored before the service bounded free-form JSON "
+        "(nesting, size, NUL, finite numbers) that break those bounds, served null; absent "
+        "when none.",
+        json_schema_extra={"x-extension": True},
+    )
 
 
 class SiteRevision(BaseModel):

@@ -15,6 +15,7 @@ from starlette.responses import Response
 
 from gridservice.auth import Tenant
 from gridservice.paging import data_response
+from gridservice.routers.bounds import DEGRADED_FIELDS, servable_record
 from gridservice.routers.common import (
     POST_ERRORS,
     StrictQuery,
@@ -83,7 +84,10 @@ def patch_site(
     tenant_site(request, site_id, tenant)  # 404 before claiming a key for another's site
 
     def work(conn) -> str:
-        site = json.loads(tenancy.tenant_record(conn, "site", site_id, tenant) or "{}")
+        stored = tenancy.tenant_record(conn, "site", site_id, tenant) or "{}"
+        # A member stored before the bounds (served degraded) is written back null.
+        site = servable_record(stored) or json.loads(stored)
+        site.pop(DEGRADED_FIELDS, None)
         now = utc_now()
         changes = patched_site(site, patch, now)
         text = dumps(site)

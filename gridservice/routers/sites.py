@@ -12,6 +12,7 @@ from starlette.responses import Response
 from gridservice.auth import Tenant
 from gridservice.errors import ApiError
 from gridservice.paging import data_response
+from gridservice.routers.bounds import servable_body
 from gridservice.routers.common import (
     POST_ERRORS,
     Cursor,
@@ -91,11 +92,12 @@ def site_record(
 
 
 def tenant_site(request: Request, site_id: str, tenant_id: str) -> str:
-    """Return the stored JSON of a tenant's site, or 404 (also for another tenant's site)."""
+    """Return the JSON of a tenant's site as served (degraded where its stored form breaks
+    the bounds, `routers.bounds`), or 404 (also for another tenant's site)."""
     body = tenancy.tenant_record(conn_for(request), "site", site_id, tenant_id)
     if body is None:
         raise ApiError(404, "site_not_found", f"No site {site_id!r} for this tenant.")
-    return body
+    return servable_body(body)
 
 
 @router.post(
@@ -150,7 +152,7 @@ def list_sites(
     include: Include = None,
     archived: Archived = "exclude",
 ) -> Response:
-    bodies_of = None
+    bodies_of = _served_bodies
     if include == LATEST_ASSESSMENT:
 
         def bodies_of(rows: list[tuple[str, str]]) -> list[str]:
@@ -158,7 +160,7 @@ def list_sites(
             latest = tenancy.latest_assessments(conn, tenant, [r[0] for r in rows])
             newer = newer_data_since(conn, {k: json.loads(v) for k, v in latest.items()})
             return [
-                with_latest_assessment(body, latest.get(site_id), newer.get(site_id))
+                with_latest_assessment(servable_body(body), latest.get(site_id), newer.get(site_id))
                 for site_id, body in rows
             ]
 
@@ -170,7 +172,7 @@ def list_sites(
             newer = newer_data_since(conn, {k: basis for k, (_, basis) in latest.items()})
             return [
                 with_members(
-                    body,
+                    servable_body(body),
                     latestAssessmentSummary=latest.get(site_id, ("null",))[0],
                     newerDataSinceAssessment=_compact(newer.get(site_id)),
                 )
@@ -179,6 +181,12 @@ def list_sites(
 
     filters = {"tenant_id": tenant, "archived": archived}
     return page_response(request, "sites", filters, cursor, limit, bodies_of)
+
+
+def _served_bodies(rows: list[tuple[str, str]]) -> list[str]:
+    """Return the page's site bodies as served: one that breaks the bounds is degraded, not
+    allowed to fail the page."""
+    return [servable_body(body) for _, body in rows]
 
 
 def _compact(value: object) -> str:
