@@ -156,13 +156,14 @@ class Transport:
         json_body: Any = None,
         idempotency_key: str | None = None,
         stream: bool = False,
+        extra_headers: dict[str, str] | None = None,
     ) -> httpx.Response:
         """Send one operation, retrying what may be retried; raise a typed error otherwise.
 
         With ``stream``, a successful response comes back once its headers have; its body is
         left to be read (``response.read()``) by the caller, who closes it if unread.
         """
-        headers = dict(self.headers)
+        headers = {**self.headers, **(extra_headers or {})}
         content: bytes | None = None
         if method in ("POST", "PATCH"):
             # One key per call, reused on every attempt, so a retry never acts twice.

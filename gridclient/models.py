@@ -387,6 +387,13 @@ class Site(GridModel):
     # Members stored before the service bounded them and served null (an extension).
     degraded_fields: list[str] | None = None
 
+    @property
+    def etag(self) -> str | None:
+        """The site's version as read (``sites.get``, ``sites.update``), for ``if_match=``;
+        None for a site from a list, or from a service without the extension."""
+        raw = self.raw
+        return raw.headers.get("etag") if raw is not None else None
+
 
 class SiteRevision(GridModel):
     """One change of a site's reference, metadata or archive state: when, by whom, what."""

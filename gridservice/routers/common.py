@@ -38,6 +38,7 @@ _PROBLEM_TEXT = {
     404: "No such resource for this tenant.",
     406: "The Accept header excludes JSON.",
     409: "The same Idempotency-Key is still being processed.",
+    412: "If-Match names a version of the resource that is no longer current.",
     413: "The request body is larger than the service accepts.",
     415: "The request body is not JSON.",
     422: "The body fails validation, or an Idempotency-Key is reused with another body.",

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from starlette.responses import Response
 
 from gridservice.auth import Tenant
@@ -210,6 +211,55 @@ def with_latest_assessment(
     )
 
 
-@router.get("/v1/sites/{siteId}", response_model=One[Site], summary="Read a site")
+IfMatch = Annotated[
+    str | None,
+    Header(
+        alias="If-Match",
+        description="The `ETag` of the site as you read it (GET or a PATCH's answer): the "
+        "change is applied only if the site is still that version, else 412 "
+        "`precondition_failed` (an extension). `*` or no header: applied to whatever is there.",
+        json_schema_extra={"x-extension": True},
+    ),
+]
+# The 200 answer of GET and PATCH of one site: its ETag header (an extension).
+SITE_ETAG_RESPONSE = {
+    200: {
+        "headers": {
+            "ETag": {
+                "description": "The version of the site (a strong entity tag, a hash of the "
+                "answer's bytes); send it back in `If-Match` to PATCH only that version.",
+                "schema": {"type": "string"},
+                "x-extension": True,
+            }
+        }
+    }
+}
+
+
+def answer_etag(answer: bytes) -> str:
+    """Return the strong ETag of a site's answer (`{"data": site}`): its SHA-256, quoted."""
+    return '"' + hashlib.sha256(answer).hexdigest()[:32] + '"'
+
+
+def site_etag(site_json: str) -> str:
+    """Return the ETag a site stored as `site_json` is answered with (GET, PATCH)."""
+    return answer_etag(('{"data":' + site_json + "}").encode("utf-8"))
+
+
+def if_match_holds(if_match: str, etag: str) -> bool:
+    """Return whether an `If-Match` value lets a change of the version `etag` go ahead:
+    `*`, or one of its comma-separated tags equal to it (strong comparison, RFC 9110)."""
+    tags = [tag.strip() for tag in if_match.split(",")]
+    return "*" in tags or etag in tags
+
+
+@router.get(
+    "/v1/sites/{siteId}",
+    response_model=One[Site],
+    summary="Read a site",
+    responses=SITE_ETAG_RESPONSE,
+)
 def read_site(request: Request, tenant: Tenant, site_id: SiteId) -> Response:
-    return data_response(tenant_site(request, site_id, tenant))
+    response = data_response(tenant_site(request, site_id, tenant))
+    response.headers["ETag"] = answer_etag(response.body)
+    return response

@@ -437,6 +437,23 @@ def test_a_site_is_renamed_archived_and_its_revisions_read_back(client, beta):
     assert client.sites.get(created.id).archived_at is not None
 
 
+def test_an_update_with_a_stale_etag_raises_precondition_failed(client):
+    latitude, longitude = DEMO_POINTS["single_territory"]
+    created = client.sites.create(
+        gc.SiteDefinition(
+            requested_peak_load_mw=40,
+            location=gc.SiteLocation(latitude=latitude, longitude=longitude),
+        )
+    )
+    read = client.sites.get(created.id)
+    renamed = client.sites.update(created.id, customer_reference="North", if_match=read.etag)
+    assert renamed.customer_reference == "North" and renamed.etag not in (None, read.etag)
+    with pytest.raises(gc.PreconditionFailedError) as caught:
+        client.sites.update(created.id, customer_reference="South", if_match=read.etag)
+    assert caught.value.status == 412 and caught.value.code == "precondition_failed"
+    assert client.sites.get(created.id).customer_reference == "North"
+
+
 def test_changes_since_the_seeded_sites_assessment_are_typed(client, beta):
     from gridservice.demo.portfolio import SCREENED_ON_MONTH, SEEDED_SITE_ID
 
