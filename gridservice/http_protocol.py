@@ -16,6 +16,7 @@ import json
 import logging
 import re
 import uuid
+from urllib.parse import unquote_plus
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -105,16 +106,39 @@ def guarded_protocol(read_timeout: float) -> type[GuardedHttpProtocol]:
     return type("GuardedHttpProtocol", (GuardedHttpProtocol,), {"read_timeout": read_timeout})
 
 
-# A query parameter whose name says it carries a credential.
-_CREDENTIAL_PARAM = re.compile(
-    r"(?i)([?&](?:[^=&]*(?:token|key|secret|password|passwd|auth|signature|sig|session)[^=&]*)=)"
-    r"[^&#\s]*"
-)
+# A parameter name that says it carries a credential, once decoded, case-folded and stripped
+# of separators (`api-key`, `API_KEY` and `apikey` alike). `pass` covers password and passwd,
+# `sig` signature, `key` api_key.
+_CREDENTIAL_WORDS = re.compile(r"token|key|secret|pass|auth|sig|session|bearer|jwt|credential")
+_NOT_LETTERS = re.compile(r"[\W_]+")
+_PARAMETER_SEPARATORS = re.compile(r"([&;])")
+# A name encoded more than once is decoded this many times at most.
+_DECODINGS = 3
+
+
+def names_a_credential(raw_name: str) -> bool:
+    """Return whether a query parameter's name, as sent, says it carries a credential."""
+    name = raw_name
+    for _ in range(_DECODINGS):
+        decoded = unquote_plus(name)
+        if decoded == name:
+            break
+        name = decoded
+    return _CREDENTIAL_WORDS.search(_NOT_LETTERS.sub("", name.casefold())) is not None
 
 
 def redact_credentials(path_with_query: str) -> str:
     """Return the path with the value of every credential-like query parameter replaced."""
-    return _CREDENTIAL_PARAM.sub(r"\1[redacted]", path_with_query)
+    path, mark, query = path_with_query.partition("?")
+    if not mark:
+        return path_with_query
+    # `;` is split on too: a framework that reads it as a separator would see a parameter.
+    parts = _PARAMETER_SEPARATORS.split(query)
+    for index in range(0, len(parts), 2):
+        name, equals, _value = parts[index].partition("=")
+        if equals and names_a_credential(name):
+            parts[index] = name + "=[redacted]"
+    return path + mark + "".join(parts)
 
 
 class RedactCredentials(logging.Filter):
