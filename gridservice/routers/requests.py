@@ -20,7 +20,9 @@ from pydantic import (
 from gridservice.errors import ApiError
 
 _FORBID = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
-Text200 = Annotated[str, StringConstraints(max_length=200)]
+# Names and references are trimmed before they are stored: a padded copy ("\tREF-7") would
+# otherwise be a different value from the one the packet scrubber searches for.
+Text200 = Annotated[str, StringConstraints(max_length=200, strip_whitespace=True)]
 _DATE_PATTERN = r"^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
 
 
@@ -41,7 +43,7 @@ class SiteAddress(BaseModel):
 
 
 MetadataKey = Annotated[str, StringConstraints(max_length=64)]
-MetadataValue = Annotated[str, StringConstraints(max_length=500)]
+MetadataValue = Annotated[str, StringConstraints(max_length=500, strip_whitespace=True)]
 
 
 class SiteDefinition(BaseModel):
