@@ -74,7 +74,9 @@ def _no_nul(text: str) -> str:
 # Annotations for request models: a free-form member, and text without NUL.
 FreeForm = AfterValidator(_storable)
 NulFree = AfterValidator(_no_nul)
-Text200 = Annotated[str, StringConstraints(max_length=200), NulFree]
+# Names and references are trimmed before they are stored: a padded copy ("\tREF-7") would
+# otherwise be a different value from the one the packet scrubber searches for.
+Text200 = Annotated[str, StringConstraints(max_length=200, strip_whitespace=True), NulFree]
 
 
 def _text_depth(body: str) -> int:

@@ -41,7 +41,7 @@ class SiteAddress(BaseModel):
 
 
 MetadataKey = Annotated[str, StringConstraints(max_length=64), NulFree]
-MetadataValue = Annotated[str, StringConstraints(max_length=500), NulFree]
+MetadataValue = Annotated[str, StringConstraints(max_length=500, strip_whitespace=True), NulFree]
 
 
 class SiteDefinition(BaseModel):
