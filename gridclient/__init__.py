@@ -11,6 +11,9 @@
 
 from gridclient._assessment_summary import (
     AssessmentSummary,
+    KeyFigures,
+    NearestPlant,
+    ReserveMargin,
     SummaryMargin,
     SummaryPlant,
     SummaryQueue,
@@ -50,6 +53,7 @@ from gridclient._surroundings import (
 )
 from gridclient._transport import package_version
 from gridclient.models import (
+    MAX_PEAK_LOAD_MW,
     Assessment,
     AssessmentExport,
     BalancingAuthorityOperation,
@@ -86,6 +90,9 @@ __all__ = [
     "Assessment",
     "AssessmentExport",
     "AssessmentSummary",
+    "KeyFigures",
+    "NearestPlant",
+    "ReserveMargin",
     "AuthenticationError",
     "BadRequestError",
     "BalancingAuthorityOperation",
@@ -103,7 +110,10 @@ __all__ = [
     "InterconnectionPoint",
     "InternalServerError",
     "InvalidArgumentError",
+    "KeyFigures",
+    "MAX_PEAK_LOAD_MW",
     "NearbyPlant",
+    "NearestPlant",
     "NotAcceptableError",
     "NotFoundError",
     "Page",
@@ -122,6 +132,7 @@ __all__ = [
     "RateLimitError",
     "RawResponse",
     "Release",
+    "ReserveMargin",
     "ResponseValidationError",
     "ServiceTerritoryCandidate",
     "Site",
