@@ -97,11 +97,8 @@ with problem_boundary():
         site = data.site(conn, assessment.site_id) if assessment.site_id else None
         location = site.location if site else None
         point = (location.latitude, location.longitude) if location else None
-        plants = data.all_generation_plants(conn) if point else None
         summary.draw_band(
-            assessment,
-            summary.headlines(assessment, plants, point),
-            view.readiness_label(assessment.readiness),
+            assessment, summary.headlines(assessment), view.readiness_label(assessment.readiness)
         )
         view.draw_readiness(assessment)
         view.draw_actions(assessment)

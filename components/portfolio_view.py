@@ -114,6 +114,7 @@ PORTFOLIO_COLUMNS = {
     "Queued MW in the county": lambda s: _queue(s).active_mw,
     "Share of queued MW that is firm": lambda s: _queue(s).firm_share,
     "Tightest reserve margin (MW)": lambda s: _margin(s).margin_mw,
+    "Tightest reserve margin (share of peak)": lambda s: _margin(s).share_of_peak,
     "Tightest margin year": lambda s: _margin(s).period,
     "Possible serving utilities": lambda s: (
         _summary(s).territory_candidates if _summary(s) else None
@@ -158,8 +159,11 @@ PORTFOLIO_COLUMN_CONFIG = {
     "Tightest reserve margin (MW)": st.column_config.NumberColumn(
         "Tightest margin",
         format="%,.0f MW",
-        help="Tightest reserve margin: firm capacity less forecast peak in the tightest "
-        "forecast year of the market.",
+        help="Tightest reserve margin: capacity (firm or total, as the market's data gives "
+        "it) less forecast peak, in the forecast year furthest short of the reserve need.",
+    ),
+    "Tightest reserve margin (share of peak)": st.column_config.NumberColumn(
+        "Margin", format="percent", width="small", help="The tightest margin over that peak."
     ),
     "Tightest margin year": st.column_config.TextColumn("Year", width="small"),
     "Possible serving utilities": st.column_config.NumberColumn(
@@ -271,6 +275,7 @@ COMPARED_FIGURES = {
     "Queued MW in the county": "{:,.0f} MW",
     "Share of queued MW that is firm": "{:.0%}",
     "Tightest reserve margin (MW)": "{:,.0f} MW",
+    "Tightest reserve margin (share of peak)": "{:.1%}",
     "Tightest margin year": "{}",
     "Nearest power plant": "{}",
     "Nearest plant (km)": "{:.1f} km",

@@ -11,6 +11,9 @@
 
 from gridclient._assessment_summary import (
     AssessmentSummary,
+    KeyFigures,
+    NearestPlant,
+    ReserveMargin,
     SummaryMargin,
     SummaryPlant,
     SummaryQueue,
@@ -51,6 +54,7 @@ from gridclient._surroundings import (
 )
 from gridclient._transport import package_version
 from gridclient.models import (
+    MAX_PEAK_LOAD_MW,
     Assessment,
     AssessmentExport,
     BalancingAuthorityOperation,
@@ -87,6 +91,9 @@ __all__ = [
     "Assessment",
     "AssessmentExport",
     "AssessmentSummary",
+    "KeyFigures",
+    "NearestPlant",
+    "ReserveMargin",
     "AuthenticationError",
     "BadRequestError",
     "BalancingAuthorityOperation",
@@ -105,7 +112,10 @@ __all__ = [
     "InterconnectionPoint",
     "InternalServerError",
     "InvalidArgumentError",
+    "KeyFigures",
+    "MAX_PEAK_LOAD_MW",
     "NearbyPlant",
+    "NearestPlant",
     "NotAcceptableError",
     "NotFoundError",
     "Page",
@@ -124,6 +134,7 @@ __all__ = [
     "RateLimitError",
     "RawResponse",
     "Release",
+    "ReserveMargin",
     "ResponseValidationError",
     "ServiceTerritoryCandidate",
     "Site",

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import PrivateAttr, field_validator
 
-from gridclient._assessment_summary import AssessmentSummary
+from gridclient._assessment_summary import AssessmentSummary, KeyFigures
 from gridclient._base import GridModel
 from gridclient._response import RawResponse
 
@@ -338,6 +338,11 @@ class Address(GridModel):
     country_code: str | None = None
 
 
+# The spec bounds a site's requested peak load (and its average and curtailable load) to
+# more than 0 and at most this many MW; a form checks it before sending.
+MAX_PEAK_LOAD_MW = 5000.0
+
+
 class SiteDefinition(GridModel):
     """What ``sites.create`` sends; ``None`` fields are left out of the request."""
 
@@ -427,8 +432,8 @@ class Assessment(GridModel):
     queue_history: Opaque | None = None
     risks: list[str] | None = None
     next_actions: list[str] | None = None
-    # Extension: tightestReserveMargin and nearestPlant, each None when the data gives none.
-    key_figures: Opaque | None = None
+    # Extension: the tightest reserve margin and the nearest plant, as the service works them out.
+    key_figures: KeyFigures | None = None
 
 
 Site.model_rebuild()
