@@ -79,8 +79,11 @@ def test_a_mapped_user_logs_in_and_works_in_their_tenant(login_app, new_page):
     from playwright.sync_api import expect
 
     page = new_page()
-    open_page(page, login_app)
-    assert "Data source" not in page.locator('[data-testid="stApp"]').inner_text()
+    # a shared link, opened before logging in, shows the login screen and nothing of the page
+    open_page(page, login_app, "assessment?assessment=asm_shared")
+    expect(page.get_by_role("button", name="Log in")).to_be_visible()
+    shown = page.locator('[data-testid="stApp"]').inner_text()
+    assert "Data source" not in shown and "asm_shared" not in shown
     log_in_as(page, login_app, MAPPED)
     sidebar = page.locator('[data-testid="stSidebar"]')
     expect(sidebar).to_contain_text("Tenant: demo-beta")
