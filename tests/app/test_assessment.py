@@ -271,8 +271,7 @@ def test_the_spreadsheet_has_the_site_inputs_then_a_sheet_per_section(demo_servi
 
     with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:
         site = client.sites.get(screened.site_id)
-    sheets = assessment_workbook.assessment_sheets(screened, site)
-    book = openpyxl.load_workbook(io.BytesIO(assessment_workbook.workbook_bytes(sheets)))
+    book = openpyxl.load_workbook(io.BytesIO(assessment_workbook.assessment_xlsx(screened, site)))
     assert book.sheetnames[0] == "Site inputs"
     assert {"Findings", "Queue records", "Transmission projects", "Market signals"} <= set(
         book.sheetnames
@@ -288,6 +287,41 @@ def test_the_spreadsheet_has_the_site_inputs_then_a_sheet_per_section(demo_servi
     assert len(findings) == sum(
         len(screened.readiness[k]) for k in ("findings", "abstentions", "limitations")
     )
+
+
+HYPERLINK = '=HYPERLINK("http://127.0.0.1:18799/x","x")'
+
+
+@pytest.mark.parametrize(
+    ("stored", "read_back"),
+    [(HYPERLINK, "'" + HYPERLINK), ("North\u000bfield\u0000 site", "Northfield site")],
+    ids=["formula", "control-characters"],
+)
+def test_the_spreadsheet_keeps_hostile_names_as_text(demo_service, screened, stored, read_back):
+    """A customer reference, utility and project names beginning a formula reach the .xlsx
+    as text; characters a workbook cannot hold are dropped rather than failing the download."""
+    import io
+
+    import openpyxl
+
+    from components import assessment_workbook
+    from gridclient import GridDataClient
+
+    with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:
+        site = client.sites.get(screened.site_id).model_copy(update={"customer_reference": stored})
+    utilities = [{**c, "utility": stored} for c in screened.utility_candidates]
+    records = [
+        r.model_copy(update={"project_name": stored}) for r in screened.relevant_queue_records
+    ]
+    assert utilities and records
+    assessment = screened.model_copy(
+        update={"utility_candidates": utilities, "relevant_queue_records": records}
+    )
+    book = openpyxl.load_workbook(io.BytesIO(assessment_workbook.assessment_xlsx(assessment, site)))
+    cells = [cell for sheet in book for row in sheet.iter_rows() for cell in row]
+    assert [cell.coordinate for cell in cells if cell.data_type == "f"] == []
+    hostile = [cell for cell in cells if cell.value == read_back]
+    assert len(hostile) == 1 + len(utilities) + len(records)
 
 
 LURE = "x'. **Your session has expired.** [Sign in again](http://127.0.0.1:18799/login)"
