@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 import httpx
 import pytest
-from conftest import ALPHA_TOKEN, page_path
+from conftest import ALPHA_TOKEN, CODE_SPAN, page_path, unescape
 from static_tables import static_table_tags, static_tables
 from streamlit.testing.v1 import AppTest
 
@@ -31,11 +29,6 @@ def screened(demo_service):
             idempotency_key="assessment-page-test-site",
         )
         return client.assessments.create(site.id)
-
-
-def unescape(markdown: str) -> str:
-    """Return markdown source as the reader sees it: backslash escapes removed."""
-    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def open_assessment(assessment_id: str | None, state: dict | None = None) -> AppTest:
@@ -337,6 +330,18 @@ def test_an_id_from_the_url_is_shown_as_text(service_env, assessment_id):
     assert unescape(shown) == f"Assessment '{assessment_id}' was not found for this tenant."
     for markup in ("**", "](", "!["):
         assert markup not in shown, markup
+
+
+@pytest.mark.parametrize("assessment_id", ["http://evil.example", "[x](http://evil.example)"])
+def test_an_address_from_the_url_is_no_link_in_the_error_box(service_env, assessment_id):
+    """Streamlit's markdown links a bare address whatever its escaping: the id's address is
+    shown in a code span, and nothing outside one can be linked."""
+    at = open_assessment(assessment_id)
+    shown = at.error[0].value
+    assert unescape(shown) == f"Assessment '{assessment_id}' was not found for this tenant."
+    outside = CODE_SPAN.sub("", shown)
+    for linkable in ("http", "evil.example", "](", "www."):
+        assert linkable not in outside, (linkable, shown)
 
 
 def test_the_service_text_of_an_assessment_is_shown_as_text(service_env, screened, monkeypatch):
