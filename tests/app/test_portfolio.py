@@ -170,6 +170,15 @@ def test_the_export_bytes_hold_the_comparison_and_neutralise_formulas(alpha_clie
     assert list(readiness[1:]) == list(frame.set_index("Figure or factor").loc["Readiness"])
 
 
+def test_a_stored_text_a_workbook_cannot_hold_still_yields_the_excel_bytes(alpha_client):
+    sites = demo_sites(alpha_client)
+    sites[0] = sites[0].model_copy(update={"customer_reference": "North\u000bfield\u0000 site"})
+    frame = view.comparison_frame(sites, whole_assessments(alpha_client, sites))
+    sheet = load_workbook(io.BytesIO(view.comparison_xlsx(frame))).active
+    assert [c.value for c in sheet[1]][1].startswith("Northfield site")
+    assert "Northfield site" in view.comparison_csv(frame).decode("utf-8-sig")
+
+
 def page_and_requests(monkeypatch) -> tuple[AppTest, list[httpx.Request]]:
     """Return the page run once without a failure, and every request it sent."""
     sent: list[httpx.Request] = []
