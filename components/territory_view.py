@@ -129,6 +129,15 @@ def candidate_provenance(candidate: ServiceTerritoryCandidate) -> str:
     return " ".join(lines)
 
 
+def polygon_attribution(candidates: list[ServiceTerritoryCandidate]) -> str | None:
+    """Return the licence attribution the service gave with polygon candidates, or None."""
+    for candidate in candidates:
+        evidence = candidate.evidence if isinstance(candidate.evidence, dict) else {}
+        if evidence.get("attribution"):
+            return str(evidence["attribution"])
+    return None
+
+
 def draw_candidates(candidates: list[ServiceTerritoryCandidate]) -> None:
     """Draw the candidate table and how each was found, or say no territory was found."""
     if not candidates:
@@ -146,6 +155,9 @@ def draw_candidates(candidates: list[ServiceTerritoryCandidate]) -> None:
         width="stretch",
     )
     st.caption(f"Confidence is a {HEURISTIC_LABEL}.")
+    attribution = polygon_attribution(candidates)
+    if attribution:
+        st.caption(attribution)
     st.markdown("**How each candidate was found**")
     for candidate in candidates:
         evidence = candidate.evidence if isinstance(candidate.evidence, dict) else {}

@@ -71,6 +71,14 @@ CATALOGUE: dict[str, tuple[str, str]] = {
         "Service territories",
         "No service territories: the serving utility is unknown.",
     ),
+    "retail_territory_polygons": (
+        "Retail service territory polygons (HIFLD)",
+        "No territory polygons: a point resolves by the EIA-861 county listing alone.",
+    ),
+    "market_regions": (
+        "ISO/RTO market boundaries (HIFLD)",
+        "No market boundaries: the market a point is in is not named.",
+    ),
     "docket_filings": (
         "Regulatory docket filings",
         "No docket filings (such as PUCT control numbers) are loaded: regulatory history "

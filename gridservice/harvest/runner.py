@@ -24,6 +24,7 @@ from gridservice.harvest import (
     ercot_gis,
     ercot_gis_extract,
     ercot_large_load,
+    hifld,
     lbnl,
 )
 from gridservice.harvest._base import Asset, Harvest, HarvestError
@@ -64,6 +65,22 @@ SOURCES: dict[str, Source] = {
         ("Service_Territory_*.xlsx",),
         "EIA-861 service territories: utility-by-county territory candidates",
         20,
+    ),
+    "hifld-territories": Source(
+        "hifld-territories",
+        hifld.TERRITORIES_SOURCE_ID,
+        hifld.parse_territories,
+        ("hifld_electric_retail_service_territories*.geojson",),
+        "HIFLD Electric Retail Service Territories (CommonGrid, ODbL 1.0): territory polygons",
+        21,
+    ),
+    "hifld-iso": Source(
+        "hifld-iso",
+        hifld.MARKETS_SOURCE_ID,
+        hifld.parse_markets,
+        ("hifld_independent_system_operators*.geojson",),
+        "HIFLD ISO boundaries (CommonGrid, ODbL 1.0): the market region of a point",
+        22,
     ),
     "ercot-cdr": Source(
         "ercot-cdr",

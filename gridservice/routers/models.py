@@ -13,6 +13,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from gridservice.routers.key_figures_models import KeyFigures
 
 Opaque = dict[str, Any]
+
+MARKET_DESCRIPTION = (
+    "Extension: the market region the point is in, from HIFLD's ISO boundaries: `{code, "
+    "name, label, isIso, alsoIn, method, source, attribution, evidence}` (`code` an ISO such "
+    "as `PJM`, or a region outside any ISO: `West`, `Southeast`, `Alaska`, `Hawaii`, labelled "
+    "`no ISO: West`); null when no loaded boundary holds the point."
+)
+ATTRIBUTION_DESCRIPTION = (
+    "Extension: the attribution the ODbL 1.0 licence of the HIFLD polygons asks of an answer "
+    "using them; null when the answer uses none."
+)
 T = TypeVar("T")
 
 
@@ -351,6 +362,12 @@ class Site(BaseModel):
     energyStorage: Opaque | None
     location: Location
     address: Address | None
+    market: Opaque | None = Field(
+        default=None,
+        description=MARKET_DESCRIPTION + " Found when the site was created; absent on sites "
+        "created before the service held the boundaries.",
+        json_schema_extra={"x-extension": True},
+    )
     archivedAt: str | None = Field(
         default=None,
         description="When the site was archived (an extension, PATCH); absent or null: active.",
@@ -407,6 +424,12 @@ class Assessment(BaseModel):
     utilityCandidates: list[Opaque] | None
     tariffCandidates: list[Opaque] | None
     serviceTerritoryCandidates: list[Opaque] | None
+    market: Opaque | None = Field(
+        default=None, description=MARKET_DESCRIPTION, json_schema_extra={"x-extension": True}
+    )
+    attribution: str | None = Field(
+        default=None, description=ATTRIBUTION_DESCRIPTION, json_schema_extra={"x-extension": True}
+    )
     marketSignals: list[Fact] | None
     relevantQueueRecords: list[ExpandedQueueRecord] | None
     relevantTransmissionProjects: list[TransmissionProject] | None
@@ -484,13 +507,31 @@ class TerritoryCandidate(BaseModel):
     isoRto: str | None
     confidence: float | None
     confidenceBasis: str | None
-    resolutionMethod: str | None
+    resolutionMethod: str | None = Field(
+        description="`eia861_county_listing` (EIA-861 lists the utility for the point's "
+        "county), `retail_territory_polygon` (an extension: a HIFLD Electric Retail Service "
+        "Territories polygon holds the point; HIFLD's compilation, not a regulator's "
+        "certificate map) or a demo method."
+    )
     evidence: Opaque | None
+    methodAgreement: Opaque | None = Field(
+        default=None,
+        description="Extension: `{agrees, otherMethod, note}`, whether the other resolution "
+        "method names this utility too (`agrees: false` is a disagreement, said in `note`); "
+        "absent where the other method has no data for the point.",
+        json_schema_extra={"x-extension": True},
+    )
 
 
 class TerritoryResolution(BaseModel):
     location: Opaque
     candidates: list[TerritoryCandidate]
+    market: Opaque | None = Field(
+        default=None, description=MARKET_DESCRIPTION, json_schema_extra={"x-extension": True}
+    )
+    attribution: str | None = Field(
+        default=None, description=ATTRIBUTION_DESCRIPTION, json_schema_extra={"x-extension": True}
+    )
 
 
 class ReleaseIdentity(BaseModel):

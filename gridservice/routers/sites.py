@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import sqlite3
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Path, Query, Request
@@ -12,7 +13,9 @@ from starlette.responses import Response
 
 from gridservice.auth import Tenant
 from gridservice.errors import ApiError
+from gridservice.markets import market_at
 from gridservice.paging import data_response
+from gridservice.polygon_index import outside_united_states
 from gridservice.routers.bounds import servable_body
 from gridservice.routers.common import (
     POST_ERRORS,
@@ -66,9 +69,15 @@ Archived = Annotated[
 
 
 def site_record(
-    definition: SiteDefinition, *, site_id: str, tenant_id: str, created_at: str
+    definition: SiteDefinition,
+    *,
+    site_id: str,
+    tenant_id: str,
+    created_at: str,
+    market: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Return the wire site: every documented field present, null when not given."""
+    """Return the wire site: every documented field present, null when not given, and the
+    market region its point is in (an extension)."""
     d = definition.model_dump()
     return {
         "id": site_id,
@@ -88,8 +97,25 @@ def site_record(
         "energyStorage": d["energyStorage"],
         "location": d["location"],
         "address": d["address"],
+        "market": market,
         "archivedAt": None,
     }
+
+
+def refuse_point_abroad(conn: sqlite3.Connection, latitude: float, longitude: float) -> None:
+    """Refuse (422) a point in no US state outline, when the store holds the whole country's."""
+    if outside_united_states(conn, latitude, longitude):
+        raise ApiError(
+            422,
+            "location_outside_united_states",
+            f"The point (latitude {latitude:g}, longitude {longitude:g}) is outside the United "
+            "States (in no US state or territory, or at sea): the data covers US sites only. "
+            "Check the latitude and longitude, and their signs.",
+            errors=[
+                {"field": "location.latitude", "message": "outside the United States"},
+                {"field": "location.longitude", "message": "outside the United States"},
+            ],
+        )
 
 
 def tenant_site(request: Request, site_id: str, tenant_id: str) -> str:
@@ -116,6 +142,9 @@ def create_site(
     idempotency_key: IdempotencyKey,
 ) -> Response:
     raw = definition.model_dump(exclude_unset=True)
+    latitude, longitude = definition.location.latitude, definition.location.longitude
+    refuse_point_abroad(conn_for(request), latitude, longitude)
+    market = market_at(conn_for(request), latitude, longitude)
 
     def work(conn) -> str:
         site = site_record(
@@ -123,6 +152,7 @@ def create_site(
             site_id="site_" + secrets.token_hex(10),
             tenant_id=tenant,
             created_at=utc_now(),
+            market=market,
         )
         text = dumps(site)
         tenancy.insert_site(conn, site["id"], tenant, site["createdAt"], text)

@@ -12,6 +12,7 @@ from starlette.responses import Response
 
 from gridservice.auth import Tenant
 from gridservice.errors import ApiError
+from gridservice.markets import market_at
 from gridservice.paging import ORDER_ID_ASC, data_response, envelope_bytes, json_bytes_response
 from gridservice.routers.common import (
     Cursor,
@@ -144,6 +145,10 @@ def _list_filters(
     return {"site": site_id, "tenant": tenant, "list": name, "county": county, **query}
 
 
+def _point(site: dict) -> tuple[float, float]:
+    return float(site["location"]["latitude"]), float(site["location"]["longitude"])
+
+
 def _states(surroundings: dict) -> dict[str, str]:
     return {c["countyFips"]: c["state"] for c in surroundings["counties"]}
 
@@ -184,6 +189,7 @@ def read_surroundings(
         bound_surroundings(surroundings, query, sign)
         projects = listed_projects(surroundings)
         add_record_ids(conn, surroundings["market"], projects, _states(surroundings))
+        surroundings["marketRegion"] = market_at(conn, *_point(site))
     meta = {
         "extension": True,
         "locationBasis": {"queue": "county", "plants": "coordinates"},

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from gridservice.routers.models import QualityFlag, SourceEvidence
+from gridservice.routers.models import Opaque, QualityFlag, SourceEvidence
 
 Firmness = Literal["security_ntp", "ia_signed", "neither"]
 
@@ -260,6 +260,13 @@ class SiteSurroundings(BaseModel):
     radiusKm: float
     siteCounty: SiteCounty
     market: str
+    marketRegion: Opaque | None = Field(
+        default=None,
+        description="Extension: the market region the site's point is in (HIFLD ISO "
+        "boundaries), the object the site and assessment call `market`; `market` here stays "
+        "the queue's market code.",
+        json_schema_extra={"x-extension": True},
+    )
     distanceBasis: str
     queueNow: QueueTotals
     reports: list[QueueReport]

@@ -6,6 +6,7 @@ import sqlite3
 
 from shapely.geometry.base import BaseGeometry
 
+from gridservice.markets import market_at
 from gridservice.screening import factors
 from gridservice.screening.key_figures import key_figures
 from gridservice.screening.narrative import next_actions, risks
@@ -13,6 +14,7 @@ from gridservice.screening.outcomes import Context, Outcome, county_label, mw, n
 from gridservice.screening.surroundings import county_queue_history
 from gridservice.screening.surroundings_lists import bound_queue_history
 from gridservice.screening.territory import (
+    attribution_of,
     county_at,
     county_index,
     is_county_listing,
@@ -136,13 +138,18 @@ def _dedupe_queue(
     return [e for e in in_county if keep(e)], [e for e in nearby if keep(e)], dropped
 
 
-def _markets(conn: sqlite3.Connection, county: dict | None, candidates: list[dict]) -> list[str]:
+def _markets(
+    conn: sqlite3.Connection, county: dict | None, candidates: list[dict], market: dict | None
+) -> list[str]:
     # A territory spanning two markets names both, e.g. "ERCOT/SPP".
     markets = sorted(
         {m.strip() for c in candidates for m in str(c.get("isoRto") or "").split("/") if m.strip()}
     )
     if markets or county is None:
         return markets
+    # The ISO boundary holding the point says more than which market a state's queue names most.
+    if market is not None and market["isIso"]:
+        return [market["code"]]
     counts = screening_reads.queue_market_counts(conn, county["state"])
     return [counts[0][0]] if counts else []
 
@@ -322,7 +329,8 @@ def screen_site(
     location = site.get("location") or {}
     county = county_at(conn, float(location["latitude"]), float(location["longitude"]))
     candidates = territory_candidates(conn, county)
-    markets = _markets(conn, county, candidates)
+    market = market_at(conn, float(location["latitude"]), float(location["longitude"]))
+    markets = _markets(conn, county, candidates, market)
     in_county, nearby, duplicates = _dedupe_queue(conn, *_gather_queue(conn, county))
     projects = (
         screening_reads.transmission_projects_for_county(conn, county["name"], county["state"])
@@ -363,6 +371,8 @@ def screen_site(
         "utilityCandidates": utilities,
         "tariffCandidates": _tariff_candidates(utilities, site),
         "serviceTerritoryCandidates": candidates,
+        "market": market,
+        "attribution": attribution_of(candidates, market),
         "marketSignals": _market_signals(facts, outcomes),
         "relevantQueueRecords": relevant_queue,
         "relevantTransmissionProjects": projects,

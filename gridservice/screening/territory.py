@@ -1,7 +1,7 @@
-"""Point -> county -> service-territory candidates.
+"""Point -> service-territory candidates: by polygon and by county listing.
 
-Territories are unions of counties, so a point resolves to the territories covering its
-county. Where several overlap (dual certification), each candidate's heuristic confidence
+Territory polygons holding the point are one method (`territory_polygons`); the other is the
+county: territories that are unions of counties cover the point's county. Where several overlap (dual certification), each candidate's heuristic confidence
 is its source-authority confidence divided by the number of candidates: the point is
 served by one of them and the data cannot say which, so none may look surer than 1/n of
 what its source alone would support.
@@ -15,6 +15,8 @@ from collections import OrderedDict
 from typing import Any
 
 from gridservice.geo import GEOMETRY_SOURCE, CountyIndex
+from gridservice.markets import market_at
+from gridservice.screening.territory_polygons import mark_agreement, polygon_candidates
 from gridservice.store import screening_reads
 
 CONFIDENCE_BASIS = "source_authority_heuristic_not_benchmark_accuracy"
@@ -123,10 +125,35 @@ def territory_candidates(conn: sqlite3.Connection, county: dict | None) -> list[
     return candidates
 
 
+def service_territory_candidates(
+    conn: sqlite3.Connection, latitude: float, longitude: float, county: dict | None
+) -> list[dict]:
+    """Return the candidates of both methods, surest first: every territory polygon holding
+    the point and every utility listing its county, each saying where the other disagrees."""
+    polygons = polygon_candidates(conn, latitude, longitude)
+    listed = territory_candidates(conn, county)
+    mark_agreement(conn, polygons, listed, county)
+    candidates = polygons + listed
+    candidates.sort(key=lambda c: -c["confidence"])
+    return candidates
+
+
+def attribution_of(candidates: list[dict], market: dict | None) -> str | None:
+    """Return the attribution the polygons' licence asks of an answer built on them (as their
+    harvest stored it), or None when the answer uses none."""
+    sources = [market or {}, *((c.get("evidence") or {}) for c in candidates)]
+    return next((s["attribution"] for s in sources if s.get("attribution")), None)
+
+
 def resolve_service_territory(conn: sqlite3.Connection, latitude: float, longitude: float) -> dict:
-    """Return `{location, candidates}` for a point: its county and the territories covering it."""
+    """Return `{location, candidates, market, attribution}` for a point: its county, the
+    territories holding or listing it, and the market region it is in."""
     county = county_at(conn, latitude, longitude)
+    candidates = service_territory_candidates(conn, latitude, longitude, county)
+    market = market_at(conn, latitude, longitude)
     return {
         "location": {"type": "Point", "coordinates": [longitude, latitude], "county": county},
-        "candidates": territory_candidates(conn, county),
+        "candidates": candidates,
+        "market": market,
+        "attribution": attribution_of(candidates, market),
     }

@@ -13,6 +13,8 @@ DATA_TABLES = (
     ("counties", "county_fips", "county_fips || state_fips || name || geojson"),
     ("service_territories", "territory_id", "territory_id || body"),
     ("territory_counties", "territory_id, county_fips", "territory_id || county_fips"),
+    ("retail_territory_polygons", "region_id", "region_id || geojson || body"),
+    ("market_regions", "region_id", "region_id || geojson || body"),
     ("facts", "id", "id || body"),
     ("generators", "id", "id || source_id || is_current || body"),
     ("generation_plants", "id", "id || body"),

@@ -79,6 +79,8 @@ _DATASET_COUNTS = {
         "SELECT count(*) FROM facts WHERE kind = 'resource_adequacy' AND known_to IS NULL"
     ),
     "service_territories": "SELECT count(*) FROM service_territories",
+    "retail_territory_polygons": "SELECT count(*) FROM retail_territory_polygons",
+    "market_regions": "SELECT count(*) FROM market_regions",
     "docket_filings": "SELECT count(*) FROM docket_filings",
     "evidence_chunks": "SELECT count(*) FROM evidence_chunks WHERE known_to IS NULL",
     "counties": "SELECT count(*) FROM counties",

@@ -49,6 +49,25 @@ CREATE TABLE IF NOT EXISTS territory_counties (
 );
 CREATE INDEX IF NOT EXISTS territory_counties_fips ON territory_counties(county_fips);
 
+-- Retail service territories as polygons (HIFLD via CommonGrid, ODbL 1.0) and the market
+-- regions a point lies in (HIFLD ISO boundaries, with the non-ISO regions). Each row keeps
+-- its feature's file, index and the file's SHA-256 in `body.evidence`.
+CREATE TABLE IF NOT EXISTS retail_territory_polygons (
+    region_id  TEXT PRIMARY KEY,      -- 'region-st-64196'
+    utility_id TEXT,                  -- 'eia:64196' (joins EIA-861), null when HIFLD has none
+    min_lon REAL NOT NULL, min_lat REAL NOT NULL, max_lon REAL NOT NULL, max_lat REAL NOT NULL,
+    geojson    TEXT NOT NULL,
+    body       TEXT NOT NULL          -- name, state, customers, evidence
+);
+CREATE INDEX IF NOT EXISTS retail_territory_polygons_utility
+    ON retail_territory_polygons(utility_id);
+CREATE TABLE IF NOT EXISTS market_regions (
+    region_id TEXT PRIMARY KEY,       -- 'region-iso-pjm'
+    min_lon REAL NOT NULL, min_lat REAL NOT NULL, max_lon REAL NOT NULL, max_lat REAL NOT NULL,
+    geojson   TEXT NOT NULL,
+    body      TEXT NOT NULL           -- code, name, isIso, evidence
+);
+
 -- Facts: load forecasts (kind='load_forecast') and resource adequacy (kind='resource_adequacy').
 CREATE TABLE IF NOT EXISTS facts (
     id         TEXT PRIMARY KEY,

@@ -59,6 +59,28 @@ def insert_counties(conn: sqlite3.Connection, rows: Iterable[Record]) -> None:
     )
 
 
+def replace_polygon_layer(conn: sqlite3.Connection, table: str, rows: list[Record]) -> None:
+    """Replace a polygon layer (`retail_territory_polygons` or `market_regions`) by `rows`:
+    region_id, min_lon, min_lat, max_lon, max_lat, geojson, body (and utility_id for the
+    territories). A new edition of the file replaces the whole layer."""
+    if table not in POLYGON_LAYERS:
+        raise ValueError(f"not a polygon layer: {table}")
+    columns = POLYGON_LAYERS[table]
+    conn.execute(f"DELETE FROM {table}")
+    conn.executemany(
+        f"INSERT INTO {table}({', '.join(columns)}) VALUES ({', '.join(':' + c for c in columns)})",
+        rows,
+    )
+
+
+POLYGON_LAYERS = {
+    "retail_territory_polygons": (
+        "region_id", "utility_id", "min_lon", "min_lat", "max_lon", "max_lat", "geojson", "body"
+    ),
+    "market_regions": ("region_id", "min_lon", "min_lat", "max_lon", "max_lat", "geojson", "body"),
+}  # fmt: skip
+
+
 def insert_territory(
     conn: sqlite3.Connection, territory_id: str, candidate: Record, county_fips: Iterable[str]
 ) -> None:

@@ -1,0 +1,115 @@
+"""Territory candidates by polygon (HIFLD retail service territories) and where they and the
+EIA-861 county listing disagree.
+
+Every stored polygon holding the point is a candidate. Its heuristic confidence is the
+source's authority times its share of the overlap, each polygon weighed by how far inside it
+the point is (capped, plus the simplification tolerance): a point deep inside one polygon and
+near the edge of another leans to the first. docs/SCREENING.md gives the numbers; they are a
+heuristic, never an accuracy.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from gridservice.polygon_index import Holding, polygon_layer
+from gridservice.store import geography_reads
+
+POLYGON_METHOD = "retail_territory_polygon"
+COUNTY_LISTING_METHOD = "eia861_county_listing"
+POLYGON_LAYER = "retail_territory_polygons"
+CONFIDENCE_BASIS = "geometry_heuristic_not_benchmark_accuracy"
+# HIFLD compiles utility-reported boundaries, simplified; not a regulator's certificate map.
+POLYGON_AUTHORITY_CONFIDENCE = 0.7
+# Depth inside a polygon counts up to this; deeper says nothing more about the point.
+DEPTH_CAP_KM = 25.0
+# The polygons are simplified upstream: a point this near an edge may belong to a neighbour.
+SIMPLIFICATION_KM = 1.0
+# A county-listed utility whose own polygon does not hold the point keeps this share.
+CONTRADICTED_LISTING_FACTOR = 0.5
+
+
+def _weight(holding: Holding) -> float:
+    return min(holding.edge_km, DEPTH_CAP_KM) + SIMPLIFICATION_KM
+
+
+def polygon_candidates(conn: sqlite3.Connection, latitude: float, longitude: float) -> list[dict]:
+    """Return a candidate for every territory polygon holding the point (empty when none)."""
+    holding = polygon_layer(conn, POLYGON_LAYER).holding(latitude, longitude)
+    total = sum(_weight(h) for h in holding)
+    candidates = []
+    for h in holding:
+        share = _weight(h) / total
+        evidence = {
+            **h.body.get("evidence", {}),
+            "territoryId": h.region_id,
+            "territoryName": h.body.get("utility"),
+            "territoryState": h.body.get("state"),
+            "customers": h.body.get("customers"),
+            "geometry": "polygon",
+            "distanceToEdgeKm": h.edge_km,
+            "overlappingPolygons": len(holding),
+            "sourceAuthorityConfidence": POLYGON_AUTHORITY_CONFIDENCE,
+            "confidenceRule": "source-authority confidence times the polygon's share of the "
+            f"overlap, each weighed by its depth (distance to edge, capped at {DEPTH_CAP_KM:g} "
+            f"km, plus {SIMPLIFICATION_KM:g} km)",
+        }
+        candidates.append(
+            {
+                "utilityId": h.body.get("utilityId"),
+                "utility": h.body.get("utility"),
+                "companyType": None,
+                "ccnNumber": None,
+                "isoRto": None,
+                "confidence": round(POLYGON_AUTHORITY_CONFIDENCE * share, 3),
+                "confidenceBasis": CONFIDENCE_BASIS,
+                "resolutionMethod": POLYGON_METHOD,
+                "evidence": evidence,
+            }
+        )
+    return candidates
+
+
+def _agreement(agrees: bool | None, other: str, note: str) -> dict[str, Any]:
+    return {"agrees": agrees, "otherMethod": other, "note": note}
+
+
+def mark_agreement(
+    conn: sqlite3.Connection, polygons: list[dict], listed: list[dict], county: dict | None
+) -> None:
+    """Give each candidate `methodAgreement`: whether the other method names its utility too.
+
+    A county-listed utility whose polygon does not hold the point keeps only a share of its
+    confidence (`CONTRADICTED_LISTING_FACTOR`); a polygon utility the county listing does
+    not name is said so. Nothing is said where the other method has no data.
+    """
+    place = f"{county['name']}, {county['state']}" if county else "this point's county"
+    in_polygon = {c["utilityId"] for c in polygons if c["utilityId"]}
+    in_listing = {c["utilityId"] for c in listed if c["utilityId"]}
+    if listed:
+        for candidate in polygons:
+            agrees = candidate["utilityId"] in in_listing
+            note = (
+                f"EIA-861 also lists this utility for {place}."
+                if agrees
+                else f"Disagreement: EIA-861 does not list this utility for {place}."
+            )
+            candidate["methodAgreement"] = _agreement(agrees, COUNTY_LISTING_METHOD, note)
+    with_polygon = geography_reads.utilities_with_polygons(conn, sorted(in_listing))
+    for candidate in listed:
+        utility_id = candidate["utilityId"]
+        if utility_id in in_polygon:
+            candidate["methodAgreement"] = _agreement(
+                True, POLYGON_METHOD, "The utility's HIFLD territory polygon holds the point too."
+            )
+        elif utility_id in with_polygon:
+            candidate["confidence"] = round(
+                candidate["confidence"] * CONTRADICTED_LISTING_FACTOR, 3
+            )
+            candidate["methodAgreement"] = _agreement(
+                False,
+                POLYGON_METHOD,
+                f"Disagreement: EIA-861 lists this utility for {place}, but its HIFLD territory "
+                "polygon does not hold the point; its confidence is halved.",
+            )

@@ -1,0 +1,159 @@
+"""Territory by HIFLD polygon, the market region of a point, and sites abroad refused.
+
+One store per module: the Census counties and states, the EIA-861 county listing and the two
+HIFLD GeoJSON files. What the service answers is compared with the polygons that hold each
+point, found here with shapely straight from the published files.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from shapely.geometry import Point, shape
+from test_harvest_support import counties_store
+
+from gridservice.app import create_app
+from gridservice.harvest import run_harvest
+from gridservice.settings import Settings
+from gridservice.store import writer
+
+pytestmark = pytest.mark.slow
+
+DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+TERRITORIES = DATA / "hifld_territories" / "hifld_electric_retail_service_territories.geojson"
+MARKETS = DATA / "hifld_territories" / "hifld_independent_system_operators.geojson"
+EIA861 = DATA / "eia861" / "Service_Territory_2024.xlsx"
+HEADERS = {"Authorization": "Bearer gds_polygon_test"}
+POINTS = {
+    "Loudoun VA": (39.08, -77.65),
+    "Franklin OH": (39.96, -83.00),
+    "Polk IA": (41.59, -93.62),
+    "Potter TX": (35.20, -101.83),
+    "Kern CA": (35.37, -119.02),
+    "Albany NY": (42.65, -73.75),
+    "Worcester MA": (42.26, -71.80),
+    "Maricopa AZ": (33.45, -112.07),
+}
+ECTOR = (31.85, -102.37)
+ABROAD = {"Atlantic": (35.0, -50.0), "London": (51.5074, -0.1278)}
+
+
+def holding(path: Path, latitude: float, longitude: float) -> dict[str, dict]:
+    """Return the properties of every feature of a GeoJSON file holding the point, by id."""
+    point = Point(longitude, latitude)
+    features = json.loads(path.read_text("utf-8"))["features"]
+    return {
+        f["properties"].get("regionId") or f["properties"]["id"]: f["properties"]
+        for f in features
+        if shape(f["geometry"]).intersects(point)
+    }
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory, census_counties_store) -> TestClient:
+    missing = [str(p) for p in (TERRITORIES, MARKETS, EIA861) if not p.is_file()]
+    if missing:
+        pytest.skip(f"shared public data files are absent: {', '.join(missing)}")
+    conn = counties_store(census_counties_store, tmp_path_factory.mktemp("hifld") / "s.db")
+    for source, path in (("eia861", EIA861), ("hifld-territories", TERRITORIES),
+                         ("hifld-iso", MARKETS)):  # fmt: skip
+        run_harvest(conn, source, path)
+    with conn:
+        writer.add_token(conn, HEADERS["Authorization"][7:], "tenant-p", "2026-01-01T00:00:00Z")
+    path = conn.execute("PRAGMA database_list").fetchone()[2]
+    conn.close()
+    with TestClient(create_app(Settings(db_path=Path(path))), raise_server_exceptions=False) as c:
+        yield c
+
+
+def resolve(client: TestClient, point: tuple[float, float]) -> dict:
+    body = {"location": {"type": "Point", "coordinates": [point[1], point[0]]}}
+    response = client.post("/v1/service-territory-resolutions", json=body, headers=HEADERS)
+    assert response.status_code == 200, response.text
+    return response.json()["data"]
+
+
+def create_site(client: TestClient, point: tuple[float, float]):
+    body = {"requestedPeakLoadMw": 100, "location": {"latitude": point[0], "longitude": point[1]}}
+    headers = {**HEADERS, "Idempotency-Key": uuid.uuid4().hex}
+    return client.post("/v1/sites", json=body, headers=headers)
+
+
+@pytest.mark.parametrize("place", sorted(POINTS))
+def test_polygon_candidates_are_the_territories_holding_the_point(client, place):
+    latitude, longitude = POINTS[place]
+    answer = resolve(client, POINTS[place])
+    by_polygon = [
+        c for c in answer["candidates"] if c["resolutionMethod"] == "retail_territory_polygon"
+    ]
+    expected = holding(TERRITORIES, latitude, longitude)
+    assert expected, f"no HIFLD territory holds {place}"
+    assert {c["evidence"]["regionId"] for c in by_polygon} == set(expected)
+    for candidate in by_polygon:
+        properties = expected[candidate["evidence"]["regionId"]]
+        assert candidate["utilityId"] == f"eia:{properties['eiaId']}"
+        assert candidate["evidence"]["fileName"] == TERRITORIES.name
+        assert len(candidate["evidence"]["assetHash"]) == 64
+        assert 0 < candidate["confidence"] < 1
+    assert answer["attribution"].startswith("Contains HIFLD Electric Retail Service Territories")
+
+
+@pytest.mark.parametrize("place", sorted(POINTS))
+def test_market_is_the_iso_region_holding_the_point(client, place):
+    regions = holding(MARKETS, *POINTS[place])
+    market = resolve(client, POINTS[place])["market"]
+    assert len(regions) == 1, f"{place} lies in {sorted(regions)}"
+    (region,) = regions.values()
+    assert market["isIso"] is bool(region["shortName"])
+    assert market["name"] == region["name"]
+    assert market["label"] == (
+        market["code"] if region["shortName"] else f"no ISO: {market['code']}"
+    )
+
+
+def test_ector_county_leans_to_oncor_and_says_where_the_listing_disagrees(client):
+    answer = resolve(client, ECTOR)
+    by_polygon = [
+        c for c in answer["candidates"] if c["resolutionMethod"] == "retail_territory_polygon"
+    ]
+    assert "ONCOR" in by_polygon[0]["utility"]
+    held = {f"eia:{p['eiaId']}" for p in holding(TERRITORIES, *ECTOR).values()}
+    listed = [c for c in answer["candidates"] if c["resolutionMethod"] == "eia861_county_listing"]
+    assert listed, "EIA-861 lists no utility for Ector County"
+    for candidate in listed:
+        agreement = candidate.get("methodAgreement")
+        if candidate["utilityId"] in held:
+            assert agreement["agrees"] is True
+        elif agreement is not None:
+            assert agreement["agrees"] is False and "Disagreement" in agreement["note"]
+    listed_ids = {c["utilityId"] for c in listed}
+    for candidate in by_polygon:
+        assert candidate["methodAgreement"]["agrees"] is (candidate["utilityId"] in listed_ids)
+
+
+@pytest.mark.parametrize("place", sorted(ABROAD))
+def test_a_point_abroad_is_refused_before_the_site_is_created(client, place):
+    before = len(client.get("/v1/sites", headers=HEADERS).json()["data"])
+    response = create_site(client, ABROAD[place])
+    assert response.status_code == 422
+    assert response.headers["content-type"].startswith("application/problem+json")
+    problem = response.json()
+    assert "outside the United States" in problem["detail"]
+    assert {e["field"] for e in problem["errors"]} == {"location.latitude", "location.longitude"}
+    assert len(client.get("/v1/sites", headers=HEADERS).json()["data"]) == before
+
+
+def test_a_site_carries_the_market_it_is_in(client):
+    response = create_site(client, POINTS["Loudoun VA"])
+    assert response.status_code == 201, response.text
+    site = response.json()["data"]
+    (region,) = holding(MARKETS, *POINTS["Loudoun VA"]).values()
+    assert site["market"]["code"] == region["shortName"]
+    read = client.get(f"/v1/sites/{site['id']}", headers=HEADERS).json()["data"]
+    assert read["market"] == site["market"]
+    listed = client.get("/v1/sites", headers=HEADERS).json()["data"]
+    assert [s["market"] for s in listed if s["id"] == site["id"]] == [site["market"]]
