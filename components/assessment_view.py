@@ -18,10 +18,10 @@ import streamlit as st
 from components import glossary, maps
 from components.assessment_summary import ANCHORS
 from components.geography import counties_by_name, counties_in_box, region_counties
-from components.sources import source_name
 from components.tables import (
     attribute,
     flags_text,
+    record_source_title,
     records_frame,
     show_folded,
     show_static_table,
@@ -142,9 +142,7 @@ def queue_records_frame(records: list[QueueRecord]) -> pd.DataFrame:
             "Proposed date": "proposed_date",
             "Point of interconnection": "point_of_interconnection",
             "Study phase": "expanded_details.study_phase_normalized",
-            "Source": lambda r: source_name(
-                r.source_id, r.source_locator, attribute("expanded_evidence.source_name")(r)
-            ),
+            "Source": record_source_title,
             "Source link": lambda r: attribute("expanded_evidence.source_url")(r) or r.evidence_url,
             "File": "expanded_evidence.locator.file_name",
             "Worksheet": "expanded_evidence.locator.worksheet",

@@ -15,12 +15,13 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
-from components.sources import source_name, source_tooltip
+from components.sources import source_tooltip
 from components.tables import (
     PROVENANCE_HELP,
     by_attribute,
     flags_text,
     provenance_config,
+    record_source_title,
     records_frame,
     show_table,
 )
@@ -97,6 +98,7 @@ def filings_frame(filings: Iterable[DocketFiling]) -> pd.DataFrame:
 
     columns: dict[str, Any] = by_attribute(FILING_COLUMNS) | {
         "authority": "evidence.authority",
+        "source": record_source_title,
         "qualityFlags": lambda filing: flags_text(filing.quality_flags),
         "filing": filing_text,
     }
@@ -166,7 +168,7 @@ def draw_filing_detail(row: pd.Series) -> None:
         st.markdown(escape_markdown(str(row["description"] or "No description given.")))
         st.caption(
             escape_markdown(
-                f"Record {row['id']} · {source_name(row['sourceId'], row['sourceLocator'])}"
+                f"Record {row['id']} · {row['source']}"
                 f" · locator {row['sourceLocator']}"
                 f" · observed at {row['observedAt']} · {glossary.words(row['authority'] or 'authority not stated')} · quality flags: "
                 f"{row['qualityFlags'] or 'none'}"

@@ -15,11 +15,11 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
-from components.sources import source_name, source_tooltip
+from components.sources import source_name, source_title, source_tooltip
 from components.tables import flags_frame, mapping_frame, records_frame, show_table
 from components.text import escape_markdown
 from gridclient import EvidenceChunk, Page, QualityFlag, QueueRecordEvidence
-from gridclient.models import EvidenceLocator, FactEvidence
+from gridclient.models import FactEvidence
 
 UNCALIBRATED = "uncalibrated"
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -103,7 +103,7 @@ def draw_search_result(position: int, chunk: EvidenceChunk, terms: Sequence[str]
         )
         st.caption(
             escape_markdown(
-                f"{source_name(chunk.source_id, chunk.source_locator)} · page {chunk.page} · "
+                f"{source_name(chunk.source_id)} · page {chunk.page} · "
                 f"{chunk.kind} · rank {chunk.rank or 0:.3f}"
             ),
             help=source_tooltip(chunk.source_id, chunk.source_locator),
@@ -121,13 +121,13 @@ def source_link(label: str, url: str | None) -> None:
 
 def locator_rows(evidence: QueueRecordEvidence) -> list[tuple[str, str]]:
     """Return where the record sits in its source: file, worksheet and row, as labelled pairs."""
-    locator = evidence.locator or EvidenceLocator()
     return [
-        ("Source", source_name(evidence.source_id, evidence.source_locator, evidence.source_name)),
+        ("Source", source_title(evidence, evidence.source_id)),
+        ("Edition", evidence.edition or ""),
         ("Source id", evidence.source_id or ""),
-        ("File", locator.file_name or ""),
-        ("Worksheet", locator.worksheet or ""),
-        ("Row", "" if locator.row is None else str(locator.row)),
+        ("File", evidence.file_name or ""),
+        ("Worksheet", evidence.worksheet or ""),
+        ("Row", "" if evidence.row is None else str(evidence.row)),
         ("Locator", evidence.source_locator or ""),
         ("Redistribution policy", evidence.redistribution_policy or ""),
         ("Terms", evidence.terms_classification or ""),
@@ -138,10 +138,7 @@ def locator_rows(evidence: QueueRecordEvidence) -> list[tuple[str, str]]:
 def draw_queue_evidence(evidence: QueueRecordEvidence) -> None:
     """Draw where a queue record came from: source and link, locator, policy, the source row."""
     st.markdown(
-        "**Source:** "
-        + escape_markdown(
-            source_name(evidence.source_id, evidence.source_locator, evidence.source_name)
-        ),
+        "**Source:** " + escape_markdown(source_title(evidence, evidence.source_id)),
         help=source_tooltip(evidence.source_id, evidence.source_locator),
     )
     source_link("Open the source", evidence.source_url)

@@ -15,13 +15,13 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
-from components.sources import source_name
 from components.tables import (
     PROVENANCE_HELP,
     as_text,
     attribute,
     by_attribute,
     flags_text,
+    record_source_title,
     records_frame,
 )
 from gridclient import Fact
@@ -65,6 +65,7 @@ def facts_frame(facts: Iterable[Fact]) -> pd.DataFrame:
         "page": "evidence.page",
         "quote": "evidence.quote",
         "parserConfidence": "evidence.parser_confidence",
+        "source": record_source_title,
         "sourceLocator": "evidence.source_locator",
         "qualityFlags": lambda fact: flags_text(fact.quality_flags),
     }
@@ -192,7 +193,7 @@ def provenance_text(fact: Fact) -> str:
     flags = flags_text(fact.quality_flags) or "none"
     locator = attribute("evidence.source_locator")(fact)
     return (
-        f"Record {fact.id} · {source_name(fact.source_id, locator)} · locator {locator}"
+        f"Record {fact.id} · {record_source_title(fact)} · locator {locator}"
         f" · page {attribute('evidence.page')(fact)}"
         f" · known from {glossary.when(fact.known_from) or 'an unstated time'}"
         f" to {glossary.when(fact.known_to) or 'now'}"

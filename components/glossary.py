@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
-from components.frames import map_distinct, map_distinct_pairs
+from components.frames import map_distinct
 from components.sources import SOURCE_NAME_HELP, source_name
 
 FACTORS = {
@@ -212,9 +212,9 @@ COLUMN_LABELS = {
     "scenario": "Scenario",
     "row": "Row",
 }
-# Columns holding a source id (by wire name or view label): the locator column beside each,
-# and the column of publisher names `table` puts before it.
-SOURCE_COLUMNS = {"sourceId": ("sourceLocator", "source"), "Source id": ("Locator", "Source")}
+# Columns holding a source id (by wire name or view label), and the column of source names
+# `table` puts before it when the view did not.
+SOURCE_COLUMNS = {"sourceId": "source", "Source id": "Source"}
 # Words written in capitals or a fixed case wherever they appear in a spelt-out name
 _WORD_CASE = {
     "mw": "MW", "mwh": "MWh", "kv": "kV", "id": "id", "ids": "ids", "utc": "UTC", "eia": "EIA",
@@ -399,33 +399,20 @@ def table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict[
 
 
 def with_source_names(frame: pd.DataFrame) -> pd.DataFrame:
-    """Return a copy of the frame with each source id's publisher name in a column before it
-    ("ERCOT GIS report, November 2025"), unless the frame already names its sources."""
+    """Return a copy of the frame with a source column before each source id, unless the
+    frame already names its sources (views build it from the service's publisher and
+    edition); here a source is named by its id alone."""
     shown = frame.copy()
-    for id_column, (locator_column, name_column) in SOURCE_COLUMNS.items():
+    for id_column, name_column in SOURCE_COLUMNS.items():
         if id_column not in shown.columns or name_column in shown.columns:
             continue
-        if locator_column in shown.columns:
-            files = _file_parts(shown[locator_column])
-        else:
-            files = pd.Series(None, index=shown.index, dtype=object)
-        # once per source and file
-        names = map_distinct_pairs(shown[id_column], files, _source_name_of)
+        names = map_distinct(shown[id_column], _source_name_of)
         shown.insert(shown.columns.get_loc(id_column), name_column, names.tolist())
     return shown
 
 
-def _file_parts(locators: pd.Series) -> pd.Series:
-    """Each locator's file (before `#`: the edition is read from it), missing ones missing."""
-    if str(locators.dtype) == "str":
-        return locators.str.replace(r"(?s)#.*", "", regex=True)  # in C
-    return locators.map(lambda loc: loc if pd.isna(loc) else str(loc).split("#", 1)[0])
-
-
-def _source_name_of(sid: Any, file_name: Any) -> str:
-    return source_name(
-        None if pd.isna(sid) else str(sid), None if pd.isna(file_name) else file_name
-    )
+def _source_name_of(sid: Any) -> str:
+    return source_name(None if pd.isna(sid) else str(sid))
 
 
 def column_config(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict:

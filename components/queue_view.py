@@ -27,6 +27,7 @@ from components.tables import (
     link_column,
     mw_column,
     provenance_config,
+    record_source_title,
     records_frame,
     show_rows,
     show_table,
@@ -64,6 +65,7 @@ QUEUE_COLUMNS = [
     "pointOfInterconnection",
     "technology",
     "queueDate",
+    "source",
     "sourceId",
     "sourceLocator",
     "observedAt",
@@ -124,6 +126,7 @@ def queue_frame(records: Iterable[QueueRecord]) -> pd.DataFrame:
     computed = {name: [row[name] for row in now] for name in STATUS_NOW_COLUMNS}
     computed["technology"] = computed["queueDate"] = [None] * len(records)
     computed["qualityFlags"] = [flags_text(record.quality_flags) for record in records]
+    computed["source"] = [record_source_title(record) for record in records]
     read = records_frame(records, by_attribute(c for c in QUEUE_COLUMNS if c not in computed))
     frame = read.assign(**computed)[QUEUE_COLUMNS]
     frame["requestedCapacityMw"] = pd.to_numeric(frame["requestedCapacityMw"], errors="coerce")

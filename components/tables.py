@@ -21,6 +21,7 @@ import streamlit as st
 
 from components import glossary
 from components.glossary import column_label, words
+from components.sources import source_title
 from components.spreadsheets import csv_bytes, formula_safe
 from gridclient import QualityFlag
 from gridclient.models import GridModel
@@ -206,7 +207,15 @@ def _evidence_or_own(name: str) -> FirstOf:
     return FirstOf((f"evidence.{name}", name))
 
 
+def record_source_title(record: Any) -> str:
+    """Return the record's source as its publisher names it, from the service's fields."""
+    evidence = getattr(record, "evidence", None)
+    source_id = getattr(evidence, "source_id", None) or getattr(record, "source_id", None)
+    return source_title(evidence, source_id)
+
+
 PROVENANCE_COLUMNS: dict[str, Getter | FirstOf] = {
+    "source": record_source_title,
     "sourceId": _evidence_or_own("source_id"),
     "sourceLocator": _evidence_or_own("source_locator"),
     "observedAt": _evidence_or_own("observed_at"),

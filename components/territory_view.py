@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
-from components.sources import source_name, source_tooltip
+from components.sources import source_title, source_tooltip
 from components.tables import records_frame, show_table
 from gridclient import ServiceTerritoryCandidate
 
@@ -115,8 +115,7 @@ def candidate_provenance(candidate: ServiceTerritoryCandidate) -> str:
         str(part)
         for part in (
             glossary.in_sentence(glossary.words(evidence.get("authority") or "")),
-            evidence.get("sourceId")
-            and source_name(evidence["sourceId"], evidence.get("sourceLocator")),
+            evidence.get("sourceId") and source_title(evidence, evidence["sourceId"]),
             evidence.get("sourceLocator"),
             glossary.when(evidence.get("observedAt")),
         )

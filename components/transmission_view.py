@@ -21,6 +21,7 @@ from components.tables import (
     kv_column,
     link_column,
     provenance_config,
+    record_source_title,
     records_frame,
     shown_table,
 )
@@ -55,6 +56,7 @@ def projects_frame(projects: Iterable[TransmissionProject]) -> pd.DataFrame:
         | {
             "counties": lambda project: ", ".join(project.counties or []),
             "sourceUrl": "evidence.source_url",
+            "source": record_source_title,
             "sourceLocator": "evidence.source_locator",
             "observedAt": lambda project: as_text(project.observed_at) or None,
             "qualityFlags": lambda project: flags_text(project.quality_flags),

@@ -42,6 +42,7 @@ from gridclient._errors import (
 from gridclient._paging import Page, Pager, quality_flags_text
 from gridclient._response import RawResponse
 from gridclient._site_changes import FactChange, SiteChanges
+from gridclient._source_fields import SourceFields
 from gridclient._surroundings import (
     InterconnectionPoint,
     ListPage,
@@ -130,6 +131,7 @@ __all__ = [
     "ListPage",
     "QueueProject",
     "QueueRecord",
+    "SourceFields",
     "QueueRecordDetails",
     "QueueRecordEvidence",
     "QueueStatusNow",

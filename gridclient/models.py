@@ -20,6 +20,7 @@ from pydantic import PrivateAttr, field_validator
 from gridclient._assessment_summary import AssessmentSummary, KeyFigures
 from gridclient._base import GridModel
 from gridclient._response import RawResponse
+from gridclient._source_fields import SourceFields
 
 Opaque = dict[str, Any]
 
@@ -51,7 +52,7 @@ class QualityFlag(GridModel):
     message: str | None = None
 
 
-class FactEvidence(GridModel):
+class FactEvidence(SourceFields):
     chunk_id: str | None = None
     table_id: str | None = None
     quote: str | None = None
@@ -94,7 +95,7 @@ class Fact(GridModel):
     quality_flags: list[QualityFlag] | None = None
 
 
-class SourceEvidence(GridModel):
+class SourceEvidence(SourceFields):
     """Provenance of generators, plants and operations."""
 
     source_id: str | None = None
@@ -178,7 +179,7 @@ class BalancingAuthorityOperation(GridModel):
     quality_flags: list[QualityFlag] | None = None
 
 
-class TransmissionEvidence(GridModel):
+class TransmissionEvidence(SourceFields):
     assertion_type: str | None = None
     authority: str | None = None
     source_url: str | None = None
@@ -205,7 +206,7 @@ class TransmissionProject(GridModel):
     evidence: TransmissionEvidence | None = None
 
 
-class QueueDetailsEvidence(GridModel):
+class QueueDetailsEvidence(SourceFields):
     assertion_type: str | None = None
     authority: str | None = None
     source_locator: str | None = None
@@ -241,7 +242,7 @@ class EvidenceLocator(GridModel):
     row: int | None = None
 
 
-class QueueRecordEvidence(GridModel):
+class QueueRecordEvidence(SourceFields):
     record_id: str | None = None
     source_id: str | None = None
     asset_hash: str | None = None
@@ -287,6 +288,7 @@ class QueueRecord(GridModel):
     expanded_details: QueueRecordDetails | None = None
     expanded_evidence: QueueRecordEvidence | None = None
     status_now: QueueStatusNow | None = None  # service extension; `status` is the source's
+    evidence: SourceFields | None = None  # service extension: its source in fields
 
 
 class EvidenceChunk(GridModel):
@@ -302,7 +304,7 @@ class EvidenceChunk(GridModel):
     rank: float | None = None
 
 
-class FilingEvidence(GridModel):
+class FilingEvidence(SourceFields):
     assertion_type: str | None = None
     authority: str | None = None
     source_locator: str | None = None

@@ -11,6 +11,7 @@ from typing import Any, Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from gridservice.routers.key_figures_models import KeyFigures
+from gridservice.routers.source_models import QueueRecordSource, SourceFields
 
 Opaque = dict[str, Any]
 
@@ -47,14 +48,14 @@ class QualityFlag(BaseModel):
     message: str | None
 
 
-class SourceEvidence(BaseModel):
+class SourceEvidence(SourceFields):
     sourceId: str | None
     assetHash: str | None
     sourceLocator: str | None
     observedAt: str | None
 
 
-class FactEvidence(BaseModel):
+class FactEvidence(SourceFields):
     chunkId: str | None
     tableId: str | None
     quote: str | None
@@ -170,7 +171,7 @@ class BalancingAuthorityOperation(BaseModel):
     qualityFlags: list[QualityFlag]
 
 
-class TransmissionEvidence(BaseModel):
+class TransmissionEvidence(SourceFields):
     assertionType: str | None
     authority: str | None
     sourceUrl: str | None
@@ -234,9 +235,15 @@ class QueueRecord(BaseModel):
         "(`status` stays the record's own source's word).",
         json_schema_extra={"x-extension": True},
     )
+    evidence: QueueRecordSource | None = Field(
+        default=None,
+        description="Extension: the record's source in fields (publisher, file, worksheet, "
+        "row, edition).",
+        json_schema_extra={"x-extension": True},
+    )
 
 
-class QueueDetailsEvidence(BaseModel):
+class QueueDetailsEvidence(SourceFields):
     assertionType: str | None
     authority: str | None
     sourceLocator: str | None
@@ -277,7 +284,7 @@ class SpreadsheetLocator(BaseModel):
     row: int | None = Field(ge=1)
 
 
-class QueueRecordEvidence(BaseModel):
+class QueueRecordEvidence(SourceFields):
     recordId: str
     sourceId: str | None
     assetHash: str | None
@@ -308,7 +315,7 @@ class EvidenceChunk(BaseModel):
     rank: float
 
 
-class DocketEvidence(BaseModel):
+class DocketEvidence(SourceFields):
     assertionType: str | None
     authority: str | None
     sourceLocator: str | None

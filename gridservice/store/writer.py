@@ -13,6 +13,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from gridservice.source_fields import with_evidence_fields, with_flat_fields
 from gridservice.store.pg import is_postgres
 
 Record = Mapping[str, Any]
@@ -21,6 +22,11 @@ Record = Mapping[str, Any]
 def dump_record(record: Record) -> str:
     """Return a wire record as the store keeps it in `body`."""
     return _dump(record)
+
+
+def _with_source(record: Record) -> str:
+    """The record as stored, its evidence carrying the source fields (`source_fields`)."""
+    return _dump(with_evidence_fields(record))
 
 
 def _dump(record: Record) -> str:
@@ -88,7 +94,7 @@ def insert_territory(
     conn.execute(
         "INSERT OR REPLACE INTO service_territories(territory_id, utility_id, body) "
         "VALUES (?, ?, ?)",
-        (territory_id, candidate["utilityId"], _dump(candidate)),
+        (territory_id, candidate["utilityId"], _with_source(candidate)),
     )
     conn.executemany(
         "INSERT OR IGNORE INTO territory_counties(territory_id, county_fips) VALUES (?, ?)",
@@ -111,7 +117,7 @@ def insert_facts(conn: sqlite3.Connection, kind: str, facts: Iterable[Record]) -
                 f["validTo"],
                 f["knownFrom"],
                 f["knownTo"],
-                _dump(f),
+                _with_source(f),
             )
             for f in facts
         ],
@@ -135,7 +141,7 @@ def insert_generators(
                 g["technology"],
                 g["agencyPlantId"],
                 g["nameplateCapacityMw"],
-                _dump(g),
+                _with_source(g),
             )
             for g in generators
         ],
@@ -155,7 +161,7 @@ def insert_plants(conn: sqlite3.Connection, plants: Iterable[Record]) -> None:
                 p["balancingAuthorityCode"],
                 p["latitude"],
                 p["longitude"],
-                _dump(p),
+                _with_source(p),
             )
             for p in plants
         ],
@@ -174,7 +180,7 @@ def insert_generator_operations(conn: sqlite3.Connection, operations: Iterable[R
                 o["balancingAuthorityCode"],
                 o["state"],
                 o["period"],
-                _dump(o),
+                _with_source(o),
             )
             for o in operations
         ],
@@ -186,7 +192,7 @@ def insert_ba_operations(conn: sqlite3.Connection, operations: Iterable[Record])
         "INSERT OR REPLACE INTO ba_operations(id, ba_code, region, utc_time, body) "
         "VALUES (?, ?, ?, ?, ?)",
         [
-            (o["id"], o["balancingAuthorityCode"], o["region"], o["utcTime"], _dump(o))
+            (o["id"], o["balancingAuthorityCode"], o["region"], o["utcTime"], _with_source(o))
             for o in operations
         ],
     )
@@ -208,7 +214,7 @@ def insert_transmission_projects(
     for p in projects:
         conn.execute(
             "INSERT OR REPLACE INTO transmission_projects(id, status, body) VALUES (?, ?, ?)",
-            (p["id"], p["status"], _dump(p)),
+            (p["id"], p["status"], _with_source(p)),
         )
         conn.executemany(
             "INSERT OR IGNORE INTO transmission_project_counties(project_id, county, state) "
@@ -229,23 +235,23 @@ def insert_queue_record(
             record["state"],
             record["county"],
             record["status"],
-            _dump(record),
+            _dump(with_evidence_fields(record, create=True)),
         ),
     )
     conn.execute(
         "INSERT OR REPLACE INTO queue_record_details(record_id, body) VALUES (?, ?)",
-        (record["id"], _dump(details)),
+        (record["id"], _dump(with_evidence_fields(details, source_id=record["sourceId"]))),
     )
     conn.execute(
         "INSERT OR REPLACE INTO queue_record_evidence(record_id, body) VALUES (?, ?)",
-        (record["id"], _dump(evidence)),
+        (record["id"], _dump(with_flat_fields(evidence))),
     )
 
 
 def insert_docket_filings(conn: sqlite3.Connection, filings: Iterable[Record]) -> None:
     conn.executemany(
         "INSERT OR REPLACE INTO docket_filings(id, control_number, body) VALUES (?, ?, ?)",
-        [(f["id"], f["controlNumber"], _dump(f)) for f in filings],
+        [(f["id"], f["controlNumber"], _with_source(f)) for f in filings],
     )
 
 

@@ -1,55 +1,41 @@
-"""Sources named the way their publishers name them, with the edition their file states."""
+"""Sources named the way their publishers name them, from the fields the service sends."""
 
 from __future__ import annotations
 
-import csv
-import datetime as dt
-from pathlib import Path
-
-import pytest
+import pandas as pd
 
 from components import glossary
-from components.sources import edition, source_name, source_tooltip
+from components.sources import source_name, source_title, source_tooltip
+from gridclient import QueueRecord
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-
-
-def test_the_issue_s_example_reads_as_the_publisher_writes_it():
-    locator = "GIS_Report_November2025.xlsx#Project Details - Large Gen!R36"
-    assert source_name("ercot_gis_report", locator) == "ERCOT GIS report, November 2025"
+LOCATOR = "GIS_Report_November2025.xlsx#Project Details - Large Gen!R36"
 
 
-@pytest.mark.parametrize(
-    ("source_id", "locator", "expected"),
-    [
-        ("ercot_cdr", "CapacityDemandandReservesReport_May2025.xlsx#Background!B11",
-         "ERCOT CDR report, May 2025"),
-        ("ercot_large_load_status", "ercot_lli_queue_2024-09-06.pdf#page=1",
-         "ERCOT large load interconnection status, 6 September 2024"),
-        ("eia_power_plants", "eia_power_plants_202305_texas.csv#R10", "EIA power plants, May 2023"),
-        ("eia930_demand_forecast", "eia930_erco_hourly_demand_forecast_2015_2019.csv#R10",
-         "EIA-930 hourly demand and forecast, 2015 to 2019"),
-        ("lbnl_queued_up", "lbnl_queued_up_thru2024_ercot_q2023_ge100mw.csv#R10",
-         "LBNL Queued Up, through 2024"),
-        ("ercot_gis_report_history_extract", "ercot_gis_monthly_history_Dec2024_Nov2025.csv#R2",
-         "ERCOT GIS reports, monthly history, December 2024 to November 2025"),
-        # a harvested id carries its asset's hash; the hash is no edition
-        ("eia860-833c8478243c", "eia860_tx_generators_plants_merged_SAMPLE.csv#R10", "EIA-860"),
-        ("eia861_service_territory", "Service_Territory_2024.xlsx#Counties_States!R10000",
-         "EIA-861 service territory, 2024"),
-        # demo sources say so after their edition
-        ("demo-ercot-gis", "GIS_Report_September2025_demo.xlsx#'Project Details - Large Gen'!A2",
-         "ERCOT GIS report, September 2025 (demo)"),
-        ("demo-eia860m-2025-06", None, "EIA-860M, June 2025 (demo)"),
-    ],
-)  # fmt: skip
-def test_known_sources_get_their_publisher_title_and_edition(source_id, locator, expected):
-    assert source_name(source_id, locator) == expected
+def queue_record(publisher: str | None, edition: str | None) -> QueueRecord:
+    return QueueRecord.model_validate(
+        {
+            "id": "r1",
+            "sourceId": "ercot_gis_report",
+            "sourceLocator": LOCATOR,
+            "evidence": {"publisher": publisher, "edition": edition, "row": 36},
+        }
+    )
 
 
-def test_an_unknown_source_keeps_the_record_s_own_name_or_its_id_in_words():
-    assert source_name("acme_feed", "feed.csv#R1", "Acme grid feed") == "Acme grid feed"
-    assert source_name("acme_feed") == "acme feed"
+def test_the_title_is_the_publisher_and_edition_the_service_sent():
+    record = queue_record("ERCOT GIS report", "November 2025")
+    assert record.evidence.row == 36
+    assert source_title(record.evidence, record.source_id) == "ERCOT GIS report, November 2025"
+
+
+def test_a_demo_title_keeps_demo_after_its_edition():
+    evidence = {"publisher": "ERCOT GIS report (demo)", "edition": "September 2025"}
+    assert source_title(evidence, "demo-ercot-gis") == "ERCOT GIS report, September 2025 (demo)"
+
+
+def test_without_the_service_s_fields_the_source_is_named_by_its_id_not_its_locator():
+    record = queue_record(None, None)
+    assert source_title(record.evidence, record.source_id) == "ercot_gis_report"
     assert source_name(None) == "an unnamed source"
 
 
@@ -58,40 +44,13 @@ def test_the_tooltip_keeps_the_ids():
     assert "Source id: ercot_gis_report" in tip and "GIS_Report_November2025.xlsx#X!R2" in tip
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data (the real public files) is absent")
-def test_every_monthly_gis_report_is_named_by_its_activity_month():
-    # The index states each report's GIM activity period ("Dec 01, 2024 to Dec 31, 2024");
-    # the report is that month's edition.
-    with (DATA / "ercot_gis_queue" / "ercot_gis_monthly_reports_index.csv").open() as f:
-        rows = list(csv.DictReader(f))
-    assert len(rows) == 12
-    for row in rows:
-        start = dt.datetime.strptime(row["gim_activity_period"].split(" to ")[0], "%b %d, %Y")
-        locator = f"{row['report']}#Project Details - Large Gen!R36"
-        assert source_name("ercot_gis_report", locator) == (
-            f"ERCOT GIS report, {start:%B} {start.year}"
-        )
-
-
-@pytest.mark.skipif(not DATA.is_dir(), reason="../shared/data (the real public files) is absent")
-def test_every_workbook_of_the_2024_folder_states_an_edition():
-    names = sorted(path.name for path in (DATA / "ercot_gis_queue_monthly_2024").glob("*.xlsx"))
-    assert names
-    for name in names:
-        stated = edition(name)
-        assert stated is not None, name
-        month, year = stated.split()
-        assert month.lower()[:3] in name.lower() and year in name
-
-
-def test_tables_put_the_publisher_name_before_the_source_id():
-    import pandas as pd
-
+def test_tables_put_the_source_title_before_the_source_id():
     frame = pd.DataFrame(
         {
             "id": ["r1"],
+            "source": [source_title(queue_record("ERCOT GIS report", "November 2025").evidence)],
             "sourceId": ["ercot_gis_report"],
-            "sourceLocator": ["GIS_Report_November2025.xlsx#Project Details - Large Gen!R36"],
+            "sourceLocator": [LOCATOR],
         }
     )
     shown = glossary.table(frame)

@@ -9,7 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from components import glossary
 from components.dockets_view import filings_frame, shared_subject
-from components.sources import source_name
+from components.sources import source_title
 from components.text import escape_markdown
 from gridclient import DocketFiling
 
@@ -52,7 +52,7 @@ def test_offered_dockets_show_their_filings(service_env, alpha_client):
     at.selectbox(key="dockets.filing").select(len(ordered) - 1).run()
     assert last.description in [unescape(m.value) for m in at.markdown]
     detail = unescape(at.caption[-1].value)
-    named = source_name(last.source_id, last.source_locator)
+    named = source_title(last.evidence, last.source_id)
     assert "(demo)" in named and "_" not in named
     assert f"Record {last.id} · {named} · locator {last.source_locator}" in detail
     assert f"Source id: {last.source_id}" in at.caption[-1].proto.help

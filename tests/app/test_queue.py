@@ -11,7 +11,7 @@ from conftest import popover_labels
 from streamlit.testing.v1 import AppTest
 
 from components import queue_view
-from components.sources import source_name
+from components.sources import source_title
 from components.tables import ROWS_SENT
 
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "queue.py")
@@ -158,7 +158,8 @@ def test_a_selected_record_shows_its_details_and_the_source_row(service_env, alp
     assert unescape(at.subheader[0].value) == record.project_name
     text = " ".join(unescape(m.value) for m in at.markdown)
     # The source as its publisher names it, with its edition; not the source id
-    named = source_name(evidence.source_id, evidence.source_locator)
+    named = source_title(evidence, evidence.source_id)
+    assert evidence.edition and evidence.edition in named  # the service's fields, not a parse
     assert named.endswith("(demo)") and evidence.source_id not in named
     assert f"Source: {named}" in text.replace("**", "")
     assert evidence.redistribution_policy in text

@@ -20,17 +20,22 @@ def fields(text: str) -> set[str]:
 
 
 # The interface's documented fields per resource (grid-data-service-v1.md).
+# Every evidence also carries the source fields, an extension (docs/SERVICE.md).
+SOURCE_FIELDS = fields("publisher fileName worksheet row edition")
 
 FACT = fields(
     "id factKey factVersion sourceId assetHash subjectId market predicate period scenario value "
     "unit assertionType validFrom validTo knownFrom knownTo evidence qualityFlags"
 )
-FACT_EVIDENCE = fields(
-    "chunkId tableId quote sourceLocator blockId sourceText page boundingBox pageWidth pageHeight "
-    "readingOrder parserConfidence parserConfidenceIsCalibrated calibratedErrorProbability "
-    "calibrationStatus route"
+FACT_EVIDENCE = (
+    fields(
+        "chunkId tableId quote sourceLocator blockId sourceText page boundingBox pageWidth pageHeight "
+        "readingOrder parserConfidence parserConfidenceIsCalibrated calibratedErrorProbability "
+        "calibrationStatus route"
+    )
+    | SOURCE_FIELDS
 )
-SOURCE_EVIDENCE = {"sourceId", "assetHash", "sourceLocator", "observedAt"}
+SOURCE_EVIDENCE = {"sourceId", "assetHash", "sourceLocator", "observedAt"} | SOURCE_FIELDS
 GENERATOR = fields(
     "id generatorId plantName utilityName state county balancingAuthorityCode status technology "
     "energySourceCode primeMoverCode agencyPlantId utilityId nameplateCapacityMw summerCapacityMw "
@@ -55,11 +60,11 @@ TRANSMISSION_PROJECT = fields(
     "projectedInServiceDate actualInServiceDate fromLocation toLocation serviceLevelKv counties "
     "qualityFlags observedAt evidence"
 )
-TRANSMISSION_EVIDENCE = {"assertionType", "authority", "sourceUrl", "sourceLocator"}
+TRANSMISSION_EVIDENCE = {"assertionType", "authority", "sourceUrl", "sourceLocator"} | SOURCE_FIELDS
 QUEUE_RECORD = fields(
     "id sourceId assetHash recordKey market projectName pointOfInterconnection state county "
     "proposedDate observedAt sourceLocator evidenceUrl status requestedCapacityMw "
-    "qualityFlags statusNow"  # statusNow: extension, the newest source's word
+    "qualityFlags statusNow evidence"  # extensions: the newest source's word, source fields
 )
 QUEUE_DETAILS = fields(
     "recordId queueDate onlineDate withdrawnDate interconnectionAgreementDate studyPhaseOriginal "
@@ -67,10 +72,15 @@ QUEUE_DETAILS = fields(
     "cluster serviceType projectType technology capacityComponentsMw evidence "
     "qualityFlags"
 )
-QUEUE_DETAILS_EVIDENCE = {"assertionType", "authority", "sourceLocator", "originalRecord"}
-QUEUE_EVIDENCE = fields(
-    "recordId sourceId assetHash sourceLocator sourceName termsClassification sourceUrl locator "
-    "sourceRow redistributionPolicy"
+QUEUE_DETAILS_EVIDENCE = {"assertionType", "authority", "sourceLocator", "originalRecord"} | (
+    SOURCE_FIELDS
+)
+QUEUE_EVIDENCE = (
+    fields(
+        "recordId sourceId assetHash sourceLocator sourceName termsClassification sourceUrl locator "
+        "sourceRow redistributionPolicy"
+    )
+    | SOURCE_FIELDS
 )
 SPREADSHEET_LOCATOR = {"type", "fileName", "worksheet", "row"}
 EVIDENCE_CHUNK = fields(
@@ -80,7 +90,7 @@ DOCKET_FILING = fields(
     "id sourceId assetHash controlNumber filingParty description sourceLocator observedAt "
     "itemNumber filedAt documentUrl evidence qualityFlags"
 )
-DOCKET_EVIDENCE = {"assertionType", "authority", "sourceLocator"}
+DOCKET_EVIDENCE = {"assertionType", "authority", "sourceLocator"} | SOURCE_FIELDS
 TERRITORY_CANDIDATE = fields(
     "utilityId utility companyType ccnNumber isoRto confidence confidenceBasis resolutionMethod "
     "evidence"
