@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
+import logging
 import secrets
 from typing import Any
 
@@ -13,6 +14,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
 from gridservice.auth import current_tenant, limiter_for
+from gridservice.demo.edition import retire_outdated
 from gridservice.errors import install_error_handlers
 from gridservice.middleware import PooledConnectionMiddleware, RequestContextMiddleware
 from gridservice.page_cache import PageCache, PageCacheMiddleware, SnapshotTag
@@ -60,6 +62,18 @@ def _secret_key(settings: Settings, conn) -> bytes:
     return bytes.fromhex(stored)
 
 
+def _retire_outdated_demo(settings: Settings) -> None:
+    """Set a demo store built by other code aside, so a current one is built in its place."""
+    if settings.demo and settings.database_url is None:
+        aside = retire_outdated(settings.db_path)
+        if aside is not None:
+            logger.warning(
+                "The demo store was built by another version of the service; it is kept as "
+                "%s and a new one is built.",
+                aside,
+            )
+
+
 def _ensure_data(settings: Settings, conn) -> None:
     if settings.demo and not meta_reads.has_public_data(conn):
         from gridservice.demo import build_demo_database
@@ -67,6 +81,8 @@ def _ensure_data(settings: Settings, conn) -> None:
         build_demo_database(conn, scale=settings.demo_scale)
         conn.commit()
 
+
+logger = logging.getLogger("gridservice")
 
 _openapi_cache: dict[str, Any] = {}
 
@@ -161,6 +177,7 @@ def prepare_store(settings: Settings) -> None:
     `serve --workers N` runs this in the parent so that its workers start on a ready store
     and agree on the key and the id (`gridservice.workers`).
     """
+    _retire_outdated_demo(settings)
     conn = connect(settings.store_location)
     try:
         _prepare(settings, conn)
@@ -170,6 +187,7 @@ def prepare_store(settings: Settings) -> None:
 
 def create_app(settings: Settings) -> FastAPI:
     """Build the service over its store (`settings.store_location`), demo data built if asked."""
+    _retire_outdated_demo(settings)
     connections = connection_source(settings)
     conn = connections.get()
     secret_key, deployment_id = _prepare(settings, conn)

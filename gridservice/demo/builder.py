@@ -18,6 +18,7 @@ from gridservice.demo import (
     territories,
 )
 from gridservice.demo.common import BUILT_AT, DEMO_STATES, SOURCES, DemoContext
+from gridservice.demo.edition import demo_edition
 from gridservice.store import evidence_impacts, history_store, surroundings_summary, writer
 
 DEFAULT_SEED = 20261121
@@ -181,6 +182,7 @@ def build_demo_database(
 
 def _set_meta(conn: sqlite3.Connection, seed: int, scale: int) -> None:
     writer.set_meta(conn, "data_kind", "demo")
+    writer.set_meta(conn, "demo_edition", demo_edition())
     writer.set_meta(conn, "release_id", f"demo-2025-10-01-seed{seed}-scale{scale}")
     writer.set_meta(conn, "built_at", BUILT_AT)
     writer.set_meta(conn, "demo_seed", str(seed))
