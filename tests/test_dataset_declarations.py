@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 import components.data
+import gridclient
 from components.sources import PUBLISHER_NAMES
 from gridclient import GridDataClient
 from gridservice.app import create_app
@@ -235,6 +236,23 @@ def test_client_resources_call_declared_routes() -> None:
             f"client.{dataset.client_resource} calls none of {sorted(routes - called)} "
             f"that {dataset.name} declares"
         )
+
+
+def test_client_models_read_every_field_of_declared_routes(openapi: dict[str, Any]) -> None:
+    schemas = openapi["components"]["schemas"]
+    for dataset in DATASETS:
+        for path in (*dataset.collections, *dataset.routes):
+            for method, operation in openapi["paths"][path].items():
+                answer = operation["responses"]["200"]["content"]["application/json"]["schema"]
+                wrapper = answer["$ref"].rsplit("/", 1)[-1]  # Page_X_, One_X_, OneWithMeta_X_
+                name = re.fullmatch(r"(?:Page|One|OneWithMeta)_(\w+)_", wrapper)[1]
+                assert name in gridclient.__all__, (
+                    f"{method.upper()} {path} answers {name}, which gridclient does not export"
+                )
+                model = getattr(gridclient, name)
+                read = {field.alias or key for key, field in model.model_fields.items()}
+                unread = set(schemas[name].get("properties", {})) - read
+                assert not unread, f"gridclient.{name} does not read {sorted(unread)} of {path}"
 
 
 def test_app_fetches_read_declared_client_resources() -> None:
