@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+from demo_store import demo_store_copy
 
 import components.data
 import gridclient
@@ -283,3 +284,15 @@ def test_app_fetches_read_declared_client_resources() -> None:
 def test_provenance_and_unhashed_tables_belong_to_no_dataset() -> None:
     declared = {t for d in DATASETS for t in d.tables}
     assert not declared & (set(PROVENANCE_TABLES) | set(UNHASHED_TABLES))
+
+
+# Building the demo store takes seconds when no other test of the process built it first.
+@pytest.mark.slow
+def test_demo_store_holds_every_declared_dataset(tmp_path: Path) -> None:
+    conn = db.connect(demo_store_copy(tmp_path / "demo.db"))
+    try:
+        rows = quality_reads.dataset_rows(conn)
+    finally:
+        conn.close()
+    empty = [d.name for d in DATASETS if not rows[d.name]]
+    assert not empty, f"the demo store holds no rows of {empty}: gridservice/demo builds none"
