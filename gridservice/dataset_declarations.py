@@ -200,3 +200,11 @@ UNHASHED_TABLES = ("queue_status_listings",)
 def hashed_tables() -> frozenset[str]:
     """Return every table the data snapshot hash reads: the datasets' and provenance."""
     return frozenset(t for d in DATASETS for t in d.tables) | frozenset(PROVENANCE_TABLES)
+
+
+def declared(name: str) -> DatasetDeclaration:
+    """Return the declaration of the dataset `name` (KeyError when none is declared)."""
+    for dataset in DATASETS:
+        if dataset.name == name:
+            return dataset
+    raise KeyError(name)
