@@ -1,12 +1,15 @@
 """Every public dataset the service holds, declared once: where it is stored, what harvests
 it, which routes serve it, what the quality report says without it, and who reads it.
 
-The coverage list of the /v1/quality report (`datasets.CATALOGUE`) is built from these
-declarations. The registries that must stay where their layer keeps them (the snapshot
-hash's tables and the PostgreSQL triggers that forget it, the store's collections and
-dataset counts, the page cache, the harvest sources, the client's resources, the app's
-fetches) are checked against them by tests/test_dataset_declarations.py, which names the
-registry that disagrees. docs/ARCHITECTURE.md ("Adding a dataset") gives the recipe.
+Built from these declarations: the coverage list of the /v1/quality report
+(`datasets.CATALOGUE`), the page cache's pages (`page_cache.PUBLIC_PAGES`) and the sources
+after whose run queue statuses are recomputed (`harvest.runner.QUEUE_SOURCES`). The
+registries that stay where their layer keeps them (the snapshot hash's tables and the
+triggers that forget it, the store's collections and dataset counts, the routes and their
+filters, the harvest sources and their publishers' names, the client's resources and
+models, the app's fetches, the demo store) are checked against them by
+tests/test_dataset_declarations.py, which names the registry that disagrees.
+docs/ARCHITECTURE.md ("Adding a dataset") gives the recipe.
 
 Names of things outside the service (the client's resource attribute, the app's fetch
 functions) are plain strings: the service never imports the client or the app.
@@ -38,7 +41,7 @@ class DatasetDeclaration:
     routes: tuple[str, ...] = ()
     # Collection routes answered from the page cache (`page_cache.PUBLIC_PAGES`).
     cached_pages: tuple[str, ...] = ()
-    # The `GridClient` attribute whose resource calls those routes.
+    # The `GridDataClient` attribute whose resource calls those routes.
     client_resource: str | None = None
     # Functions of `components.data` ("module.function") that fetch it for the pages.
     app_fetches: tuple[str, ...] = ()
