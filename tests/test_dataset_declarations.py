@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from demo_store import demo_store_copy
 
@@ -72,9 +71,8 @@ def _route_filters(openapi: dict[str, Any], path: str) -> set[str]:
     parameters as the store names them (controlNumber -> control_number)."""
     parameters = openapi["paths"][path]["get"].get("parameters", [])
     query = {p["name"] for p in parameters if p["in"] == "query"} - PAGING
-    in_path = {re.sub(r"(?<!^)([A-Z])", r"_\1", p["name"]).lower() for p in parameters
-               if p["in"] == "path"}  # fmt: skip
-    return query | in_path
+    in_path = {p["name"] for p in parameters if p["in"] == "path"}
+    return query | {re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower() for name in in_path}
 
 
 def _postgres_snapshot_triggers() -> set[str]:
@@ -207,26 +205,25 @@ def test_harvest_sources_load_declared_datasets_under_a_publisher_name() -> None
     assert not unnamed, f"harvested sources without a publisher's name: {sorted(unnamed)}"
 
 
-def _client_resources() -> dict[str, Any]:
-    client = GridDataClient(
-        base_url="http://service.test",
-        http_client=httpx.Client(transport=httpx.MockTransport(lambda _: httpx.Response(500))),
-    )
-    return {
-        name: resource
-        for name, resource in vars(client).items()
-        if not name.startswith("_") and hasattr(resource, "_transport")
-    }
+@pytest.fixture(scope="module")
+def client_resources() -> Iterator[dict[str, Any]]:
+    """The resources of a client (that never sends a request), by attribute name."""
+    with GridDataClient(base_url="http://service.test") as client:
+        yield {
+            name: resource
+            for name, resource in vars(client).items()
+            if not name.startswith("_") and hasattr(resource, "_transport")
+        }
 
 
 def _paths_called(resource: Any) -> set[str]:
     """Return the /v1 paths a resource's methods name, each {parameter} written {}."""
-    source = inspect.getsource(type(resource)) + inspect.getsource(type(resource).__mro__[1])
+    source = "".join(inspect.getsource(kind) for kind in type(resource).__mro__[:-1])
     return {re.sub(r"\{[^}]*\}", "{}", path) for path in re.findall(r'"(/v1/[^"]*)"', source)}
 
 
-def test_client_resources_call_declared_routes() -> None:
-    resources = _client_resources()
+def test_client_resources_call_declared_routes(client_resources: dict[str, Any]) -> None:
+    resources = client_resources
     declared = {d.client_resource for d in DATASETS if d.client_resource}
     public = set(resources) - NOT_DATASET_RESOURCES
     assert public == declared, _disagreement("GridDataClient's resources", public, declared)
@@ -236,8 +233,8 @@ def test_client_resources_call_declared_routes() -> None:
         routes = {re.sub(r"\{[^}]*\}", "{}", p) for p in (*dataset.collections, *dataset.routes)}
         called = _paths_called(resources[dataset.client_resource])
         assert routes <= called, (
-            f"client.{dataset.client_resource} calls none of {sorted(routes - called)} "
-            f"that {dataset.name} declares"
+            f"client.{dataset.client_resource} does not call {sorted(routes - called)}, "
+            f"which {dataset.name} declares"
         )
 
 
@@ -258,7 +255,7 @@ def test_client_models_read_every_field_of_declared_routes(openapi: dict[str, An
                 assert not unread, f"gridclient.{name} does not read {sorted(unread)} of {path}"
 
 
-def test_app_fetches_read_declared_client_resources() -> None:
+def test_app_fetches_read_declared_client_resources(client_resources: dict[str, Any]) -> None:
     modules = {
         path.stem: importlib.import_module(f"components.data.{path.stem}")
         for path in Path(components.data.__file__).parent.glob("*.py")
@@ -274,7 +271,7 @@ def test_app_fetches_read_declared_client_resources() -> None:
         source = inspect.getsource(module)
         used |= set(re.findall(r"client\(conn\)\.(\w+)", source))
         used |= set(re.findall(r"\bc\.(\w+)\.", source))
-    datasets_used = used & set(_client_resources()) - NOT_DATASET_RESOURCES
+    datasets_used = used & (set(client_resources) - NOT_DATASET_RESOURCES)
     declared = {d.client_resource for d in DATASETS if d.app_fetches}
     assert datasets_used == declared, _disagreement(
         "the client resources components.data reads", datasets_used, declared
