@@ -1,12 +1,11 @@
 """The assessment's summary band: readiness, heuristic confidence and the numbers that matter.
 
-Each number is computed from what the assessment itself lists (and, for the nearest plants,
-from the plants the service publishes), and links to the section whose table it counts.
+Each number is one the service gives (the assessment's `keyFigures` and `queueHistory`) or a
+count of what the assessment lists, and links to the section whose table it counts.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -15,7 +14,14 @@ import streamlit as st
 
 from components import glossary
 from components.text import escape_markdown
-from gridclient import Assessment, AssessmentSummary, Fact, GenerationPlant, QueueRecord
+from gridclient import (
+    Assessment,
+    AssessmentSummary,
+    KeyFigures,
+    NearestPlant,
+    QueueRecord,
+    ReserveMargin,
+)
 
 # Anchors of the assessment's sections, which the band's numbers link to
 ANCHORS = {
@@ -27,10 +33,6 @@ ANCHORS = {
     "map": "map",
     "surroundings": "grid-around-the-site",
 }
-CAPACITY_PREDICATES = ("summer_firm_capacity", "total_capacity_mw")
-DEMAND_PREDICATES = ("summer_peak_demand_forecast", "firm_peak_load_mw")
-BASE_SCENARIOS = ("base", "peak_load_hour", None, "")
-NEAR_KM = 50.0
 
 
 @dataclass(frozen=True)
@@ -77,72 +79,38 @@ def county_queue(assessment: Assessment) -> Headline | None:
     )
 
 
-def tightest_reserve_margin(signals: Iterable[Fact]) -> tuple[float, str] | None:
-    """Return the smallest (capacity / peak demand - 1) over the seasons both are given for,
-    with its market and season; None when no season has both."""
-    capacity: dict[tuple[str, str], float] = {}
-    demand: dict[tuple[str, str], float] = {}
-    for fact in signals:
-        if fact.scenario not in BASE_SCENARIOS or fact.value is None:
-            continue
-        key = (str(fact.market or ""), str(fact.period or ""))
-        if fact.predicate in CAPACITY_PREDICATES:
-            capacity[key] = float(fact.value)
-        elif fact.predicate in DEMAND_PREDICATES:
-            demand[key] = float(fact.value)
-    margins = [
-        (capacity[key] / demand[key] - 1, key)
-        for key in sorted(capacity.keys() & demand.keys(), key=lambda k: glossary.season_key(k[1]))
-        if demand[key] > 0
-    ]
-    if not margins:
-        return None
-    margin, (market, period) = min(margins, key=lambda item: item[0])
-    return margin, f"{glossary.label('market', market)} {glossary.season_text(period)}"
-
-
-def distance_km(a: tuple[float, float], b: tuple[float, float]) -> float:
-    """Return the great-circle distance between two (latitude, longitude) points in km."""
-    lat1, lon1, lat2, lon2 = map(math.radians, (*a, *b))
-    h = (
-        math.sin((lat2 - lat1) / 2) ** 2
-        + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
+def margin_headline(margin: ReserveMargin | None) -> Headline:
+    """Return the service's tightest reserve margin in MW and as a share of peak, its caption
+    naming the facts it was read from (firm or total capacity, whichever the market gives)."""
+    label = "Reserve margin, tightest season"
+    if margin is None or margin.margin_mw is None:
+        return Headline(
+            label,
+            "Not in the data",
+            "The market signals give no capacity and peak for the same season",
+            "market",
+        )
+    share = f" ({margin.share_of_peak:.1%} of peak)" if margin.share_of_peak is not None else ""
+    where = f"{glossary.label('market', margin.market)} {glossary.season_text(margin.period)}"
+    supply = glossary.label("predicate", margin.supply_predicate) or "Capacity"
+    peak = glossary.label("predicate", margin.peak_predicate).lower() or "forecast peak"
+    return Headline(
+        label,
+        f"{glossary.mw(margin.margin_mw)}{share}",
+        f"{where}: {supply} less {peak}, the season furthest short of the reserve need",
+        "market",
     )
-    return 2 * 6371.0 * math.asin(math.sqrt(h))
 
 
-# a great-circle distance is never shorter than its north-south part: 111.19 km a degree
-KM_PER_DEGREE_OF_LATITUDE = 6371.0 * math.pi / 180
-
-
-def plants_by_distance(
-    plants: Iterable[GenerationPlant], point: tuple[float, float], reach_km: float | None = None
-) -> list[tuple[GenerationPlant, float]]:
-    """Return the located plants with their distance from the point in km, nearest first;
-    with `reach_km`, only those within it.
-
-    A plant farther than the reach in latitude alone is passed over without its distance:
-    at scale 100 the band measured all 40,000 plants twice, most of the page's run (0.4 s).
-    """
-    latitude = point[0]
-    span = math.inf if reach_km is None else reach_km / KM_PER_DEGREE_OF_LATITUDE + 1e-9
-    placed = []
-    for plant in plants:
-        if plant.latitude is None or plant.longitude is None:
-            continue
-        if abs(plant.latitude - latitude) > span:
-            continue
-        km = distance_km(point, (plant.latitude, plant.longitude))
-        if reach_km is None or km <= reach_km:
-            placed.append((plant, km))
-    return sorted(placed, key=lambda item: item[1])
-
-
-def nearest_plants(
-    plants: Iterable[GenerationPlant], point: tuple[float, float], count: int = 3
-) -> list[tuple[GenerationPlant, float]]:
-    """Return the `count` plants nearest the point, each with its distance in km."""
-    return plants_by_distance(plants, point)[:count]
+def plant_headline(plant: NearestPlant | None) -> Headline:
+    """Return the nearest plant the service found for the site (within 300 km)."""
+    label = "Nearest power plant"
+    if plant is None or plant.distance_km is None:
+        return Headline(label, "None in the data", "No plant lies within 300 km", "map")
+    capacity = f", {glossary.mw(plant.capacity_mw)}" if plant.capacity_mw is not None else ""
+    return Headline(
+        label, f"{plant.distance_km:,.0f} km", f"{plant.plant_name or 'Unnamed'}{capacity}", "map"
+    )
 
 
 def abstention_reason(assessment: Assessment, factor: str) -> str | None:
@@ -167,18 +135,14 @@ def transmission_headline(assessment: Assessment) -> Headline:
     )
 
 
-def headlines(
-    assessment: Assessment,
-    plants: Iterable[GenerationPlant] | None,
-    point: tuple[float, float] | None,
-) -> list[Headline]:
+def headlines(assessment: Assessment) -> list[Headline]:
     """Return the band's numbers, in the order an analyst reads them."""
     territories = assessment.service_territory_candidates or []
     utilities = [str(c.get("utility") or "") for c in territories if c.get("utility")]
     active, active_mw, firm_mw = active_queue(assessment.relevant_queue_records or [])
     share = f"{firm_mw / active_mw:.0%}" if active_mw else "none"
-    margin = tightest_reserve_margin(assessment.market_signals or [])
-    found = [
+    figures = assessment.key_figures or KeyFigures()
+    return [
         Headline(
             "Territory candidates",
             f"{len(territories)}",
@@ -194,33 +158,10 @@ def headlines(
             "interconnection agreement",
             "queue",
         ),
-        Headline(
-            "Reserve margin, tightest season",
-            f"{margin[0]:.1%}" if margin else "Not in the data",
-            f"{margin[1]}: firm capacity over peak demand forecast"
-            if margin
-            else "The market signals give no capacity and demand for the same season",
-            "market",
-        ),
+        margin_headline(figures.tightest_reserve_margin),
         transmission_headline(assessment),
+        plant_headline(figures.nearest_plant),
     ]
-    if point is not None and plants is not None:
-        plants = list(plants)
-        around = plants_by_distance(plants, point, NEAR_KM)
-        # the nearest is among those within reach, when any is
-        near = around[:1] or nearest_plants(plants, point, 1)
-        within = len(around)
-        found.append(
-            Headline(
-                "Nearest power plant",
-                f"{near[0][1]:,.0f} km" if near else "None in the data",
-                (f"{near[0][0].plant_name}; {within} plants within {NEAR_KM:.0f} km")
-                if near
-                else "The service lists no plant with a location",
-                "map",
-            )
-        )
-    return found
 
 
 FIGURES_PER_ROW = 3

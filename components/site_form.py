@@ -20,9 +20,8 @@ import streamlit as st
 
 from components import glossary, state
 from components.problems import Problem, draw_field_messages, draw_problem
-from gridclient import SiteDefinition
+from gridclient import MAX_PEAK_LOAD_MW, SiteDefinition
 
-MAX_PEAK_MW = 5000.0
 MAX_VOLTAGE_KV = 1000.0
 LOAD_PROFILES = ("flat", "diurnal", "seasonal", "variable")
 REDUNDANCIES = ("none", "n_plus_1", "2n")
@@ -147,15 +146,15 @@ def bound_messages(values: SiteFormValues) -> list[tuple[str, str]]:
         found.append(
             ("location", f"Longitude must be between -180 and 180; it is {values.longitude:g}.")
         )
-    if _outside(peak, 0, MAX_PEAK_MW, low_open=True):
+    if _outside(peak, 0, MAX_PEAK_LOAD_MW, low_open=True):
         found.append(
             (
                 "requestedPeakLoadMw",
-                f"Requested peak load must be more than 0 and at most {MAX_PEAK_MW:,.0f} MW; "
+                f"Requested peak load must be more than 0 and at most {MAX_PEAK_LOAD_MW:,.0f} MW; "
                 f"it is {peak:,.1f} MW.",
             )
         )
-    ceiling = peak if peak is not None and 0 < peak <= MAX_PEAK_MW else MAX_PEAK_MW
+    ceiling = peak if peak is not None and 0 < peak <= MAX_PEAK_LOAD_MW else MAX_PEAK_LOAD_MW
     for name, label, value in (
         ("averageLoadMw", "Average load", values.average_load_mw),
         ("curtailableMw", "Curtailable load", values.curtailable_mw),
@@ -338,7 +337,7 @@ def site_form(
                 "Requested peak load (MW) *",
                 value=100.0,
                 step=10.0,
-                help="Required; more than 0 and at most 5,000 MW.",
+                help=f"Required; more than 0 and at most {MAX_PEAK_LOAD_MW:,.0f} MW.",
             )
         with second:
             average = _field(

@@ -11,6 +11,9 @@
 
 from gridclient._assessment_summary import (
     AssessmentSummary,
+    KeyFigures,
+    NearestPlant,
+    ReserveMargin,
     SummaryMargin,
     SummaryPlant,
     SummaryQueue,
@@ -30,6 +33,7 @@ from gridclient._errors import (
     NotAcceptableError,
     NotFoundError,
     PermissionDeniedError,
+    PreconditionFailedError,
     RateLimitError,
     ResponseValidationError,
     UnprocessableEntityError,
@@ -50,6 +54,7 @@ from gridclient._surroundings import (
 )
 from gridclient._transport import package_version
 from gridclient.models import (
+    MAX_PEAK_LOAD_MW,
     Assessment,
     AssessmentExport,
     BalancingAuthorityOperation,
@@ -75,6 +80,7 @@ from gridclient.models import (
     SiteRevision,
     TerritoryResolution,
     TransmissionProject,
+    UnreadableRecord,
 )
 
 __version__ = package_version()
@@ -86,11 +92,15 @@ __all__ = [
     "Assessment",
     "AssessmentExport",
     "AssessmentSummary",
+    "KeyFigures",
+    "NearestPlant",
+    "ReserveMargin",
     "AuthenticationError",
     "BadRequestError",
     "BalancingAuthorityOperation",
     "Capabilities",
     "ConflictError",
+    "PreconditionFailedError",
     "DocketFiling",
     "EvidenceChunk",
     "ExpertReviewPacket",
@@ -103,11 +113,15 @@ __all__ = [
     "InterconnectionPoint",
     "InternalServerError",
     "InvalidArgumentError",
+    "KeyFigures",
+    "MAX_PEAK_LOAD_MW",
     "NearbyPlant",
+    "NearestPlant",
     "NotAcceptableError",
     "NotFoundError",
     "Page",
     "PageMeta",
+    "UnreadableRecord",
     "Pager",
     "PermissionDeniedError",
     "QualityFlag",
@@ -122,6 +136,7 @@ __all__ = [
     "RateLimitError",
     "RawResponse",
     "Release",
+    "ReserveMargin",
     "ResponseValidationError",
     "ServiceTerritoryCandidate",
     "Site",

@@ -16,7 +16,6 @@ from gridclient._base import GridModel
 if TYPE_CHECKING:
     from gridclient.models import Assessment
 
-FIRM = ("security_ntp", "ia_signed")
 Model = TypeVar("Model", bound=GridModel)
 
 
@@ -39,16 +38,48 @@ class SummaryQueue(GridModel):
 
 
 class SummaryMargin(GridModel):
+    """The tightest reserve margin as the service works it out: MW and a share of peak."""
+
     market: str | None = None
     period: str | None = None
     margin_mw: float | None = None
+    # a fraction: 0.025 is 2.5% (capacity over peak, less one)
     share_of_peak: float | None = None
 
 
 class SummaryPlant(GridModel):
+    """The plant nearest the site: its name, distance and capacity."""
+
     plant_name: str | None = None
     distance_km: float | None = None
     capacity_mw: float | None = None
+
+
+class ReserveMargin(SummaryMargin):
+    """An assessment's tightest reserve margin with the facts it was read from."""
+
+    peak_mw: float | None = None
+    # e.g. summer_peak_demand_forecast, firm_peak_load_mw
+    peak_predicate: str | None = None
+    # summer_firm_capacity is firm capacity, total_capacity_mw total capacity
+    supply_predicate: str | None = None
+    need_mw: float | None = None
+    need_basis: str | None = None
+    fact_ids: list[str] = []
+
+
+class NearestPlant(SummaryPlant):
+    """The plant nearest the site by its own coordinates (within 300 km)."""
+
+    id: str | None = None
+    plant_id: int | None = None
+
+
+class KeyFigures(GridModel):
+    """An assessment's key figures (an extension), each None when the data gives none."""
+
+    tightest_reserve_margin: ReserveMargin | None = None
+    nearest_plant: NearestPlant | None = None
 
 
 def _declared(model: type[Model], found: dict[str, Any] | None) -> Model | None:
@@ -75,25 +106,23 @@ class AssessmentSummary(GridModel):
     def from_assessment(cls, assessment: Assessment) -> AssessmentSummary:
         """Return the summary of a whole assessment (the figures the service lists)."""
         history: dict[str, Any] = assessment.queue_history or {}
-        figures: dict[str, Any] = assessment.key_figures or {}
+        figures = assessment.key_figures or KeyFigures()
         queue = None
         if history:
-            groups = history.get("byFirmness") or []
             queue = SummaryQueue(
                 report_month=(history.get("report") or {}).get("reportMonth"),
                 county_fips=history.get("countyFips"),
                 active_projects=history.get("activeProjects"),
                 active_mw=history.get("activeMw"),
-                firm_mw=sum(g.get("mw") or 0 for g in groups if g.get("firmness") in FIRM),
+                firm_mw=history.get("firmMw"),
             )
-        margin = figures.get("tightestReserveMargin")
-        plant = figures.get("nearestPlant")
+        margin, plant = figures.tightest_reserve_margin, figures.nearest_plant
         return cls(
             assessment_id=assessment.id,
             created_at=assessment.created_at,
             readiness=(assessment.readiness or {}).get("level"),
             territory_candidates=len(assessment.service_territory_candidates or []),
             queue=queue,
-            tightest_reserve_margin=_declared(SummaryMargin, margin),
-            nearest_plant=_declared(SummaryPlant, plant),
+            tightest_reserve_margin=_declared(SummaryMargin, margin and margin.to_wire()),
+            nearest_plant=_declared(SummaryPlant, plant and plant.to_wire()),
         )

@@ -15,6 +15,7 @@
         ├── PermissionDeniedError         403
         ├── NotFoundError                 404
         ├── ConflictError                 409
+        ├── PreconditionFailedError       412 (``If-Match`` names a version no longer current)
         ├── UnprocessableEntityError      422
         ├── RateLimitError                429 (``retry_after`` in seconds, when sent)
         └── InternalServerError           5xx
@@ -51,6 +52,7 @@ __all__ = [
     "NotAcceptableError",
     "NotFoundError",
     "PermissionDeniedError",
+    "PreconditionFailedError",
     "RateLimitError",
     "ResponseValidationError",
     "UnprocessableEntityError",
@@ -184,6 +186,10 @@ class ConflictError(APIStatusError):
     """409: e.g. the same Idempotency-Key is still in flight."""
 
 
+class PreconditionFailedError(APIStatusError):
+    """412: the record changed since the version named in ``if_match``; read it again."""
+
+
 class UnprocessableEntityError(APIStatusError):
     """422: the body failed validation, or an Idempotency-Key was reused with another body."""
 
@@ -205,6 +211,7 @@ _BY_STATUS: dict[int, type[APIStatusError]] = {
     404: NotFoundError,
     406: NotAcceptableError,
     409: ConflictError,
+    412: PreconditionFailedError,
     415: UnsupportedMediaTypeError,
     422: UnprocessableEntityError,
     429: RateLimitError,

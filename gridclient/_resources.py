@@ -504,12 +504,15 @@ class Sites(_Resource):
         metadata: dict[str, str] | None | _Unset = UNSET,
         archived: bool | None = None,
         idempotency_key: str | None = None,
+        if_match: str | None = None,
     ) -> Site:
         """Rename or archive a site (extension operation); what is not passed stays as it is.
 
         ``customer_reference=None`` or ``metadata=None`` clears it; ``metadata`` replaces the
         whole object. ``archived=True`` takes the site out of the default list (it stays
         readable); ``False`` brings it back. A retry with the same key changes nothing twice.
+        ``if_match``: a site's ``etag`` (from ``get`` or an earlier ``update``): the change
+        is applied only if the site is still that version, else ``PreconditionFailedError``.
         """
         body: dict[str, Any] = {}
         if not isinstance(customer_reference, _Unset):
@@ -524,7 +527,13 @@ class Sites(_Resource):
             a.check_idempotency_key(idempotency_key)
         path = f"/v1/sites/{a.path_segment('site_id', site_id)}"
         response = self._transport.request(
-            "PATCH", path, json_body=body, idempotency_key=idempotency_key
+            "PATCH",
+            path,
+            json_body=body,
+            idempotency_key=idempotency_key,
+            extra_headers=None
+            if if_match is None
+            else {"If-Match": a.check_text("if_match", if_match, required=True)},
         )
         return self._transport.parse_record(response, Site)
 

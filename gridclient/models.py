@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import PrivateAttr, field_validator
 
-from gridclient._assessment_summary import AssessmentSummary
+from gridclient._assessment_summary import AssessmentSummary, KeyFigures
 from gridclient._base import GridModel
 from gridclient._response import RawResponse
 
@@ -338,6 +338,11 @@ class Address(GridModel):
     country_code: str | None = None
 
 
+# The spec bounds a site's requested peak load (and its average and curtailable load) to
+# more than 0 and at most this many MW; a form checks it before sending.
+MAX_PEAK_LOAD_MW = 5000.0
+
+
 class SiteDefinition(GridModel):
     """What ``sites.create`` sends; ``None`` fields are left out of the request."""
 
@@ -384,6 +389,15 @@ class Site(GridModel):
     # Listed with the latest assessment or its summary: newerQueueReport, factsKnownSince,
     # changed.
     newer_data_since_assessment: Opaque | None = None
+    # Members stored before the service bounded them and served null (an extension).
+    degraded_fields: list[str] | None = None
+
+    @property
+    def etag(self) -> str | None:
+        """The site's version as read (``sites.get``, ``sites.update``), for ``if_match=``;
+        None for a site from a list, or from a service without the extension."""
+        raw = self.raw
+        return raw.headers.get("etag") if raw is not None else None
 
 
 class SiteRevision(GridModel):
@@ -418,8 +432,8 @@ class Assessment(GridModel):
     queue_history: Opaque | None = None
     risks: list[str] | None = None
     next_actions: list[str] | None = None
-    # Extension: tightestReserveMargin and nearestPlant, each None when the data gives none.
-    key_figures: Opaque | None = None
+    # Extension: the tightest reserve margin and the nearest plant, as the service works them out.
+    key_figures: KeyFigures | None = None
 
 
 Site.model_rebuild()
@@ -628,6 +642,16 @@ class QualityReport(GridModel):
         return [value] if isinstance(value, dict) else value
 
 
+class UnreadableRecord(GridModel):
+    """A record of a page that could not be read as its model, left out of the page: which
+    one (its position and ``id``, when it has one) and why (the first failing field)."""
+
+    index: int
+    id: str | None = None
+    field: str
+    message: str
+
+
 class PageMeta(GridModel):
     """The ``meta`` of a collection page."""
 
@@ -638,6 +662,7 @@ class PageMeta(GridModel):
 
 
 __all__ = [
+    "UnreadableRecord",
     "Address",
     "Assessment",
     "AssessmentExport",

@@ -67,11 +67,17 @@ def uvicorn_config(app, settings: Settings, **options) -> uvicorn.Config:
     )
 
 
-def start_in_thread(settings: Settings, host: str = "127.0.0.1", port: int = 0) -> RunningServer:
-    """Build the app, serve it on `host:port` (0: any free port) and return once it listens."""
+def start_in_thread(
+    settings: Settings, host: str = "127.0.0.1", port: int = 0, *, access_log: bool = False
+) -> RunningServer:
+    """Build the app, serve it on `host:port` (0: any free port) and return once it listens.
+
+    `access_log` writes uvicorn's access log (logger `uvicorn.access`) as `serve` does."""
     app = create_app(settings)
     sock = bound_socket(host, port)
-    config = uvicorn_config(app, settings, log_level="warning", access_log=False, lifespan="off")
+    # uvicorn sets the access logger to the log level: INFO, or its records are dropped.
+    level = "info" if access_log else "warning"
+    config = uvicorn_config(app, settings, log_level=level, access_log=access_log, lifespan="off")
     server = uvicorn.Server(config)
     thread = threading.Thread(
         target=server.run, kwargs={"sockets": [sock]}, name="gridservice", daemon=True

@@ -42,6 +42,7 @@ from gridservice.routers.requests import ExportRequest, refuse_screening_body
 from gridservice.routers.sites import EXTENSION, SiteId, tenant_site
 from gridservice.screening import assessment_csv, build_expert_review_packet, screen_site
 from gridservice.screening.assessment_summary import store_assessment
+from gridservice.screening.packet import former_identifying_values
 from gridservice.store import tenancy
 from gridservice.store.read_snapshot import read_snapshot
 
@@ -147,8 +148,15 @@ def read_expert_review_packet(
     # The day only: a timestamp to the millisecond would let whoever holds the tenant's
     # assessment list match a blinded packet back to its assessment.
     submitted_at = assessment["createdAt"][:10] + "T00:00:00Z"
+    # Every value the site was ever named by: a reference cleared after its copy went into
+    # an engineering object must not reappear in clear.
+    revisions = tenancy.site_change_log(conn_for(request), tenant, assessment["siteId"])
     packet = build_expert_review_packet(
-        assessment, site, secret=packet_secret(request), submitted_at=submitted_at
+        assessment,
+        site,
+        secret=packet_secret(request),
+        submitted_at=submitted_at,
+        former_values=former_identifying_values(json.loads(row[2]) for row in revisions),
     )
     meta = {"blinded": True, "reviewStatus": packet.get("reviewStatus")}
     return data_response(dumps(packet), meta=meta)

@@ -38,6 +38,7 @@ _PROBLEM_TEXT = {
     404: "No such resource for this tenant.",
     406: "The Accept header excludes JSON.",
     409: "The same Idempotency-Key is still being processed.",
+    412: "If-Match names a version of the resource that is no longer current.",
     413: "The request body is larger than the service accepts.",
     415: "The request body is not JSON.",
     422: "The body fails validation, or an Idempotency-Key is reused with another body.",
@@ -81,6 +82,14 @@ def _declared_query_names(route: Any) -> frozenset[str]:
     return cached
 
 
+def _refuse_parameters(code: str, detail: str, names: list[str], message: str) -> None:
+    """Raise the 400 naming each parameter refused, when there is one."""
+    if names:
+        raise ApiError(
+            400, code, detail, errors=[{"field": name, "message": message} for name in names]
+        )
+
+
 def refuse_unknown_query(request: Request) -> None:
     """Refuse query parameters the operation does not declare, or a repeated one (400)."""
     route = request.scope.get("route")
@@ -89,25 +98,42 @@ def refuse_unknown_query(request: Request) -> None:
     known = _declared_query_names(route)
     keys = [k for k, _ in request.query_params.multi_items()]
     unknown = sorted({k for k in keys if k not in known})
-    if unknown:
-        allowed = ", ".join(sorted(known)) or "none"
-        raise ApiError(
-            400,
-            "unknown_parameter",
-            f"Unknown query parameter(s): {', '.join(unknown)}. This operation accepts: {allowed}.",
-            errors=[{"field": k, "message": "unknown query parameter"} for k in unknown],
-        )
+    allowed = ", ".join(sorted(known)) or "none"
+    _refuse_parameters(
+        "unknown_parameter",
+        f"Unknown query parameter(s): {', '.join(unknown)}. This operation accepts: {allowed}.",
+        unknown,
+        "unknown query parameter",
+    )
     repeated = sorted({k for k in keys if keys.count(k) > 1})
-    if repeated:
-        raise ApiError(
-            400,
-            "repeated_parameter",
-            f"Query parameter(s) sent more than once: {', '.join(repeated)}.",
-            errors=[{"field": k, "message": "sent more than once"} for k in repeated],
-        )
+    _refuse_parameters(
+        "repeated_parameter",
+        f"Query parameter(s) sent more than once: {', '.join(repeated)}.",
+        repeated,
+        "sent more than once",
+    )
 
 
-StrictQuery = Depends(refuse_unknown_query)
+def refuse_nul_parameters(request: Request) -> None:
+    """Refuse a path or query parameter holding NUL (U+0000) (400): no store keeps it in
+    text (PostgreSQL refuses it outright), so it can name nothing."""
+    named = [*request.path_params.items(), *request.query_params.multi_items()]
+    bad = sorted({name for name, value in named if "\x00" in name or "\x00" in value})
+    _refuse_parameters(
+        "invalid_parameter",
+        f"Parameter(s) holding NUL (U+0000): {', '.join(map(repr, bad))}.",
+        bad,
+        "contains NUL (U+0000)",
+    )
+
+
+def strict_parameters(request: Request) -> None:
+    """Refuse unknown, repeated or NUL-holding parameters; every router declares it once."""
+    refuse_nul_parameters(request)
+    refuse_unknown_query(request)
+
+
+StrictQuery = Depends(strict_parameters)
 
 
 def codec(request: Request) -> CursorCodec:

@@ -10,6 +10,8 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gridservice.routers.key_figures_models import KeyFigures
+
 Opaque = dict[str, Any]
 T = TypeVar("T")
 
@@ -353,6 +355,13 @@ class Site(BaseModel):
         default=None,
         description="When the site was archived (an extension, PATCH); absent or null: active.",
     )
+    degradedFields: list[str] | None = Field(
+        default=None,
+        description="Extension: members stored before the service bounded free-form JSON "
+        "(nesting, size, NUL, finite numbers) that break those bounds, served null; absent "
+        "when none.",
+        json_schema_extra={"x-extension": True},
+    )
 
 
 class SiteRevision(BaseModel):
@@ -404,7 +413,8 @@ class Assessment(BaseModel):
     queueHistory: Opaque | None = Field(
         default=None,
         description="An extension: the site county's queue in the newest harvested report "
-        "(activeProjects, activeMw, byFirmness over every project) and its changes over the "
+        "(activeProjects, activeMw, byFirmness over every project, firmMw: the MW of the firm "
+        "grades security_ntp and ia_signed) and its changes over the "
         "twelve months before (counts over every project). `projects` and the changes' "
         "`entered`, `left`, `changed` list the first 25 by queue id; `lists` gives each list's "
         "`listed` and `total` and, at `href` (relative to `/v1/sites/{siteId}/`, so the "
@@ -413,11 +423,10 @@ class Assessment(BaseModel):
     )
     risks: list[str] | None
     nextActions: list[str] | None
-    keyFigures: Opaque | None = Field(
+    keyFigures: KeyFigures | None = Field(
         default=None,
-        description="An extension: tightestReserveMargin (market, period, marginMw, "
-        "shareOfPeak, needMw, needBasis, factIds) and nearestPlant (id, plantId, plantName, "
-        "distanceKm, capacityMw), each null when the data gives none.",
+        description="An extension: the tightest reserve margin (in MW and as a share of "
+        "peak) and the nearest plant, as the service works them out.",
     )
 
 

@@ -18,9 +18,9 @@ from pydantic import (
 )
 
 from gridservice.errors import ApiError
+from gridservice.routers.bounds import FreeForm, NulFree, Text200
 
 _FORBID = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
-Text200 = Annotated[str, StringConstraints(max_length=200)]
 _DATE_PATTERN = r"^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
 
 
@@ -40,8 +40,8 @@ class SiteAddress(BaseModel):
     countryCode: Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")] | None = None
 
 
-MetadataKey = Annotated[str, StringConstraints(max_length=64)]
-MetadataValue = Annotated[str, StringConstraints(max_length=500)]
+MetadataKey = Annotated[str, StringConstraints(max_length=64), NulFree]
+MetadataValue = Annotated[str, StringConstraints(max_length=500, strip_whitespace=True), NulFree]
 
 
 class SiteDefinition(BaseModel):
@@ -67,9 +67,13 @@ class SiteDefinition(BaseModel):
     ) = None
     loadProfile: Literal["flat", "diurnal", "seasonal", "variable"] | None = None
     redundancy: Literal["none", "n_plus_1", "2n"] | None = None
-    rampProfile: list[dict[str, Any]] | None = Field(default=None, max_length=100)
-    onSiteGeneration: list[dict[str, Any]] | None = Field(default=None, max_length=50)
-    energyStorage: dict[str, Any] | None = None
+    rampProfile: Annotated[list[dict[str, Any]], FreeForm] | None = Field(
+        default=None, max_length=100
+    )
+    onSiteGeneration: Annotated[list[dict[str, Any]], FreeForm] | None = Field(
+        default=None, max_length=50
+    )
+    energyStorage: Annotated[dict[str, Any], FreeForm] | None = None
     address: SiteAddress | None = None
     customerReference: Text200 | None = None
     metadata: dict[MetadataKey, MetadataValue] | None = Field(default=None, max_length=50)

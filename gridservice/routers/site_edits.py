@@ -2,6 +2,9 @@
 
 A PATCH is idempotent with `Idempotency-Key` like every write; each one that changes
 something leaves a revision (when, which tenant and token, each member's old and new value).
+It reads, changes and writes the site in one transaction with the site locked, so concurrent
+PATCHes apply one after the other and none is lost. The answers carry the site's `ETag`;
+`If-Match` makes a PATCH apply only to the version its sender read (else 412).
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
 from gridservice.auth import Tenant
+from gridservice.errors import ApiError
 from gridservice.paging import data_response
+from gridservice.routers.bounds import DEGRADED_FIELDS, servable_record
 from gridservice.routers.common import (
     POST_ERRORS,
     StrictQuery,
@@ -30,7 +35,16 @@ from gridservice.routers.idempotency import (
 )
 from gridservice.routers.models import One, Site, SiteRevision
 from gridservice.routers.requests import SitePatch
-from gridservice.routers.sites import EXTENSION, SiteId, tenant_site
+from gridservice.routers.sites import (
+    EXTENSION,
+    SITE_ETAG_RESPONSE,
+    IfMatch,
+    SiteId,
+    answer_etag,
+    if_match_holds,
+    site_etag,
+    tenant_site,
+)
 from gridservice.store import tenancy
 
 router = APIRouter(tags=["extensions"], dependencies=[StrictQuery], responses=problem_responses())
@@ -68,8 +82,11 @@ def patched_site(site: dict[str, Any], patch: SitePatch, now: str) -> list[dict[
     description="Members left out stay as they are. `archived: true` sets `archivedAt` and the "
     "site leaves the default list of sites (it stays readable by id, and "
     "`GET /v1/sites?archived=include|only` lists it); `archived: false` clears it. Each "
-    "request that changes something is recorded (GET /v1/sites/{siteId}/revisions).",
-    responses=problem_responses(POST_ERRORS),
+    "request that changes something is recorded (GET /v1/sites/{siteId}/revisions). "
+    "Concurrent PATCHes of one site apply one after the other, each to what the one before "
+    "left. `If-Match` with the site's `ETag` applies the change only to that version (else "
+    "412 `precondition_failed`).",
+    responses={**problem_responses((*POST_ERRORS, 412)), **SITE_ETAG_RESPONSE},
     dependencies=[Depends(require_json)],
     openapi_extra=EXTENSION,
 )
@@ -79,11 +96,22 @@ def patch_site(
     site_id: SiteId,
     patch: SitePatch,
     idempotency_key: IdempotencyKey,
+    if_match: IfMatch = None,
 ) -> Response:
     tenant_site(request, site_id, tenant)  # 404 before claiming a key for another's site
 
     def work(conn) -> str:
-        site = json.loads(tenancy.tenant_record(conn, "site", site_id, tenant) or "{}")
+        stored = tenancy.site_for_update(conn, site_id, tenant) or "{}"
+        if if_match is not None and not if_match_holds(if_match, site_etag(stored)):
+            raise ApiError(
+                412,
+                "precondition_failed",
+                f"Site {site_id!r} has changed since the version your If-Match names was "
+                f"read (it is now {site_etag(stored)}); read it again and reapply your change.",
+            )
+        # A member stored before the bounds (served degraded) is written back null.
+        site = servable_record(stored) or json.loads(stored)
+        site.pop(DEGRADED_FIELDS, None)
         now = utc_now()
         changes = patched_site(site, patch, now)
         text = dumps(site)
@@ -99,7 +127,7 @@ def patch_site(
             )
         return '{"data":' + text + "}"
 
-    return run_idempotent(
+    response = run_idempotent(
         request,
         tenant_id=tenant,
         operation=f"PATCH /v1/sites/{site_id}",
@@ -108,6 +136,8 @@ def patch_site(
         work=work,
         status_code=200,
     )
+    response.headers["ETag"] = answer_etag(response.body)
+    return response
 
 
 @router.get(

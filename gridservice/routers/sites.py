@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from starlette.responses import Response
 
 from gridservice.auth import Tenant
 from gridservice.errors import ApiError
 from gridservice.paging import data_response
+from gridservice.routers.bounds import servable_body
 from gridservice.routers.common import (
     POST_ERRORS,
     Cursor,
@@ -91,11 +93,12 @@ def site_record(
 
 
 def tenant_site(request: Request, site_id: str, tenant_id: str) -> str:
-    """Return the stored JSON of a tenant's site, or 404 (also for another tenant's site)."""
+    """Return the JSON of a tenant's site as served (degraded where its stored form breaks
+    the bounds, `routers.bounds`), or 404 (also for another tenant's site)."""
     body = tenancy.tenant_record(conn_for(request), "site", site_id, tenant_id)
     if body is None:
         raise ApiError(404, "site_not_found", f"No site {site_id!r} for this tenant.")
-    return body
+    return servable_body(body)
 
 
 @router.post(
@@ -150,7 +153,7 @@ def list_sites(
     include: Include = None,
     archived: Archived = "exclude",
 ) -> Response:
-    bodies_of = None
+    bodies_of = _served_bodies
     if include == LATEST_ASSESSMENT:
 
         def bodies_of(rows: list[tuple[str, str]]) -> list[str]:
@@ -158,7 +161,7 @@ def list_sites(
             latest = tenancy.latest_assessments(conn, tenant, [r[0] for r in rows])
             newer = newer_data_since(conn, {k: json.loads(v) for k, v in latest.items()})
             return [
-                with_latest_assessment(body, latest.get(site_id), newer.get(site_id))
+                with_latest_assessment(servable_body(body), latest.get(site_id), newer.get(site_id))
                 for site_id, body in rows
             ]
 
@@ -170,7 +173,7 @@ def list_sites(
             newer = newer_data_since(conn, {k: basis for k, (_, basis) in latest.items()})
             return [
                 with_members(
-                    body,
+                    servable_body(body),
                     latestAssessmentSummary=latest.get(site_id, ("null",))[0],
                     newerDataSinceAssessment=_compact(newer.get(site_id)),
                 )
@@ -179,6 +182,12 @@ def list_sites(
 
     filters = {"tenant_id": tenant, "archived": archived}
     return page_response(request, "sites", filters, cursor, limit, bodies_of)
+
+
+def _served_bodies(rows: list[tuple[str, str]]) -> list[str]:
+    """Return the page's site bodies as served: one that breaks the bounds is degraded, not
+    allowed to fail the page."""
+    return [servable_body(body) for _, body in rows]
 
 
 def _compact(value: object) -> str:
@@ -202,6 +211,55 @@ def with_latest_assessment(
     )
 
 
-@router.get("/v1/sites/{siteId}", response_model=One[Site], summary="Read a site")
+IfMatch = Annotated[
+    str | None,
+    Header(
+        alias="If-Match",
+        description="The `ETag` of the site as you read it (GET or a PATCH's answer): the "
+        "change is applied only if the site is still that version, else 412 "
+        "`precondition_failed` (an extension). `*` or no header: applied to whatever is there.",
+        json_schema_extra={"x-extension": True},
+    ),
+]
+# The 200 answer of GET and PATCH of one site: its ETag header (an extension).
+SITE_ETAG_RESPONSE = {
+    200: {
+        "headers": {
+            "ETag": {
+                "description": "The version of the site (a strong entity tag, a hash of the "
+                "answer's bytes); send it back in `If-Match` to PATCH only that version.",
+                "schema": {"type": "string"},
+                "x-extension": True,
+            }
+        }
+    }
+}
+
+
+def answer_etag(answer: bytes) -> str:
+    """Return the strong ETag of a site's answer (`{"data": site}`): its SHA-256, quoted."""
+    return '"' + hashlib.sha256(answer).hexdigest()[:32] + '"'
+
+
+def site_etag(site_json: str) -> str:
+    """Return the ETag a site stored as `site_json` is answered with (GET, PATCH)."""
+    return answer_etag(('{"data":' + site_json + "}").encode("utf-8"))
+
+
+def if_match_holds(if_match: str, etag: str) -> bool:
+    """Return whether an `If-Match` value lets a change of the version `etag` go ahead:
+    `*`, or one of its comma-separated tags equal to it (strong comparison, RFC 9110)."""
+    tags = [tag.strip() for tag in if_match.split(",")]
+    return "*" in tags or etag in tags
+
+
+@router.get(
+    "/v1/sites/{siteId}",
+    response_model=One[Site],
+    summary="Read a site",
+    responses=SITE_ETAG_RESPONSE,
+)
 def read_site(request: Request, tenant: Tenant, site_id: SiteId) -> Response:
-    return data_response(tenant_site(request, site_id, tenant))
+    response = data_response(tenant_site(request, site_id, tenant))
+    response.headers["ETag"] = answer_etag(response.body)
+    return response

@@ -15,9 +15,9 @@ import json
 import sqlite3
 from typing import Any
 
+from gridservice.screening.queue_history import firm_mw
 from gridservice.store import tenancy
 
-FIRM = ("security_ntp", "ia_signed")
 MARGIN_MEMBERS = ("market", "period", "marginMw", "shareOfPeak")
 PLANT_MEMBERS = ("plantName", "distanceKm", "capacityMw")
 
@@ -30,13 +30,14 @@ def _queue(history: dict[str, Any] | None) -> dict[str, Any] | None:
     """Return the county's active queue from the assessment's queue history, or None."""
     if not history:
         return None
-    by_firmness = history.get("byFirmness") or []
+    # an assessment stored before `firmMw` was carried is read from its grades
+    firm = history.get("firmMw")
     return {
         "reportMonth": (history.get("report") or {}).get("reportMonth"),
         "countyFips": history.get("countyFips"),
         "activeProjects": history.get("activeProjects"),
         "activeMw": history.get("activeMw"),
-        "firmMw": sum(g.get("mw") or 0 for g in by_firmness if g.get("firmness") in FIRM),
+        "firmMw": firm if firm is not None else firm_mw(history.get("byFirmness") or []),
     }
 
 

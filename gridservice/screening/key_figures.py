@@ -1,9 +1,11 @@
 """An assessment's key figures (an extension member, `keyFigures`): the numbers a portfolio
 compares sites on, stated once at screening time so a list of sites needs no further request.
 
-- `tightestReserveMargin`: the period where firm capacity less forecast peak is smallest
-  against the need, exactly as the market-adequacy finding reads it (null when the facts
-  give no margin).
+- `tightestReserveMargin`: the period where capacity (or a stated margin) less forecast peak
+  falls furthest short of the reserve need, exactly as the market-adequacy finding reads it,
+  in MW (`marginMw`) and as a share of that period's peak (`shareOfPeak`, which is also
+  capacity over peak less one), with the predicates it was read from, so a caption can say
+  whether the capacity is firm or total (null when the facts give no margin).
 - `nearestPlant`: the generating plant nearest the site by the plant's own coordinates
   (great-circle distance), searched within `PLANT_SEARCH_KM` (null when none is that near).
 """
@@ -34,6 +36,9 @@ def _margin_wire(facts: list[dict]) -> dict[str, Any] | None:
         "period": tightest["period"],
         "marginMw": round(tightest["margin"], 1),
         "shareOfPeak": round(tightest["share"], 4),
+        "peakMw": float(tightest["peak"]["value"]),
+        "peakPredicate": tightest["peak"].get("predicate"),
+        "supplyPredicate": tightest["supply"].get("predicate"),
         "needMw": round(tightest["need"], 1),
         "needBasis": "stated requirement" if tightest["requirement"] else "screening reserve",
         "factIds": cited,

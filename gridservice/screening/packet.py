@@ -3,23 +3,34 @@
 Blinding: the packet carries no tenant id, customer reference, metadata, street address,
 site id or assessment id. The site keeps its engineering fields with its coordinates
 rounded to one decimal (about 10 km: to two, a cell of about 1 km with the county and the
-load's MW can single out a campus, SECURITY.md section 8); `caseId` is an HMAC-SHA256 of the assessment id
-under the service's secret, so only the service can link a packet back. The assessment's
-own text is computed from public records and the site's numbers, never from the caller's
-strings; the site's free-form engineering objects (ramp profile, on-site generation,
-storage) are scrubbed of the identifying values in case a caller put one there, matched
-after Unicode compatibility normalisation (NFKC) and case folding, so `acme-ref-77310` or a
-full-width copy of `ACME-REF-77310` goes too.
+load's MW can single out a campus, SECURITY.md section 8); `caseId` is an HMAC-SHA256 of the
+assessment id under the service's secret, so only the service can link a packet back. The
+assessment's own text is computed from public records and the site's numbers, never from
+the caller's strings; what it says about distances from the exact point (the nearest plant
+and its `distanceKm`) is left out, since a distance to a public plant narrows the rounded
+cell to an arc. The site's free-form engineering objects (ramp profile, on-site generation,
+storage) are scrubbed of every identifying value the site has ever had (its revision log
+too, so clearing a reference later does not reveal its copies), compared in the form
+`comparable_text` gives (NFKC, case folding, invisible characters removed, look-alikes
+folded) and, for a value that spells a number, as a number too.
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import hmac
-import unicodedata
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
+from gridservice.screening.comparable_text import (
+    FOLDS,
+    as_number,
+    comparable,
+    comparable_characters,
+    is_invisible,
+)
 from gridservice.screening.factors import FACTORS
 
 PROTOCOL_VERSION = "1.2"
@@ -39,6 +50,12 @@ ENGINEERING_FIELDS = (
     "onSiteGeneration",
     "energyStorage",
 )
+# The site members a caller names itself with; their past values come from the revision log.
+IDENTIFYING_MEMBERS = ("customerReference", "metadata", "address")
+# Members of the assessment measured from the exact point: a distance (or which plant is
+# nearest, or what lies within a radius) with the public location of what it is measured to
+# narrows the rounded cell far below its ~100 km2, so the packet leaves them out (null).
+DISTANCE_MEMBER = re.compile(r"distance|nearest|radius", re.IGNORECASE)
 INSTRUCTIONS = (
     "You are reviewing a blinded, non-capacity screening of a site for a large electric "
     "load. The requester's identity, references, metadata and street address are removed, "
@@ -75,7 +92,16 @@ def case_id(assessment_id: str, secret: bytes) -> str:
     return f"case_{digest[:20]}"
 
 
-def _blinded_site(site: dict, identifying: list[str]) -> dict:
+@dataclass(frozen=True)
+class Secrets:
+    """The identifying values a packet must not carry: as comparable text (in each fold, longest
+    first, so a value containing another is removed whole), and as numbers."""
+
+    texts: dict[str, list[str]]
+    numbers: frozenset[float]
+
+
+def _blinded_site(site: dict, secrets: Secrets) -> dict:
     location = site.get("location") or {}
     blinded: dict[str, Any] = {
         "id": None,
@@ -92,66 +118,113 @@ def _blinded_site(site: dict, identifying: list[str]) -> dict:
         else None,
     }
     for name in ENGINEERING_FIELDS:
-        blinded[name] = _scrub(copy.deepcopy(site.get(name)), identifying)
+        value = site.get(name)
+        # The typed numbers (MW, kV) are the engineering itself and bounded; only text and
+        # the free-form objects can carry a copy.
+        blinded[name] = _scrub(value, secrets) if isinstance(value, str | list | dict) else value
     return blinded
 
 
-def _identifying_values(assessment: dict, site: dict) -> list[str]:
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def former_identifying_values(revisions: Iterable[list[dict]]) -> list[str]:
+    """Return every value a site's identifying members held, from its revision log's changes."""
+    return [
+        text
+        for changes in revisions
+        for change in changes
+        if change.get("field") in IDENTIFYING_MEMBERS
+        for text in _strings([change.get("from"), change.get("to")])
+    ]
+
+
+def _identifying_values(assessment: dict, site: dict, former: Iterable[str]) -> Secrets:
     values = [
         assessment.get("id"),
         assessment.get("tenantId"),
         assessment.get("siteId"),
         site.get("id"),
         site.get("tenantId"),
-        site.get("customerReference"),
-        *(site.get("metadata") or {}).values(),
-        *(site.get("address") or {}).values(),
+        *_strings([site.get(name) for name in IDENTIFYING_MEMBERS]),
+        *former,
     ]
-    strings = {_fold(v) for v in values if isinstance(v, str)}
-    strings = {v for v in strings if len(v.strip()) >= MIN_SCRUB_LENGTH}
-    # Longest first, so a value containing another is removed whole.
-    return sorted(strings, key=lambda v: (-len(v), v))
+    strings = [v.strip() for v in values if isinstance(v, str)]
+    texts = {}
+    for fold in FOLDS:
+        folded = {comparable(v, fold) for v in strings}
+        folded = {v for v in folded if len(v) >= MIN_SCRUB_LENGTH}
+        texts[fold] = sorted(folded, key=lambda v: (-len(v), v))
+    numbers = {as_number(v) for v in strings if len(v) >= MIN_SCRUB_LENGTH} - {None}
+    return Secrets(texts, frozenset(numbers))
 
 
-def _fold(text: str) -> str:
-    """Return the text as it is compared: NFKC-normalised, then case-folded."""
-    return unicodedata.normalize("NFKC", text).casefold()
-
-
-def _scrub_text(text: str, folded_secrets: list[str]) -> str:
-    """Return the text (NFKC-normalised) with every folded match of a secret redacted."""
-    text = unicodedata.normalize("NFKC", text)
-    # Fold character by character, remembering where each folded character came from:
-    # folding can lengthen text ("ß" -> "ss"), so positions are mapped back, not reused.
-    folded, origin = [], []
+def _scrub_text(text: str, secrets: dict[str, list[str]]) -> str:
+    """Return the text (NFKC-normalised, invisible characters dropped) with every comparable
+    match of a secret redacted."""
+    hidden: set[int] = set()
+    for fold, folded_secrets in secrets.items():
+        text, pieces = comparable_characters(text, fold)
+        hidden |= _matched_positions(pieces, folded_secrets)
+    kept: list[str] = []
     for position, character in enumerate(text):
-        for piece in character.casefold():
-            folded.append(piece)
-            origin.append(position)
-    haystack = "".join(folded)
-    hidden = [False] * len(text)
-    for secret in folded_secrets:
+        # Invisible characters carry nothing a reviewer needs, and tag characters can spell
+        # a whole value that no comparison sees: none is passed on.
+        if is_invisible(character):
+            continue
+        if position not in hidden:
+            kept.append(character)
+        elif position - 1 not in hidden:
+            kept.append(REDACTED)
+    return "".join(kept)
+
+
+def _matched_positions(pieces: list[str], secrets: list[str]) -> set[int]:
+    """Return the positions of the characters whose folded pieces spell a secret."""
+    # Each character folds to zero or more characters ("ß" -> "ss", a zero width space ->
+    # ""), so matches are found in the folded text and mapped back to the characters they
+    # came from; a match hides every character from its first to its last, invisible ones too.
+    origin = [position for position, piece in enumerate(pieces) for _ in piece]
+    haystack = "".join(pieces)
+    hidden: set[int] = set()
+    for secret in secrets:
         start = haystack.find(secret)
         while start != -1:
-            for position in origin[start : start + len(secret)]:
-                hidden[position] = True
+            hidden.update(range(origin[start], origin[start + len(secret) - 1] + 1))
             start = haystack.find(secret, start + len(secret))
-    pieces: list[str] = []
-    for position, character in enumerate(text):
-        if not hidden[position]:
-            pieces.append(character)
-        elif position == 0 or not hidden[position - 1]:
-            pieces.append(REDACTED)
-    return "".join(pieces)
+    return hidden
 
 
-def _scrub(value: Any, secrets: list[str]) -> Any:
+def _scrub(value: Any, secrets: Secrets) -> Any:
     if isinstance(value, str):
-        return _scrub_text(value, secrets)
+        return _scrub_text(value, secrets.texts)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return REDACTED if value in secrets.numbers else value
     if isinstance(value, dict):
         return {_scrub(k, secrets): _scrub(v, secrets) for k, v in value.items()}
     if isinstance(value, list):
         return [_scrub(v, secrets) for v in value]
+    return value
+
+
+def _without_distances(value: Any) -> Any:
+    """Return the value with every distance-like member (at any depth) set to null."""
+    if isinstance(value, dict):
+        return {
+            k: None if DISTANCE_MEMBER.search(k) else _without_distances(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_without_distances(v) for v in value]
     return value
 
 
@@ -184,10 +257,19 @@ def _rubric(assessment: dict) -> list[dict]:
 
 
 def build_expert_review_packet(
-    assessment: dict, site: dict, *, secret: bytes, submitted_at: str
+    assessment: dict,
+    site: dict,
+    *,
+    secret: bytes,
+    submitted_at: str,
+    former_values: Iterable[str] = (),
 ) -> dict:
-    """Return the blinded expert-review packet (`data` of the export) of an assessment."""
-    service_assessment = copy.deepcopy(assessment)
+    """Return the blinded expert-review packet (`data` of the export) of an assessment.
+
+    `former_values` are the values the site's identifying members held before (see
+    `former_identifying_values`); they are scrubbed like the current ones.
+    """
+    service_assessment = _without_distances(assessment)
     service_assessment.update({"id": None, "siteId": None, "tenantId": None, "createdAt": None})
     submission = hmac.new(
         secret, f"submission:{assessment['id']}:{submitted_at}".encode(), hashlib.sha256
@@ -200,7 +282,7 @@ def build_expert_review_packet(
         "caseId": case_id(assessment["id"], secret),
         "instructions": INSTRUCTIONS,
         "reviewStatus": "unreviewed",
-        "site": _blinded_site(site, _identifying_values(assessment, site)),
+        "site": _blinded_site(site, _identifying_values(assessment, site, former_values)),
         "serviceAssessment": service_assessment,
         "rubric": _rubric(assessment),
         "researchCompression": {

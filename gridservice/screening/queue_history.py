@@ -19,6 +19,8 @@ FIRMNESS = (
     ("neither", "Neither IA signed nor financial security provided"),
 )
 FIRMNESS_LABEL = dict(FIRMNESS)
+# The grades that count as firm: an interconnection agreement signed or security posted.
+FIRM = ("security_ntp", "ia_signed")
 # The report's column header behind each compared value.
 COLUMN = {
     "capacityMw": "Capacity (MW)",
@@ -35,6 +37,11 @@ def firmness(row: Row) -> str:
     if row.get("ia_signed"):
         return "ia_signed"
     return "neither"
+
+
+def firm_mw(by_firmness: list[dict[str, Any]]) -> float:
+    """Return the MW of the firm grades (`FIRM`) of a `byFirmness` list."""
+    return sum(g.get("mw") or 0.0 for g in by_firmness if g.get("firmness") in FIRM)
 
 
 def cell(row: Row, column: str | None = None) -> dict[str, Any]:

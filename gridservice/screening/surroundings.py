@@ -9,7 +9,7 @@ from typing import Any
 
 from gridservice.screening.neighbourhood import plants_by_county, points_by_county, queue_figures
 from gridservice.screening.queue_change import dropout_rates, queue_changes, report_wire
-from gridservice.screening.queue_history import month_shift
+from gridservice.screening.queue_history import firm_mw, month_shift
 from gridservice.screening.territory import county_index
 from gridservice.store import screening_reads, surroundings_reads
 
@@ -260,6 +260,7 @@ def county_queue_history(conn: sqlite3.Connection, county: dict | None) -> dict[
         "activeProjects": figures["activeProjects"],
         "activeMw": figures["activeMw"],
         "byFirmness": figures["byFirmness"],
+        "firmMw": firm_mw(figures["byFirmness"]),
         "projects": [
             {k: p[k] for k in ("projectId", "capacityMw", "firmness", "source")}
             for p in figures["projects"]

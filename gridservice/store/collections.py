@@ -34,7 +34,9 @@ def _known_at(value: str | None) -> Fragment:
 
 def _archived(value: str | None) -> Fragment:
     """Archived sites leave the default list (`exclude`); `include` and `only` bring them."""
-    archived = "json_extract(body, '$.archivedAt') IS NOT NULL"
+    # A body stored holding NUL (as the escape \u0000) is read with U+FFFD in its place:
+    # PostgreSQL's jsonb refuses NUL, and one such site must not fail the tenant's list.
+    archived = "json_extract(replace(body, '\\u0000', '\\ufffd'), '$.archivedAt') IS NOT NULL"
     if value == "include":
         return "1 = 1", ()
     return (archived if value == "only" else f"NOT ({archived})"), ()

@@ -7,6 +7,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Literal
 
+from gridservice.store.pg import is_postgres
+
 
 def tenant_for_token(conn: sqlite3.Connection, token: str) -> str | None:
     return tenant_for_digest(conn, hashlib.sha256(token.encode("utf-8")).hexdigest())
@@ -60,6 +62,27 @@ def insert_site(
         "INSERT INTO sites(id, tenant_id, created_at, body) VALUES (?, ?, ?, ?)",
         (site_id, tenant_id, created_at, body),
     )
+
+
+def site_for_update(conn: sqlite3.Connection, site_id: str, tenant_id: str) -> str | None:
+    """Return the body of a tenant's site, locked until the caller's transaction ends; None if
+    absent or not theirs.
+
+    A PATCH reads the body, changes it and writes it back: the lock is taken before the
+    read, so a concurrent PATCH (on any instance) waits and then reads what this one wrote,
+    instead of writing back a copy without it. PostgreSQL locks the one row (FOR UPDATE);
+    SQLite has one writer at a time, so its write lock is taken at once (BEGIN IMMEDIATE).
+    """
+    if is_postgres(conn):
+        conn.execute("BEGIN")
+        lock = " FOR UPDATE"
+    else:
+        conn.execute("BEGIN IMMEDIATE")
+        lock = ""
+    row = conn.execute(
+        f"SELECT body FROM sites WHERE id = ? AND tenant_id = ?{lock}", (site_id, tenant_id)
+    ).fetchone()
+    return row[0] if row else None
 
 
 def update_site(conn: sqlite3.Connection, site_id: str, tenant_id: str, body: str) -> None:

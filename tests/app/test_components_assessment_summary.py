@@ -1,14 +1,10 @@
-"""The summary band's numbers, computed from what the assessment lists."""
+"""The summary band's numbers: the service's key figures and counts of what the assessment lists."""
 
 from __future__ import annotations
 
 from components import assessment_summary as summary
 from components import glossary
-from gridclient import Assessment, Fact, GenerationPlant, QueueRecord
-
-
-def fact(predicate: str, period: str, value: float, scenario: str = "base") -> Fact:
-    return Fact(market="ERCOT", predicate=predicate, period=period, value=value, scenario=scenario)
+from gridclient import Assessment, QueueRecord
 
 
 def test_seasons_sort_in_time_order_not_as_text():
@@ -23,19 +19,23 @@ def test_seasons_sort_in_time_order_not_as_text():
     assert glossary.season_text("2026-2027-winter") == "winter 2026–2027"
 
 
-def test_the_tightest_reserve_margin_is_the_smallest_over_seasons_with_both_numbers():
-    signals = [
-        fact("summer_firm_capacity", "2026", 110.0),
-        fact("summer_peak_demand_forecast", "2026", 100.0),
-        fact("summer_firm_capacity", "2027", 104.0),
-        fact("summer_peak_demand_forecast", "2027", 100.0),
-        fact("summer_peak_demand_forecast", "2027", 130.0, scenario="high"),  # not the base case
-        fact("summer_firm_capacity", "2028", 90.0),  # no demand for 2028
-    ]
-    margin, where = summary.tightest_reserve_margin(signals)
-    assert round(margin, 4) == 0.04
-    assert where == "ERCOT 2027"
-    assert summary.tightest_reserve_margin(signals[:1]) is None
+def test_the_margin_figure_is_the_services_in_mw_and_share_of_peak_named_by_its_facts():
+    figures = {
+        "tightestReserveMargin": {
+            "market": "ERCOT", "period": "2026-2027-winter", "marginMw": 2801.0,
+            "shareOfPeak": 0.0253, "peakPredicate": "firm_peak_load_mw",
+            "supplyPredicate": "total_capacity_mw",
+        }
+    }  # fmt: skip
+    shown = summary.headlines(Assessment.model_validate({"keyFigures": figures}))[2]
+    assert (shown.label, shown.value) == (
+        "Reserve margin, tightest season",
+        "2,801 MW (2.5% of peak)",
+    )
+    # total capacity is not called firm capacity
+    assert shown.detail.startswith("ERCOT winter 2026–2027: Total capacity less firm peak load")
+    missing = summary.headlines(Assessment.model_validate({"keyFigures": {}}))[2]
+    assert missing.value == "Not in the data"
 
 
 def test_active_queue_mw_and_its_firm_share():
@@ -52,51 +52,11 @@ def test_active_queue_mw_and_its_firm_share():
     assert (total, firm) == (400.0, 100.0)
 
 
-def test_nearest_plants_by_great_circle_distance():
-    plants = [
-        GenerationPlant(plant_name="far", latitude=32.0, longitude=-97.0),
-        GenerationPlant(plant_name="near", latitude=30.0, longitude=-97.9),
-        GenerationPlant(plant_name="nowhere"),
-    ]
-    near = summary.nearest_plants(plants, (29.9, -97.9))
-    assert [p.plant_name for p, _ in near] == ["near", "far"]
-    assert 11 < near[0][1] < 11.2  # 0.1 degree of latitude is about 11.1 km
-
-
-def test_plants_within_a_reach_are_every_plant_that_close_and_no_other():
-    import random
-
-    rng = random.Random(7)
-    point = (29.9, -97.9)
-    plants = [
-        GenerationPlant(
-            plant_name=f"p{i}",
-            latitude=point[0] + rng.uniform(-1.5, 1.5),
-            longitude=point[1] + rng.uniform(-1.5, 1.5),
-        )
-        for i in range(2_000)
-    ]
-    # on the edge: due east and due north, 50 km away as the distance is computed
-    east = GenerationPlant(plant_name="east", latitude=point[0], longitude=point[1] + 0.5189)
-    north = GenerationPlant(
-        plant_name="north", latitude=point[0] + 50 / 111.19493, longitude=point[1]
-    )
-    plants += [east, north]
-    every = [(p, summary.distance_km(point, (p.latitude, p.longitude))) for p in plants]
-    expected = sorted((pair for pair in every if pair[1] <= 50.0), key=lambda pair: pair[1])
-    around = summary.plants_by_distance(plants, point, 50.0)
-    assert [p.plant_name for p, _ in around] == [p.plant_name for p, _ in expected]
-    assert 100 < len(around) < len(plants)
-    headline = summary.headlines(Assessment.model_validate({}), plants, point)[-1]
-    assert headline.value == f"{expected[0][1]:,.0f} km"
-    assert headline.detail == f"{expected[0][0].plant_name}; {len(expected)} plants within 50 km"
-
-
-def test_the_nearest_plant_is_found_when_none_is_within_reach():
-    plants = [GenerationPlant(plant_name="far", latitude=33.0, longitude=-97.9)]
-    headline = summary.headlines(Assessment.model_validate({}), plants, (29.9, -97.9))[-1]
-    assert headline.value == "345 km"
-    assert headline.detail == "far; 0 plants within 50 km"
+def test_the_nearest_plant_is_the_one_the_service_found():
+    plant = {"plantName": "Decker Creek", "distanceKm": 12.46, "capacityMw": 958.0}
+    shown = summary.headlines(Assessment.model_validate({"keyFigures": {"nearestPlant": plant}}))
+    assert (shown[-1].value, shown[-1].detail) == ("12 km", "Decker Creek, 958 MW")
+    assert summary.headlines(Assessment.model_validate({}))[-1].value == "None in the data"
 
 
 def test_the_timeline_shows_the_first_projects_by_date_and_one_colour_per_status():
@@ -138,6 +98,7 @@ def test_the_queue_figure_is_the_countys_whole_queue_when_the_assessment_has_it(
         "activeProjects": 40,
         "activeMw": 4_250.0,
         "byFirmness": [{"firmness": "ia_signed", "mw": 850.0}, {"firmness": "none", "mw": 3400}],
+        "firmMw": 850.0,
     }
     whole = summary.county_queue(Assessment(relevant_queue_records=records, queue_history=history))
     assert (whole.label, whole.value, whole.section) == (
@@ -147,7 +108,7 @@ def test_the_queue_figure_is_the_countys_whole_queue_when_the_assessment_has_it(
     )
     assert whole.detail.startswith("40 active projects in the 2025-09 queue report; 850 MW (20%)")
     # without queue history (no harvested reports), the band counts the records it lists
-    listed = summary.headlines(Assessment(relevant_queue_records=records), None, None)[1]
+    listed = summary.headlines(Assessment(relevant_queue_records=records))[1]
     assert (listed.label, listed.value) == ("Active queue near the site", "300 MW")
     assert listed.detail.startswith("3 active of the 3 relevant requests listed")
 

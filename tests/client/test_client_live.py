@@ -87,6 +87,12 @@ def test_quality_counts_match_what_the_collections_serve(client):
     assert all(isinstance(run, gc.models.HarvestRun) for run in report.data)
 
 
+def test_the_peak_load_bound_a_form_checks_is_the_services(live):
+    document = httpx.get(f"{live.base_url}/v1/openapi.json").json()
+    peak = document["components"]["schemas"]["SiteDefinition"]["properties"]["requestedPeakLoadMw"]
+    assert peak["maximum"] == gc.MAX_PEAK_LOAD_MW
+
+
 def test_capabilities_find_every_extension(client):
     capabilities = client.capabilities()
     assert capabilities.openapi_available
@@ -437,6 +443,23 @@ def test_a_site_is_renamed_archived_and_its_revisions_read_back(client, beta):
     assert client.sites.get(created.id).archived_at is not None
 
 
+def test_an_update_with_a_stale_etag_raises_precondition_failed(client):
+    latitude, longitude = DEMO_POINTS["single_territory"]
+    created = client.sites.create(
+        gc.SiteDefinition(
+            requested_peak_load_mw=40,
+            location=gc.SiteLocation(latitude=latitude, longitude=longitude),
+        )
+    )
+    read = client.sites.get(created.id)
+    renamed = client.sites.update(created.id, customer_reference="North", if_match=read.etag)
+    assert renamed.customer_reference == "North" and renamed.etag not in (None, read.etag)
+    with pytest.raises(gc.PreconditionFailedError) as caught:
+        client.sites.update(created.id, customer_reference="South", if_match=read.etag)
+    assert caught.value.status == 412 and caught.value.code == "precondition_failed"
+    assert client.sites.get(created.id).customer_reference == "North"
+
+
 def test_changes_since_the_seeded_sites_assessment_are_typed(client, beta):
     from gridservice.demo.portfolio import SCREENED_ON_MONTH, SEEDED_SITE_ID
 
@@ -447,7 +470,7 @@ def test_changes_since_the_seeded_sites_assessment_are_typed(client, beta):
     assert moved and all(p.source.source_locator for p in moved)
     listed = {s.id: s for s in client.sites.list(include_latest_assessment=True, limit=500)}
     assert listed[SEEDED_SITE_ID].newer_data_since_assessment["changed"] is True
-    assert listed[SEEDED_SITE_ID].latest_assessment.key_figures["nearestPlant"]["plantName"]
+    assert listed[SEEDED_SITE_ID].latest_assessment.key_figures.nearest_plant.plant_name
     with pytest.raises(gc.NotFoundError) as refused:
         client.sites.changes(SEEDED_SITE_ID, since="asm_not_there")
     assert refused.value.code == "since_not_found"

@@ -127,13 +127,19 @@ class Instance:
                 self.process.wait()
 
 
-def start_instance(database_url: str, *extra: str, port: int | None = None) -> Instance:
-    """Start `gridservice serve` on the database (one process, as one machine of a
-    deployment would run it); return once it answers its health probe."""
+def start_instance(store: Path | str, *extra: str, port: int | None = None) -> Instance:
+    """Start `gridservice serve` on the store, a PostgreSQL URL or a SQLite file (one
+    process, as one machine of a deployment would run it); return once it answers its
+    health probe."""
     port = port or free_port()
+    env = {k: v for k, v in os.environ.items() if k != "GRIDSERVICE_DATABASE_URL"}
+    if str(store).startswith(("postgresql://", "postgres://")):
+        env["GRIDSERVICE_DATABASE_URL"] = str(store)
+    else:
+        extra = ("--db", str(store), *extra)
     process = subprocess.Popen(
         [sys.executable, "-m", "gridservice", "serve", "--port", str(port), *extra],
-        env={**os.environ, "GRIDSERVICE_DATABASE_URL": database_url},
+        env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )

@@ -109,18 +109,22 @@ def test_a_full_store_refuses_writes_with_503_and_resumes_when_room_returns(capp
         assert retried.status_code == 201, retried.text
 
 
+def disk_full_error(store_backend: str) -> Exception:
+    """Return the error the store raises when its disk is full."""
+    if store_backend == "postgresql":
+        import psycopg.errors  # only where PostgreSQL runs: psycopg is its driver
+
+        return psycopg.errors.DiskFull("could not extend file: No space left")
+    return sqlite3.OperationalError("database or disk is full")
+
+
 def test_the_disk_full_error_of_either_store_is_a_503_and_nothing_is_kept(
     store_copy, store_backend, monkeypatch
 ):
     """The store's own disk-full error, raised after the site's row is inserted in the
     write's transaction: 503 `storage_full`, no site and no claim kept; the same key
     succeeds once the store has room again."""
-    if store_backend == "postgresql":
-        import psycopg.errors
-
-        full: Exception = psycopg.errors.DiskFull("could not extend file: No space left")
-    else:
-        full = sqlite3.OperationalError("database or disk is full")
+    full = disk_full_error(store_backend)
     real_insert = tenancy.insert_site
 
     def insert_then_full(conn, *args) -> None:
@@ -145,3 +149,37 @@ def test_the_disk_full_error_of_either_store_is_a_503_and_nothing_is_kept(
         retried = client.post("/v1/sites", json=site_body(), headers=headers)
         assert retried.status_code == 201, retried.text
         assert client.get("/v1/health").json() == {"status": "ok"}
+
+
+def test_a_claim_whose_release_cannot_be_written_lapses_at_its_lease(
+    service, store_copy, store_backend, monkeypatch
+):
+    """On a disk so full that even releasing the claim fails: the write is 503
+    `storage_full`, the claim stays in flight, so the same key is 409
+    `idempotency_key_in_flight` until the lease passes; then it is taken over and succeeds."""
+    full = disk_full_error(store_backend)
+
+    def raise_full(*_args, **_kwargs) -> None:
+        raise full
+
+    sites_before, in_flight_before = store_counts(store_copy)
+    headers = {**ALPHA, **key()}
+    with monkeypatch.context() as patch:
+        patch.setattr(tenancy, "insert_site", raise_full)
+        patch.setattr(tenancy, "release_idempotency_key", raise_full)
+        assert_storage_full(service.post("/v1/sites", json=site_body(), headers=headers))
+    assert store_counts(store_copy) == (sites_before, in_flight_before + 1)
+    busy = service.post("/v1/sites", json=site_body(), headers=headers)
+    assert busy.status_code == 409 and busy.json()["code"] == "idempotency_key_in_flight"
+    # The lease passes (the claim is dated back past it, as the clock would).
+    conn = connect(store_copy)
+    with conn:
+        conn.execute(
+            "UPDATE idempotency_keys SET created_at = '2020-01-01T00:00:00.000000Z' "
+            "WHERE key = ? AND state = 'in_flight'",
+            (headers["Idempotency-Key"],),
+        )
+    conn.close()
+    taken = service.post("/v1/sites", json=site_body(), headers=headers)
+    assert taken.status_code == 201, taken.text
+    assert store_counts(store_copy) == (sites_before + 1, in_flight_before)

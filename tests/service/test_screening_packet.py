@@ -10,6 +10,7 @@ import pytest
 from test_screening_support import SITE_ID, TENANT_ID, build_world, site
 
 from gridservice.screening import build_expert_review_packet, screen_site
+from gridservice.screening.packet import former_identifying_values
 
 ASSESSMENT_ID = "asm_9b1c77d0e4"
 SECRET = b"packet-test-secret"
@@ -131,3 +132,23 @@ def test_rubric_has_one_blank_item_per_factor_and_overall(packet, assessment):
         assert item["score"] is None and item["comment"] is None
     results = {item["criterion"]: item["screeningResult"] for item in rubric}
     assert results["overall"] == assessment["readiness"]["level"]
+
+
+def test_a_value_stored_padded_or_held_before_is_scrubbed_unpadded(assessment, the_site):
+    """Sites stored before references were trimmed keep their padding; a copy without it, or
+    a copy of a value the site no longer holds, is still scrubbed."""
+    padded = {
+        **the_site,
+        "customerReference": "\tACME-REF-77311\n",
+        "rampProfile": [{"note": "ACME-REF-77311"}, {"note": "ORION-LEGACY-9"}],
+    }
+    packet = build_expert_review_packet(
+        assessment,
+        padded,
+        secret=SECRET,
+        submitted_at=SUBMITTED_AT,
+        former_values=former_identifying_values(
+            [[{"field": "metadata", "from": {"deal": "ORION-LEGACY-9"}, "to": None}]]
+        ),
+    )
+    assert packet["site"]["rampProfile"] == [{"note": "[redacted]"}, {"note": "[redacted]"}]

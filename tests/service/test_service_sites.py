@@ -49,7 +49,8 @@ def test_a_created_site_has_every_field_and_reads_back(client):
     }
     site = create_site(client, body=full)
     assert site["id"].startswith("site_") and site["tenantId"] == "tenant-alpha"
-    assert set(site) == set(sites_router.Site.model_fields)
+    # `degradedFields` is present only on a site stored before the bounds that breaks them.
+    assert set(site) == set(sites_router.Site.model_fields) - {"degradedFields"}
     assert site["address"]["addressLine2"] is None and site["address"]["countryCode"] == "US"
     read = client.get(f"/v1/sites/{site['id']}", headers=ALPHA)
     assert read.status_code == 200 and read.json()["data"] == site
