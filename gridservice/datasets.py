@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from gridservice.dataset_declarations import DATASETS
 from gridservice.store import quality_reads
 
 # A current-generator count below this is not a state's full EIA-860 inventory (Texas alone
@@ -27,65 +28,9 @@ EXTRACT_MISSING = [
 
 SHEET_OF_STATUS = {"inactive": "inactive", "cancelled": "cancellation",
                    "commissioned": "commissioning"}  # fmt: skip
-# dataset -> (label, what is lost without it)
+# dataset -> (label, what is lost without it), as each dataset is declared.
 CATALOGUE: dict[str, tuple[str, str]] = {
-    "interconnection_queue": (
-        "Interconnection queue (current records)",
-        "No queue records: queue crowding and timeline findings abstain.",
-    ),
-    "queue_history": (
-        "Queue history (monthly operator reports)",
-        "No monthly reports: what changed and dropout rates cannot be computed.",
-    ),
-    "interconnection_points": (
-        "Interconnection points named by the queue",
-        "No parsed points of interconnection: buses and line taps near a site are unknown.",
-    ),
-    "transmission_projects": (
-        "Transmission projects",
-        "No transmission project list (such as ERCOT's TPIT or RPG lists) is loaded: "
-        "planned lines and upgrades near a site are unknown.",
-    ),
-    "generators": (
-        "Generators (EIA-860)",
-        "No generator inventory: unit-level capacity and status are unknown.",
-    ),
-    "generation_plants": (
-        "Generation plants with coordinates",
-        "No plant locations: nearest existing plants cannot be found.",
-    ),
-    "generator_operations": (
-        "Generator operations (EIA-923)",
-        "No monthly generator output (EIA-923 is not loaded).",
-    ),
-    "balancing_authority_operations": (
-        "Balancing-authority hourly operations (EIA-930)",
-        "No hourly demand or fuel mix.",
-    ),
-    "load_forecasts": ("Load forecasts", "No load forecast: market adequacy abstains."),
-    "resource_adequacy": (
-        "Resource adequacy",
-        "No capacity or reserve figures: no margin is computed.",
-    ),
-    "service_territories": (
-        "Service territories",
-        "No service territories: the serving utility is unknown.",
-    ),
-    "retail_territory_polygons": (
-        "Retail service territory polygons (HIFLD)",
-        "No territory polygons: a point resolves by the EIA-861 county listing alone.",
-    ),
-    "market_regions": (
-        "ISO/RTO market boundaries (HIFLD)",
-        "No market boundaries: the market a point is in is not named.",
-    ),
-    "docket_filings": (
-        "Regulatory docket filings",
-        "No docket filings (such as PUCT control numbers) are loaded: regulatory history "
-        "is unknown.",
-    ),
-    "evidence_chunks": ("Searchable evidence", "No searchable source text."),
-    "counties": ("County boundaries", "No county geometry: a point cannot be placed."),
+    dataset.name: (dataset.label, dataset.when_missing) for dataset in DATASETS
 }
 
 

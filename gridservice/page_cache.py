@@ -6,10 +6,11 @@ that gives the interpreter lock back at every row) spends milliseconds on it
 (docs/benchmarks/floor.md). `PageCacheMiddleware` answers such a page from `PageCache`
 when it safely can, and hands every other request to the full path unchanged.
 
-What it may answer: a GET of a registered collection (`PUBLIC_PAGES`, public data only,
-never a tenant's records) whose query it parses exactly as the full path would (each
-value in the strict form both agree on; anything else goes to the full path, which
-validates and refuses as always). Before answering it runs the same checks as the full
+What it may answer: a GET of a registered collection (`PUBLIC_PAGES`, the pages the
+dataset declarations cache: public data only, never a tenant's records) whose query it
+parses exactly as the full path would (each value in the strict form both agree on,
+`PAGE_FILTERS`; anything else goes to the full path, which validates and refuses as
+always). Before answering it runs the same checks as the full
 path, in this order: the bearer token is looked up in the store (`auth.tenant_of`: on
 PostgreSQL through the app's short-lived token cache, `token_cache`; a revoked or unknown
 token, or none, goes to the full path, which refuses it), then the
@@ -56,6 +57,7 @@ import anyio.to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gridservice.auth import tenant_of
+from gridservice.dataset_declarations import DATASETS
 from gridservice.errors import ApiError
 from gridservice.paging import ORDER_ID_ASC, filters_digest, meta_bytes
 from gridservice.store import meta_reads
@@ -133,33 +135,32 @@ class PublicPage:
         return tuple(sorted(filters)), cursor, limit
 
 
+# The strict form of every filter of each page the declarations cache (`cached_pages`).
+PAGE_FILTERS: dict[str, dict[str, Callable[[str], Any]]] = {
+    "/v1/generators": {
+        "state": _text,
+        "status": _text,
+        "ba_code": _text,
+        "source_id": _text,
+        "technology": _text,
+        "plant_id": _plant_id,
+        "min_capacity_mw": _capacity,
+        "max_capacity_mw": _capacity,
+    },
+    "/v1/generation-plants": {"state": _text, "county": _text, "ba_code": _text},
+    "/v1/generator-operations": {
+        "plant_id": _plant_id,
+        "generator_id": _text,
+        "ba_code": _text,
+        "state": _text,
+        "period": _period,
+    },
+}
+
 PUBLIC_PAGES: dict[str, PublicPage] = {
-    "/v1/generators": PublicPage(
-        "generators",
-        {
-            "state": _text,
-            "status": _text,
-            "ba_code": _text,
-            "source_id": _text,
-            "technology": _text,
-            "plant_id": _plant_id,
-            "min_capacity_mw": _capacity,
-            "max_capacity_mw": _capacity,
-        },
-    ),
-    "/v1/generation-plants": PublicPage(
-        "generation-plants", {"state": _text, "county": _text, "ba_code": _text}
-    ),
-    "/v1/generator-operations": PublicPage(
-        "generator-operations",
-        {
-            "plant_id": _plant_id,
-            "generator_id": _text,
-            "ba_code": _text,
-            "state": _text,
-            "period": _period,
-        },
-    ),
+    path: PublicPage(dataset.collections[path], PAGE_FILTERS[path])
+    for dataset in DATASETS
+    for path in dataset.cached_pages
 }
 
 PageKey = tuple[Any, ...]

@@ -39,6 +39,8 @@ PUBLISHER_NAMES = {
     "eia_power_plants": "EIA power plants",
     "lbnl_queued_up": "LBNL Queued Up",
     "census_cb_2016_counties": "Census cartographic boundary files",
+    "hifld_retail_service_territories": "HIFLD Electric Retail Service Territories (CommonGrid)",
+    "hifld_iso_boundaries": "HIFLD Independent System Operators (CommonGrid)",
     "demo-ercot-gis": "ERCOT GIS report (demo)",
     "demo-ercot-tpit": "ERCOT TPIT report (demo)",
     "demo-spp-gi-queue": "SPP generator interconnection queue (demo)",

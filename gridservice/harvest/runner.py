@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from gridservice import queue_status
+from gridservice.dataset_declarations import declared
 from gridservice.harvest import (
     census,
     eia861,
@@ -168,9 +169,11 @@ SOURCES: dict[str, Source] = {
 }
 
 
-# Sources whose records speak of queue projects: after their run every queue record's
-# `statusNow` is recomputed, whichever of them was harvested last.
-QUEUE_SOURCES = frozenset({ercot_gis.SOURCE_ID, lbnl.SOURCE_ID})
+# Sources whose records speak of queue projects (those declared to load the queue): after
+# their run every queue record's `statusNow` is recomputed, whichever was harvested last.
+QUEUE_SOURCES = frozenset(
+    SOURCES[name].source_id for name in declared("interconnection_queue").harvests
+)
 
 
 @dataclass(frozen=True)

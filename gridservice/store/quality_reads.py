@@ -65,7 +65,7 @@ def join_counts(conn: sqlite3.Connection) -> dict[str, int]:
 
 
 # Dataset -> the count that says whether the store holds it (same order as the report).
-_DATASET_COUNTS = {
+DATASET_COUNTS = {
     "interconnection_queue": "SELECT count(*) FROM queue_records",
     "queue_history": "SELECT count(*) FROM queue_history",
     "interconnection_points": "SELECT count(*) FROM interconnection_points",
@@ -89,7 +89,7 @@ _DATASET_COUNTS = {
 
 def dataset_rows(conn: sqlite3.Connection) -> dict[str, int]:
     """Return the row count of every dataset the quality report lists."""
-    return {name: conn.execute(sql).fetchone()[0] for name, sql in _DATASET_COUNTS.items()}
+    return {name: conn.execute(sql).fetchone()[0] for name, sql in DATASET_COUNTS.items()}
 
 
 def territory_methods(conn: sqlite3.Connection) -> list[str]:
