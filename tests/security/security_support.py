@@ -10,34 +10,18 @@ import socket
 import subprocess
 import sys
 import time
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 from fastapi.testclient import TestClient
-
-from gridservice.demo import DEMO_POINTS
+from service_calls import create_assessment, create_site, key, site_body
 
 ALPHA_TOKEN = "gds_demo_alpha"
 BETA_TOKEN = "gds_demo_beta"
 ALPHA = {"Authorization": f"Bearer {ALPHA_TOKEN}"}
 BETA = {"Authorization": f"Bearer {BETA_TOKEN}"}
-
-
-def site_body(point: str = "dual_certified", **fields) -> dict:
-    """Return a valid site definition at one of the demo's named points."""
-    latitude, longitude = DEMO_POINTS[point]
-    return {
-        "requestedPeakLoadMw": 120.0,
-        "location": {"latitude": latitude, "longitude": longitude},
-        **fields,
-    }
-
-
-def key() -> dict[str, str]:
-    """Return a fresh Idempotency-Key header."""
-    return {"Idempotency-Key": "sec-" + uuid.uuid4().hex}
+__all__ = ["create_assessment", "create_site", "key", "site_body"]  # shared with other suites
 
 
 def copy_store(template: Path, directory: Path) -> Path:
@@ -46,18 +30,6 @@ def copy_store(template: Path, directory: Path) -> Path:
     target = directory / "store.db"
     shutil.copyfile(template, target)
     return target
-
-
-def create_site(client: TestClient, headers: dict, **fields) -> dict:
-    response = client.post("/v1/sites", json=site_body(**fields), headers={**headers, **key()})
-    assert response.status_code == 201, response.text
-    return response.json()["data"]
-
-
-def create_assessment(client: TestClient, headers: dict, site_id: str) -> dict:
-    response = client.post(f"/v1/sites/{site_id}/assessments", headers={**headers, **key()})
-    assert response.status_code == 201, response.text
-    return response.json()["data"]
 
 
 def create_export(client: TestClient, headers: dict, assessment_id: str) -> dict:

@@ -4,8 +4,8 @@ another tenant's sites never appear, and an assessment stored without a summary 
 
 from __future__ import annotations
 
-import uuid
-
+import service_calls
+from service_calls import create_assessment
 from service_support import ALPHA, BETA
 from test_service_sites import SITE
 
@@ -65,17 +65,11 @@ def assert_summaries_match_whole_assessments(client, headers) -> dict[str, dict]
 
 
 def create_site(client, headers) -> str:
-    key = {"Idempotency-Key": f"summary-{uuid.uuid4().hex}"}
-    response = client.post("/v1/sites", json=SITE, headers={**headers, **key})
-    assert response.status_code == 201, response.text
-    return response.json()["data"]["id"]
+    return service_calls.create_site(client, headers, SITE)["id"]
 
 
 def screen(client, site_id: str, headers) -> str:
-    key = {"Idempotency-Key": f"summary-{uuid.uuid4().hex}"}
-    response = client.post(f"/v1/sites/{site_id}/assessments", headers={**headers, **key})
-    assert response.status_code == 201, response.text
-    return response.json()["data"]["id"]
+    return create_assessment(client, headers, site_id)["id"]
 
 
 def test_each_summary_holds_its_whole_assessments_figures_and_no_other_tenants(client):

@@ -6,7 +6,9 @@ import threading
 import uuid
 
 import pytest
+import service_calls
 import service_records as rec
+from service_calls import key
 from service_support import ALPHA, BETA
 
 from gridservice.routers import sites as sites_router
@@ -17,14 +19,8 @@ SITE = {
 }
 
 
-def key() -> dict[str, str]:
-    return {"Idempotency-Key": "test-" + uuid.uuid4().hex}
-
-
 def create_site(client, headers=ALPHA, body=None) -> dict:
-    response = client.post("/v1/sites", json=body or SITE, headers={**headers, **key()})
-    assert response.status_code == 201, response.text
-    return response.json()["data"]
+    return service_calls.create_site(client, headers, body or SITE)
 
 
 def count_sites(client, headers=ALPHA) -> int:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+from service_calls import create_assessment
+
 from gridservice.demo.portfolio import SCREENED_ON_MONTH, SEEDED_SITE_ID
 
 ALPHA = {"Authorization": "Bearer gds_demo_alpha"}
@@ -22,14 +24,6 @@ def listed(client, headers=ALPHA) -> dict[str, dict]:
     )
     assert response.status_code == 200, response.text
     return {s["id"]: s for s in response.json()["data"]}
-
-
-def screen(client, site_id, key) -> dict:
-    response = client.post(
-        f"/v1/sites/{site_id}/assessments", headers={**ALPHA, "Idempotency-Key": key}
-    )
-    assert response.status_code == 201, response.text
-    return response.json()["data"]
 
 
 def active_projects(conn, report_id: str, fips: list[str]) -> set[str]:
@@ -80,7 +74,7 @@ def test_changes_count_what_sql_over_the_reports_says(demo_with_db):
 def test_screening_again_keeps_the_old_assessment_and_clears_the_mark(demo_with_db):
     client, _ = demo_with_db
     old = listed(client)[SEEDED_SITE_ID]["latestAssessment"]["id"]
-    new = screen(client, SEEDED_SITE_ID, "rescreen-seeded-0001")
+    new = create_assessment(client, ALPHA, SEEDED_SITE_ID, "rescreen-seeded-0001")
     assessments = client.get(f"/v1/sites/{SEEDED_SITE_ID}/assessments", headers=ALPHA).json()
     assert {old, new["id"]} <= {a["id"] for a in assessments["data"]}
     now = changes(client, SEEDED_SITE_ID).json()["data"]
@@ -102,7 +96,7 @@ def test_a_fact_restated_after_the_assessment_is_listed(demo_with_db):
         json={"requestedPeakLoadMw": 80.0, "location": {"latitude": 30.0, "longitude": -97.9}},
         headers={**ALPHA, "Idempotency-Key": "restated-site-0001"},
     ).json()["data"]
-    assessment = screen(client, site["id"], "restated-asm-0001")
+    assessment = create_assessment(client, ALPHA, site["id"], "restated-asm-0001")
     signal = next(s for s in assessment["marketSignals"] if s["knownTo"] is None)
     restated = {**signal, "id": signal["id"] + "-restated", "value": signal["value"] + 1000.0}
     restated["knownFrom"] = "2099-01-01T00:00:00Z"
