@@ -20,6 +20,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 from fastapi.testclient import TestClient
+from service_support import ALPHA
 from test_harvest_support import counties_store, data_file, rewrite_xlsx
 
 from gridservice.app import create_app
@@ -34,6 +35,7 @@ from gridservice.harvest import (
 )
 from gridservice.quality import compute_quality
 from gridservice.settings import Settings
+from gridservice.store import writer
 
 pytestmark = pytest.mark.slow  # the six files take about 40 s to harvest on a busy machine
 
@@ -79,8 +81,9 @@ def built(tmp_path_factory, census_counties_store) -> Iterator[tuple[sqlite3.Con
     conn.close()
 
 
-def _rows(name: str, sheet: str | None, header_row: int) -> list[dict[str, object]]:
-    """The file's data rows as {header: value}, the header at the given 1-based row."""
+def _rows(name: str, sheet: str | None, header_row: int, names_over: int = 1) -> list[dict]:
+    """The file's data rows as {header: value}; the names end at the given 1-based row and
+    run over `names_over` rows, joined with a space ('Queue' over 'Pos.')."""
     path = data_file(f"{FOLDER}/{name}")
     if sheet is None:
         with path.open(newline="", encoding="utf-8-sig") as handle:
@@ -90,14 +93,18 @@ def _rows(name: str, sheet: str | None, header_row: int) -> list[dict[str, objec
         rows = list(workbook[sheet].iter_rows(values_only=True))
     finally:
         workbook.close()
-    header = [" ".join(str(h).split()) if h is not None else "" for h in rows[header_row - 1]]
+    names = rows[header_row - names_over : header_row]
+    header = [
+        " ".join(" ".join(str(r[i]).split()) for r in names if r[i] is not None)
+        for i in range(len(names[-1]))
+    ]
     return [dict(zip(header, row, strict=False)) for row in rows[header_row:]]
 
 
 def _nyiso_in_service() -> list[dict[str, object]]:
     """NYISO's In Service sheet: its names run over rows 1 and 2 ('Queue' over 'Pos.')."""
-    rows = _rows(FILES["NYISO"], "In Service", 2)
-    return [{**r, "Queue Pos.": r.get("Pos."), "S": r.get("S")} for r in rows]
+    rows = _rows(FILES["NYISO"], "In Service", 2, names_over=2)
+    return [{**r, "County": r.get("Location County")} for r in rows]
 
 
 def _file_rows(market: str) -> list[dict[str, object]]:
@@ -136,15 +143,22 @@ def _file_rows(market: str) -> list[dict[str, object]]:
         "NYISO": "Queue Pos.",
         "ISO-NE": "Position",
     }[market]
-    # A note line ('NOTES:') has a key cell but no state, county, MW or status.
+    # A note line ('NOTES:') has a key cell but no state, county, MW or status; a key
+    # seen before is a duplicate (NYISO lists 0031 as withdrawn and in service), except
+    # in ISO-NE, where a position may take several rows.
     columns = ("State", COUNTY_COLUMN.get(market, "County"), MW_COLUMN[market])
-    return [
-        r
-        for r in rows
-        if str(r.get(key) or "").strip()
-        and (any(str(r.get(c) or "").strip() for c in columns) or _status_text(market, r))
-        and str(r.get("State")) != "strawberry watermelon grape"
-    ]
+    kept, seen = [], set()
+    for r in rows:
+        number = str(r.get(key) or "").strip().upper()
+        if (
+            number
+            and (any(str(r.get(c) or "").strip() for c in columns) or _status_text(market, r))
+            and str(r.get("State")) != "strawberry watermelon grape"
+            and (market == "ISO-NE" or number not in seen)
+        ):
+            kept.append(r)
+            seen.add(number)
+    return kept
 
 
 COUNTY_COLUMN = {"SPP": "Nearest Town or County"}
@@ -159,9 +173,9 @@ MW_COLUMN = {
 
 
 def _names_county(cell: object, county: str) -> bool:
-    """'Loudoun', 'Loudoun County', 'LOUDOUN, VA' name Loudoun; 'KERN/INYO' names Kern
-    (the first of several counties, as docs/HARVEST.md says)."""
-    text = re.split(r"[,/]", str(cell or ""))[0].strip().lower().removesuffix(" county")
+    """'Loudoun', 'Loudoun County', 'LOUDOUN, VA' name Loudoun; 'KERN/INYO' and
+    'Albany-Dutchess' name the first of their counties, as docs/HARVEST.md says."""
+    text = re.split(r"[,/-]", str(cell or ""))[0].strip().lower().removesuffix(" county")
     return text == county.lower()
 
 
@@ -256,11 +270,14 @@ def test_a_renamed_key_column_refuses_that_file_and_the_others_still_harvest(bui
 def test_the_service_serves_the_records_with_their_row_and_file_hash(built):
     conn, _ = built
     path = Path(conn.execute("PRAGMA database_list").fetchone()[2])
+    with conn:
+        writer.add_token(conn, "tok_alpha_test", "tenant-alpha", "2025-01-01T00:00:00Z")
     settings = Settings.for_store(path, secret_key=b"k" * 32, rate_limit_burst=100000)
     with TestClient(create_app(settings)) as client:
-        assert client.get("/v1/queue-records", params={"limit": 5}).status_code == 200
-        evidence = client.get("/v1/queue-records/pjm-A01/evidence").json()["data"]
-        quality = client.get("/v1/quality").json()["quality"]
+        page = client.get("/v1/queue-records", params={"limit": 5}, headers=ALPHA)
+        assert page.status_code == 200
+        evidence = client.get("/v1/queue-records/pjm-A01/evidence", headers=ALPHA).json()["data"]
+        quality = client.get("/v1/quality", headers=ALPHA).json()["quality"]
     sha = hashlib.sha256(data_file(f"{FOLDER}/{FILES['PJM']}").read_bytes()).hexdigest()
     assert evidence["assetHash"] == sha
     row_number = evidence["locator"]["row"]
