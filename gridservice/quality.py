@@ -87,6 +87,11 @@ QUEUE_COUNT_CODES = (
 )
 
 
+# Flags of what a harvested queue row lacks (counted per market in quality.queueByMarket;
+# the `queue` counts above keep the published list).
+HARVEST_QUEUE_COUNT_CODES = ("unresolvedCounty", "missingRequestedCapacity")
+
+
 def flag(code: str, field: str, message: str) -> Flag:
     """Return one quality flag (severity is always `info`)."""
     return {"code": code, "severity": "info", "field": field, "message": message}
@@ -294,6 +299,24 @@ def queue_quality_flags(record: Record, details: Record) -> list[Flag]:
     return [f for rule in _QUEUE_RULES for f in rule(record, details)]
 
 
+def queue_harvest_flags(record: Record, details: Record) -> list[Flag]:
+    """Return the flags of a queue record whose county or MW the harvest could not read."""
+    flags = []
+    county = record.get("county")
+    if not _blank(county) and _blank(details.get("countyFips")):
+        flags.append(
+            flag(
+                "unresolvedCounty",
+                "county",
+                f"{county!r} names no Census county of {record.get('state') or 'its state'}; "
+                "kept as published, without a FIPS code.",
+            )
+        )
+    if not isinstance(record.get("requestedCapacityMw"), int | float):
+        flags.append(flag("missingRequestedCapacity", "requestedCapacityMw", "No requested MW."))
+    return flags
+
+
 def is_extreme_forecast(forecast_mw: object, demand_mw: object) -> bool:
     """Return True when a demand forecast is implausibly far from the demand it forecast."""
     if not isinstance(forecast_mw, int | float) or not isinstance(demand_mw, int | float):
@@ -326,17 +349,38 @@ def _coverage_basis_points(total: int, missing: int) -> int:
 
 
 def _queue_counts(conn: sqlite3.Connection) -> tuple[dict[str, int], list[dict[str, Any]]]:
-    """Return the queue counts and the records whose sources disagree on their status."""
+    """Return the queue counts, the records whose sources disagree on their status, and
+    the counts per market."""
     counts = dict.fromkeys(("rows", *QUEUE_COUNT_CODES), 0)
+    by_market: dict[str, dict[str, Any]] = {}
     disagreements = []
     for record, details in quality_reads.queue_bodies(conn):
         counts["rows"] += 1
-        for code in {f["code"] for f in queue_quality_flags(record, details)}:
+        codes = {f["code"] for f in queue_quality_flags(record, details)}
+        for code in codes:
             counts[code] += 1
+        _count_market(by_market, record, details, codes)
         if queue_status.disagrees(record):
             disagreements.append(_status_disagreement(record))
     counts[STATUS_DISAGREEMENT_CODE] = len(disagreements)
-    return counts, disagreements
+    return counts, disagreements, dict(sorted(by_market.items()))
+
+
+def _count_market(
+    by_market: dict[str, dict[str, Any]], record: Record, details: Record, codes: set[str]
+) -> None:
+    """Add a record to its market's counts: rows, each flag code, rows per status."""
+    market = str(record.get("market") or "unknown")
+    counts = by_market.setdefault(
+        market,
+        {**dict.fromkeys(("rows", *QUEUE_COUNT_CODES, *HARVEST_QUEUE_COUNT_CODES), 0),
+         "byStatus": {}},
+    )  # fmt: skip
+    counts["rows"] += 1
+    for code in codes | {f["code"] for f in queue_harvest_flags(record, details)}:
+        counts[code] += 1
+    status = record.get("status") or ""
+    counts["byStatus"][status] = counts["byStatus"].get(status, 0) + 1
 
 
 def _status_disagreement(record: Record) -> dict[str, Any]:
@@ -395,7 +439,7 @@ def compute_quality(conn: sqlite3.Connection, *, generated_at: str | None = None
     """
     if generated_at is None:
         generated_at = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    queue, disagreements = _queue_counts(conn)
+    queue, disagreements, by_market = _queue_counts(conn)
     months = quality_reads.queue_report_months(conn)  # read once, for both extensions
     return {
         "generatedAt": generated_at,
@@ -403,6 +447,8 @@ def compute_quality(conn: sqlite3.Connection, *, generated_at: str | None = None
         "policy": POLICY,
         "queue": queue,
         "queueStatusDisagreements": disagreements,
+        # Extension: the same counts per market, with the harvest's own flags and statuses.
+        "queueByMarket": by_market,
         "balancingAuthorityOperations": _ba_counts(conn),
         "joins": _join_counts(conn),
         # Extensions: what the store holds and lacks, and the queue's monthly history.

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 from gridservice.harvest import poi
 from gridservice.harvest._base import Asset, HarvestError, rejection, require_columns
+from gridservice.harvest.fuels import FUEL_CODES
 from gridservice.store import history_store
 
 MARKET = "ERCOT"
@@ -34,12 +35,6 @@ MILESTONES = {
     "synchronization approved by ercot": "synchronization",
     "commercial operation approved by ercot": "commercial_operation",
 }
-# The event sheets spell fuels as words; the project sheets use ERCOT's codes.
-FUEL_CODES = {
-    "solar": "SOL", "wind": "WIN", "gas": "GAS", "other": "OTH", "nuclear": "NUC",
-    "coal": "COA", "biomass": "BIO", "hydro": "WAT", "geothermal": "GEO",
-    "battery": "BAT", "battery storage": "BAT", "fuel oil": "OIL",
-}  # fmt: skip
 SECURITY_NTP = "Financial Security and Notice to Proceed Provided"
 INR = re.compile(r"^\d{2}INR\d{4}", re.IGNORECASE)
 ACTIVITY = re.compile(r"GIM Activity:\s*(\w{3}) \d{2}, (\d{4}) to")

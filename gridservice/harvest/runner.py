@@ -29,6 +29,7 @@ from gridservice.harvest import (
     lbnl,
 )
 from gridservice.harvest._base import Asset, Harvest, HarvestError
+from gridservice.harvest.iso_queues import ISO_QUEUES
 from gridservice.store import (
     evidence_impacts,
     harvest_store,
@@ -168,6 +169,13 @@ SOURCES: dict[str, Source] = {
     ),
 }
 
+
+# The other ISOs' queues: after the counties, before ERCOT's GIS report.
+SOURCES.update(
+    (name, Source(name, layout.source_id, layout.parse, patterns,
+                  f"{layout.source_name}: queue records, details, spreadsheet-row evidence", 48))
+    for name, (layout, patterns) in ISO_QUEUES.items()
+)  # fmt: skip
 
 # Sources whose records speak of queue projects (those declared to load the queue): after
 # their run every queue record's `statusNow` is recomputed, whichever was harvested last.

@@ -618,6 +618,13 @@ class QualitySummary(BaseModel):
         "per status, what the source lacks) and the interconnection points parsed.",
         json_schema_extra={"x-extension": True},
     )
+    queueByMarket: dict[str, dict[str, Any]] | None = Field(
+        default=None,
+        description="Extension: per market (ERCOT, PJM, MISO, SPP, CAISO, NYISO, ISO-NE), "
+        "the queue counts, unresolvedCounty and missingRequestedCapacity, and byStatus "
+        "(records per normalised status).",
+        json_schema_extra={"x-extension": True},
+    )
     queueStatusDisagreements: list[QueueStatusDisagreement] | None = Field(
         default=None,
         description="Extension: each queue record counted in queue.sourcesDisagreeOnStatus, "

@@ -80,6 +80,13 @@ def county_names_by_state(conn: sqlite3.Connection) -> dict[tuple[str, str], str
     }
 
 
+def county_rows(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    """Return (state, county name as Census spells it, FIPS) of every loaded county."""
+    return conn.execute(
+        "SELECT state, name, county_fips FROM counties ORDER BY county_fips"
+    ).fetchall()
+
+
 def close_facts(conn: sqlite3.Connection, source_id: str, known_to: str) -> int:
     """Close the still-known facts of a source at `known_to`; return how many."""
     rows = conn.execute(
