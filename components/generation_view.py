@@ -496,15 +496,6 @@ def generator_table_config() -> dict[str, Any]:
     }
 
 
-def plant_table_config() -> dict[str, Any]:
-    """Column configs of the plants table."""
-    return {
-        **provenance_config(),
-        "capacityMw": mw_column("Capacity (filtered generators)"),
-        "agencyPlantId": st.column_config.NumberColumn("Plant id", format="%d"),
-    }
-
-
 def plant_deck(plants: pd.DataFrame) -> pdk.Deck:
     """The region's county outlines with the plants on top."""
     layers = [maps.outline_layer(region_counties().values()), plant_layer(plants)]

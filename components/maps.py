@@ -171,22 +171,6 @@ def pin_layer(latitude: float, longitude: float, label: str = "Site") -> pdk.Lay
     )
 
 
-def points_layer(
-    rows: list[dict[str, Any]], *, layer_id: str, colour: list[int], radius_m: float = 1500
-) -> pdk.Layer:
-    """Return a scatter of rows carrying `latitude`, `longitude` and a `label`."""
-    return pdk.Layer(
-        "ScatterplotLayer",
-        id=layer_id,
-        data=rows,
-        get_position=["longitude", "latitude"],
-        get_fill_color=colour,
-        get_radius=radius_m,
-        radius_min_pixels=3,
-        pickable=True,
-    )
-
-
 def rows_url(rows: list[Any]) -> str:
     """Return rows as a `data:` URL of their compact JSON, for a layer's `data`.
 
