@@ -298,7 +298,7 @@ def technology_legend_html(legend: pd.DataFrame) -> str:
     largest; its plants in the row's tooltip.
 
     Written as HTML, not as a chart: a chart's library (Vega) is a megabyte of JavaScript a
-    new tab of the page loaded and ran for this list alone (0.1 s of the tab, 28 Nov 2026).
+    new tab of the page would load and run for this list alone.
     Drawn by `st.html`, which the browser sanitizes; the only text from the data, the
     technology's name, is escaped here, and the colours are the app's own.
     """

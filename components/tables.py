@@ -314,13 +314,10 @@ def show_static_table(data: pd.DataFrame) -> None:
     (`static_table_html`, through `st.html`).
 
     Meant for a few rows read at a glance (a county's jurisdictions, a site's candidates).
-    A static table costs the browser far less than a data grid: the assessment's three short
-    tables drawn as grids held its content back about 0.2 s in headless Chromium. Written as
-    HTML rather than with `st.table`, whose every cell and header the browser reads as
-    Markdown (48 of the assessment's 114 Markdown texts) and whose code loads apart: in a new
-    tab the assessment was whole 0.03 to 0.04 s sooner, its content 0.01 s (24 tabs each,
-    alternated, 28 Nov 2026). Every cell and header is escaped here, so the service's text
-    shows as text, never as markup (the browser also sanitizes what `st.html` draws).
+    A static table costs the browser far less than a data grid. Written as HTML rather than
+    with `st.table`, whose every cell and header the browser reads as Markdown and whose code
+    loads apart. Every cell and header is escaped here, so the service's text shows as text,
+    never as markup (the browser also sanitizes what `st.html` draws).
     """
     st.html(static_table_html(data))
 

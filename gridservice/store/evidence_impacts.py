@@ -2,7 +2,7 @@
 every match, with the same ranks, order and cursors as the exact path.
 
 The exact path (`collections._ranked_keys`) scores every chunk that matches with FTS5's
-`bm25` and sorts them all: 39 to 63 ms for a term found in most of 50,000 chunks. This
+`bm25` and sorts them all, which grows with the chunks a broad term is found in. This
 index lets a search stop early and still prove its page is exact.
 
 What is stored (`build`): chunks are numbered in chunk-id order (`seq`, the order ties are
