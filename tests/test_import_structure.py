@@ -110,9 +110,7 @@ def import_sites(path: Path, root: Path = ROOT) -> list[ImportSite]:
 def import_graph(root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> dict[str, set[str]]:
     """Return each module's set of imported modules within `packages`."""
     sites = [site for path in source_files(root, packages) for site in import_sites(path, root)]
-    known = {site.module for site in sites} | {
-        module_name(path, root) for path in source_files(root, packages)
-    }
+    known = {module_name(path, root) for path in source_files(root, packages)}
     graph: dict[str, set[str]] = {module: set() for module in known}
     for site in sites:
         for target in site.targets:
