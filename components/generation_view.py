@@ -407,7 +407,7 @@ def draw_plant_picker(names: dict[Any, str]) -> Any:
     plant chosen, by it or by a click on the map (read from the map's state), or None.
 
     The list (up to 2,000 plants) waits in a popover, which the browser draws only once it is
-    opened (a list that long is 0.1 s of a new tab); the popover is named by the plant chosen.
+    opened (a list that long slows a new tab); the popover is named by the plant chosen.
     """
     clicked = picked_plant(st.session_state.get(MAP_KEY))
     if clicked in names:

@@ -328,8 +328,8 @@ def show_tabbed(key: str, tabs: Mapping[str, Callable[[], None]]) -> None:
     (its callable): tabs are lazy (`on_change="rerun"`, each tab's `.open`), and choosing
     another reruns only this fragment. `key` keeps the chosen label in the session.
 
-    Every table drawn, seen or not, cost the assessment page about 0.05 s in headless
-    Chromium: a tab not chosen is neither built nor sent.
+    Every table drawn, seen or not, costs the browser time: a tab not chosen is neither
+    built nor sent.
     """
     drawn = st.tabs(list(tabs), key=key, on_change="rerun")
     for tab, draw in zip(drawn, tabs.values(), strict=True):
@@ -344,8 +344,8 @@ def show_folded(label: str, key: str, draw: Callable[[], None], *, expanded: boo
     lazy (`on_change="rerun"`, its `.open`, kept in the session under `key`), and opening or
     folding it reruns only this fragment.
 
-    Streamlit mounts what a closed expander holds: a folded table cost the browser as much as
-    an open one, about 0.1 s of the assessment page each in headless Chromium.
+    Streamlit mounts what a closed expander holds: a folded table would cost the browser as
+    much as an open one.
     """
     folded = st.expander(label, expanded=expanded, key=key, on_change="rerun")
     if folded.open:
