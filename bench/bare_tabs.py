@@ -14,7 +14,7 @@ opening and reading a tab needs (Page, Runtime). The page times itself: a script
 every document notes `performance.now()` (from the navigation's start) when the page's title
 shows and when its content shows, by the same rule as `bench_pages.wait_for_content` (the
 title is there, the script has finished, nothing spins), then when every element is drawn (no
-element still waits for its code in a placeholder, `bench_pages.PLACEHOLDER`).
+element still waits for its code in a placeholder, `PLACEHOLDER`).
 """
 
 from __future__ import annotations
@@ -29,9 +29,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from websockets.sync.client import connect
+
 # noted by the page itself: when its title showed, when its content showed (the title there
-# and `bench_pages.SCRIPT_IDLE`: the script finished, nothing spinning), and when every element
-# was drawn (from then on, no `bench_pages.PLACEHOLDER` left); filled in by `watch_script`
+# and `SCRIPT_IDLE`: the script finished, nothing spinning), and when every element
+# was drawn (from then on, no `PLACEHOLDER` left); filled in by `watch_script`
 WATCH = """(() => {
   const title = %s;
   window.__bench = {};
@@ -58,10 +60,22 @@ WATCH = """(() => {
 })();"""
 
 
+# the app's script (or fragment) has finished and nothing is left spinning
+SCRIPT_IDLE = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && !document.querySelector('[data-testid="stSpinner"]');
+}"""
+
+
+# an element still waiting for its code: Streamlit draws a placeholder where a data grid, a
+# chart, a map or a widget goes until the code that draws it has loaded and run. A new tab
+# notes its content before that (the run has finished); the page is whole once none is left.
+PLACEHOLDER = '[data-testid="stSkeleton"]'
+
+
 def watch_script(title: str) -> str:
     """Return the script added to each document of a tab opened for `title`."""
-    from bench.bench_pages import PLACEHOLDER, SCRIPT_IDLE
-
     return WATCH % (json.dumps(title), SCRIPT_IDLE, json.dumps(PLACEHOLDER))
 
 
@@ -71,8 +85,6 @@ class BareChromium:
     folder."""
 
     def __init__(self, chromium: str, args: list[str], width: int = 1280, height: int = 800):
-        from websockets.sync.client import connect
-
         self.width, self.height = width, height
         self.folder = Path(tempfile.mkdtemp(prefix="bench-bare-profile-"))
         self.process = subprocess.Popen(

@@ -28,6 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_pages as pages  # noqa: E402
 
+from bench.peers.servers import start_service  # noqa: E402
+
 TITLES = dict(pages.PAGES)
 
 
@@ -90,11 +92,10 @@ def main() -> None:
     if unknown:
         parser.error(f"unknown page(s) {unknown}; known: {sorted(p for p in TITLES if p)}")
 
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright  # deferred: only a run needs the browser
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    # Deferred: the service's store (openpyxl, shapely) loads only for a run.
     from bench.peers.app_pages import _screen_one_site
-    from bench.peers.servers import start_service
 
     with sync_playwright() as playwright:
         browser = pages.open_browser(playwright, args.private)

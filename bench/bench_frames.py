@@ -30,6 +30,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench.peers.servers import start_gridservice  # noqa: E402
+from gridclient import GridDataClient  # noqa: E402
 
 DEMO_TOKEN = "gds_demo_alpha"
 LISTS = ("generators", "generation_plants", "transmission_projects", "queue_records")
@@ -37,7 +38,6 @@ LISTS = ("generators", "generation_plants", "transmission_projects", "queue_reco
 
 def read_lists(store: Path) -> dict[str, list[Any]]:
     """Return every record of the whole lists the app reads, from a service on `store`."""
-    from gridclient import GridDataClient
 
     service = start_gridservice(["--db", str(store)])
     try:
@@ -49,6 +49,7 @@ def read_lists(store: Path) -> dict[str, list[Any]]:
 
 def cases(lists: dict[str, list[Any]]) -> dict[str, tuple[int, Callable[[], Any]]]:
     """Return each page's work by name: (records it reads, the work)."""
+    # Deferred: the app's views load Streamlit, pandas and Altair; listing pages needs none.
     from components import generation_view, queue_view, transmission_view
     from components.tables import shown_table
 

@@ -17,7 +17,7 @@ script has finished (`data-test-script-state` on the app root; Streamlit's "Runn
 appears only after 500 ms, so its absence alone would end a timing early); the first, cold
 load of the whole app is reported apart. A new tab is also timed until every element is drawn:
 the content is noted once the run has finished, while a data grid, a chart, a map or a widget
-can still wait in a placeholder for its code to load (`PLACEHOLDER`; the queue's grid drew
+can still wait in a placeholder for its code to load (`bare_tabs.PLACEHOLDER`; the queue's grid drew
 about 0.2 s after its content, 28 Nov 2026). Each browser context is a Chromium of its own on a
 profile folder on disk, as an analyst's browser is, so a later tab finds Streamlit's
 JavaScript compiled in V8's code cache; `--private` opens private windows instead (the
@@ -56,6 +56,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from bench.bare_tabs import PLACEHOLDER, SCRIPT_IDLE, BareChromium
+from bench.cpu_accounting import clock_ticks, read_processes, tree_members
+from bench.peers import servers as peer_servers
+from gridclient import GridDataClient
+from gridservice.settings import Settings
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -110,11 +116,9 @@ def free_port() -> int:
 
 def start_service(db_path: Path):
     """Start the reference service and screen one site; return (server, assessment id)."""
-    sys.path.insert(0, str(REPO))
-    from gridclient import GridDataClient
+    # Deferred: the service (FastAPI, uvicorn, shapely) loads only when the benchmark serves.
     from gridservice.demo import DEMO_POINTS
     from gridservice.server import start_in_thread
-    from gridservice.settings import Settings
 
     server = start_in_thread(Settings(db_path=db_path, demo=True))
     latitude, longitude = DEMO_POINTS["dual_certified"]
@@ -238,18 +242,6 @@ def measure_floor(
         shutil.rmtree(folder, ignore_errors=True)
 
 
-# the app's script (or fragment) has finished and nothing is left spinning
-SCRIPT_IDLE = """() => {
-  const app = document.querySelector('[data-testid="stApp"]');
-  return app && app.getAttribute('data-test-script-state') === 'notRunning'
-    && !document.querySelector('[data-testid="stSpinner"]');
-}"""
-
-
-# an element still waiting for its code: Streamlit draws a placeholder where a data grid, a
-# chart, a map or a widget goes until the code that draws it has loaded and run. A new tab
-# notes its content before that (the run has finished); the page is whole once none is left.
-PLACEHOLDER = '[data-testid="stSkeleton"]'
 NOTHING_WAITS = f"() => !document.querySelector({json.dumps(PLACEHOLDER)})"
 
 
@@ -311,8 +303,6 @@ def new_tabs(browser, playwright_tabs: bool = False):
         return PlaywrightTabs(browser)
     if str(REPO) not in sys.path:
         sys.path.insert(0, str(REPO))
-    from bench.bare_tabs import BareChromium
-
     return BareChromium(CHROMIUM, CHROMIUM_ARGS)
 
 
@@ -522,6 +512,7 @@ def deck_pixel(view: dict, box: dict, latitude: float, longitude: float) -> tupl
     its canvas at `box` (the browser journeys' projection, `e2e_browser.deck_pixel`)."""
     if str(REPO / "tests" / "e2e") not in sys.path:
         sys.path.insert(0, str(REPO / "tests" / "e2e"))
+    # Here, not at the top: the browser journeys' helpers are importable once on the path.
     from e2e_browser import deck_pixel as canvas_pixel
 
     x, y = canvas_pixel(view, box["width"], box["height"], latitude, longitude)
@@ -558,10 +549,6 @@ def chromium_cpu_seconds(proc: Path = Path("/proc"), root: int | None = None) ->
     """Return the CPU seconds (user + system) that the Chromium processes under `root` (this
     process by default: the browser the benchmark launched, not another one on the machine)
     have used, by kind."""
-    if str(REPO) not in sys.path:
-        sys.path.insert(0, str(REPO))
-    from bench.cpu_accounting import clock_ticks, read_processes, tree_members
-
     processes = read_processes(proc)
     ticks: dict[str, int] = {}
     for pid in tree_members(processes, os.getpid() if root is None else root):
@@ -612,9 +599,9 @@ def time_click(page, x: float, y: float) -> tuple[float, dict[str, float], float
 def time_map_clicks(context, base_url: str) -> tuple[tuple, list[tuple]]:
     """Open the screening page, click the region map, then click around the pin; return the
     first click's (seconds, browser CPU) and each later click's."""
-    import h3
+    import h3  # deferred, as the picker below: only the click timings need it
 
-    sys.path.insert(0, str(REPO))
+    # Deferred: the app's picker (Streamlit, pydeck) loads only for the click timings.
     from components.picker import NEAR_RES, NEAR_ZOOM, REGION_VIEW
 
     page = context.new_page()
@@ -773,12 +760,11 @@ def scale_database(data_dir: Path, scale: int) -> Path:
 
 def run_scale(browser, scale: int, args) -> dict:
     """Serve the scale's database in its own process, screen one site, start the app, time it."""
-    sys.path.insert(0, str(REPO))
+    # Deferred: the service's store (openpyxl, shapely) loads only when a scale is served.
     from bench.peers.app_pages import _screen_one_site
-    from bench.peers.servers import start_service
 
     db = scale_database(args.data_dir, scale)
-    service = start_service(db)
+    service = peer_servers.start_service(db)
     try:
         return measure_with_app(browser, service.base_url, _screen_one_site(service.base_url), args)
     finally:
@@ -840,7 +826,7 @@ def main() -> None:
     args = parser.parse_args()
     if not Path(CHROMIUM).exists():
         sys.exit(f"{CHROMIUM} is missing: apt-get install -y chromium")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import sync_playwright  # deferred: only a browser run needs it
 
     results: dict[str, dict] = {}
     print(f"machine: {machine()} (before)\n", flush=True)

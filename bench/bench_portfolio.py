@@ -40,6 +40,13 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.bench_pages import (  # noqa: E402
+    free_port,
+    new_context,
+    open_browser,
+    start_app,
+    wait_for_content,
+)
 from components import portfolio_view as view  # noqa: E402
 from gridclient import GridDataClient, SiteDefinition, SiteLocation  # noqa: E402
 from gridservice.server import start_in_thread  # noqa: E402
@@ -79,6 +86,7 @@ def timed(step) -> float:
 
 
 def run_page(base_url: str) -> None:
+    # Deferred: Streamlit loads only for the script-run timings.
     import streamlit as st
     from streamlit.testing.v1 import AppTest
 
@@ -93,15 +101,7 @@ def run_page(base_url: str) -> None:
 def browser_page(base_url: str, private: bool = False) -> list[float]:
     """Return the seconds a new tab takes to show the Portfolio page's table and chart, in a
     browser on a profile on disk (`private`: in a private window, as before 27 Nov 2026)."""
-    from playwright.sync_api import sync_playwright
-
-    from bench.bench_pages import (
-        free_port,
-        new_context,
-        open_browser,
-        start_app,
-        wait_for_content,
-    )
+    from playwright.sync_api import sync_playwright  # deferred: only the browser run needs it
 
     port = free_port()
     app = start_app(port, base_url)

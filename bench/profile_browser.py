@@ -35,6 +35,7 @@ from bench.bench_pages import (  # noqa: E402
     start_app,
     wait_for_content,
 )
+from bench.peers.servers import start_service  # noqa: E402
 
 
 def self_times(profile: dict) -> dict[tuple[str, str], float]:
@@ -107,9 +108,7 @@ def main() -> None:
     if args.round:
         before = [*SIDEBAR[index + 1 :], *SIDEBAR[:index]]
 
-    from playwright.sync_api import sync_playwright
-
-    from bench.peers.servers import start_service
+    from playwright.sync_api import sync_playwright  # deferred: only a run needs the browser
 
     service = start_service(args.db)
     port = free_port()

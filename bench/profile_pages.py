@@ -32,6 +32,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench.peers.servers import start_service  # noqa: E402
+
 # (page script stem, the title it draws)
 PAGES = [
     ("screen_site", "Screen a site"),
@@ -58,6 +60,7 @@ class RunMeter:
         self.profile: cProfile.Profile | None = None
 
     def install(self) -> None:
+        # Deferred: Streamlit loads only when pages are profiled.
         from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
 
         run_script, enqueue = ScriptRunner._run_script, ScriptRunner._enqueue_forward_msg
@@ -89,7 +92,7 @@ class RunMeter:
 
 def visit(meter: RunMeter, stem: str, title: str, query: dict[str, str]) -> tuple[float, int, int]:
     """Open the page in a new session; return (script seconds, messages, bytes) of its run."""
-    from streamlit.testing.v1 import AppTest
+    from streamlit.testing.v1 import AppTest  # deferred: Streamlit loads only for a run
 
     at = AppTest.from_file(str(REPO / "screener.py"), default_timeout=300)
     for name, value in query.items():
@@ -120,8 +123,8 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=45, help="profile lines to print")
     args = parser.parse_args()
 
+    # Deferred: the service's store (openpyxl, shapely) loads only for a run.
     from bench.peers.app_pages import _screen_one_site
-    from bench.peers.servers import start_service
 
     service = start_service(args.db.resolve())
     try:

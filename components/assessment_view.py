@@ -400,10 +400,8 @@ SITE_MAP_OPEN_KEY = "assessment.site_map.open"
 
 def draw_site_map(assessment: Assessment, site_point: tuple[float, float] | None) -> None:
     """Draw the site's map (`draw_map`) folded at first (`tables.show_folded`: built and sent
-    only while open). Drawn at once, it was the largest single part of the assessment's new
-    tab in headless Chromium, for a map at the foot of the page: the page took 1.23 s with it
-    drawn, 1.09 s with it folded (16 tabs alternated, 28 Nov 2026). It is drawn last in its
-    fold (`maps.LaterMaps`)."""
+    only while open): drawn at once, it was the largest single part of the assessment's new
+    tab, for a map at the foot of the page. It is drawn last in its fold (`maps.LaterMaps`)."""
 
     def draw() -> None:
         with maps.LaterMaps() as later:
@@ -436,8 +434,8 @@ def draw_map(
 
     Around a site, only the outlines of the counties within reach of its first view are
     drawn (`SITE_MAP_REACH`), with the shaded counties in a layer of their own: every county
-    of the region, each a filled polygon, was the page's largest message (277 KB) and held its
-    content back about 0.17 s in headless Chromium. The outlines are lines
+    of the region, each a filled polygon, was the page's largest message and held its content
+    back. The outlines are lines
     (`maps.outline_layer`), the shaded counties' too: the fills are drawn unstroked.
     """
     counties = region_counties()

@@ -2,8 +2,7 @@
 
 Streamlit's deck chart returns the objects a click picked, never the clicked point, and
 every click reruns and redraws the chart: the browser converted the whole deck three times
-a click and drew six or seven frames, about 0.9 s a click under software WebGL
-(docs/benchmarks/app.md). This component draws the same deck JSON with deck.gl, as pydeck
+a click and drew six or seven frames. This component draws the same deck JSON with deck.gl, as pydeck
 ships it (`pydeck/nbextension/static/index.js`, served by the app, nothing fetched from the
 internet). A click moves the pin at once (an element over the map: no new WebGL frame) and
 reports the clicked point; the deck is built again only when its JSON changes.

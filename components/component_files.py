@@ -3,12 +3,9 @@ and a browser that holds the same file gets "304 Not Modified" instead of the fi
 
 Streamlit serves a component's files with `Cache-Control: public` and no validator (no ETag,
 no Last-Modified), so a browser cannot tell whether its copy is current and fetches the file
-again every time a page draws the component. The site map (`components/click_map.py`) loads
-deck.gl from pydeck's package, 4.3 MB: every new tab of Screen a site and Service territory,
-and every visit by the sidebar, fetched it again (1.2 MB, gzipped by Streamlit on each
-request: 0.36 to 0.42 s in headless Chromium at scale 10). With this middleware the map took
-the place of its placeholder 0.45 and 0.57 s sooner in a new tab of those two pages (28 Nov
-2026, docs/benchmarks/app.md).
+again every time a page draws the component: the site map (`components/click_map.py`)
+loads deck.gl from pydeck's package, megabytes fetched again on every new tab and visit
+(what that cost, and what this saves: docs/benchmarks/history.md).
 
 This middleware gives each component file but its HTML page an ETag (a hash of its bytes) and
 `Cache-Control: no-cache`: the browser keeps the file, asks each time whether it changed, and

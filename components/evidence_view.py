@@ -16,7 +16,7 @@ import streamlit as st
 
 from components import glossary
 from components.sources import source_name, source_title, source_tooltip
-from components.tables import flags_frame, mapping_frame, records_frame, show_table
+from components.tables import flags_frame, mapping_frame, show_table
 from components.text import escape_markdown
 from gridclient import EvidenceChunk, Page, QualityFlag, QueueRecordEvidence
 from gridclient.models import FactEvidence
@@ -76,22 +76,6 @@ def highlighted_markdown(text: str, terms: Sequence[str]) -> str:
             trail = " " if segment[-1:].isspace() else ""
             pieces.append(f"{lead}{escaped}{trail}" if escaped else (" " if segment else ""))
     return "".join(pieces).strip()
-
-
-def search_results_frame(chunks: Iterable[EvidenceChunk]) -> pd.DataFrame:
-    """Return ranked evidence chunks as a table: rank, kind, page, source, locator, section."""
-    return records_frame(
-        chunks,
-        {
-            "rank": "rank",
-            "kind": "kind",
-            "page": "page",
-            "sourceId": "source_id",
-            "sourceLocator": "source_locator",
-            "section": lambda chunk: " › ".join(chunk.section_path or []),
-            "chunkId": "chunk_id",
-        },
-    )
 
 
 def draw_search_result(position: int, chunk: EvidenceChunk, terms: Sequence[str]) -> None:

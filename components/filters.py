@@ -71,8 +71,7 @@ def more_filters(params: Sequence[str], *, scope: str) -> Any:
     """Return a "More filters" popover for the filters `params`, its label counting those set.
 
     A page's less used filters go in it: the browser draws a popover's widgets only once it
-    is opened, and each input drawn in a new tab costs it tens of milliseconds (28 Nov 2026:
-    Generation's second row of filters and its plant picker, 0.27 s of the main thread).
+    is opened, and each input drawn in a new tab costs it tens of milliseconds.
     The filters work as before, closed or open: they are kept in the URL and read each run.
     """
     count = set_count(params, scope=scope)

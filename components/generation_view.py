@@ -298,7 +298,7 @@ def technology_legend_html(legend: pd.DataFrame) -> str:
     largest; its plants in the row's tooltip.
 
     Written as HTML, not as a chart: a chart's library (Vega) is a megabyte of JavaScript a
-    new tab of the page loaded and ran for this list alone (0.1 s of the tab, 28 Nov 2026).
+    new tab of the page would load and run for this list alone.
     Drawn by `st.html`, which the browser sanitizes; the only text from the data, the
     technology's name, is escaped here, and the colours are the app's own.
     """
@@ -407,7 +407,7 @@ def draw_plant_picker(names: dict[Any, str]) -> Any:
     plant chosen, by it or by a click on the map (read from the map's state), or None.
 
     The list (up to 2,000 plants) waits in a popover, which the browser draws only once it is
-    opened (a list that long is 0.1 s of a new tab); the popover is named by the plant chosen.
+    opened (a list that long slows a new tab); the popover is named by the plant chosen.
     """
     clicked = picked_plant(st.session_state.get(MAP_KEY))
     if clicked in names:
@@ -492,15 +492,6 @@ def generator_table_config() -> dict[str, Any]:
         "nameplateCapacityMw": mw_column("Nameplate"),
         "summerCapacityMw": mw_column("Summer"),
         "winterCapacityMw": mw_column("Winter"),
-        "agencyPlantId": st.column_config.NumberColumn("Plant id", format="%d"),
-    }
-
-
-def plant_table_config() -> dict[str, Any]:
-    """Column configs of the plants table."""
-    return {
-        **provenance_config(),
-        "capacityMw": mw_column("Capacity (filtered generators)"),
         "agencyPlantId": st.column_config.NumberColumn("Plant id", format="%d"),
     }
 

@@ -88,7 +88,7 @@ async def serve_rewritten(
     answer passes as it comes.
 
     `rewrite` runs in a worker thread, not on the server's event loop, which carries every
-    session's WebSocket: hashing deck.gl's 4.3 MB took 8 ms, and gzipping it 0.1 s."""
+    session's WebSocket: hashing and gzipping a large script would hold every session up."""
     start: Message | None = None
     body: list[bytes] = []
 

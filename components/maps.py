@@ -62,9 +62,8 @@ def outline_layer(counties: Iterable[County], *, layer_id: str = COUNTY_LAYER_ID
 
     Lines, not a GeoJsonLayer's stroke: that stroke is deck.gl's PathLayer, whose shader
     program (joints, caps, miters) a browser without a GPU compiles in software on the map's
-    first frame, 1.3 to 2 s in headless Chromium; a LineLayer's is a plain segment. The
-    region's 503 counties drew their first frame in about 1.1 s as lines, 3.0 s as a
-    GeoJsonLayer (docs/benchmarks/app.md). At a width of one pixel the two look the same.
+    first frame, for seconds; a LineLayer's is a plain segment. At a width of one pixel the
+    two look the same.
     The edges travel as a `data:` URL (`rows_url`).
     """
     return pdk.Layer(
@@ -171,31 +170,13 @@ def pin_layer(latitude: float, longitude: float, label: str = "Site") -> pdk.Lay
     )
 
 
-def points_layer(
-    rows: list[dict[str, Any]], *, layer_id: str, colour: list[int], radius_m: float = 1500
-) -> pdk.Layer:
-    """Return a scatter of rows carrying `latitude`, `longitude` and a `label`."""
-    return pdk.Layer(
-        "ScatterplotLayer",
-        id=layer_id,
-        data=rows,
-        get_position=["longitude", "latitude"],
-        get_fill_color=colour,
-        get_radius=radius_m,
-        radius_min_pixels=3,
-        pickable=True,
-    )
-
-
 def rows_url(rows: list[Any]) -> str:
     """Return rows as a `data:` URL of their compact JSON, for a layer's `data`.
 
     Rows written into a deck's JSON are walked one by one by deck.gl's JSON converter in
     Streamlit's chart, on the browser's main thread, before the map's first frame; a URL is
-    a string, fetched and parsed by deck.gl once the page is drawn. The Generation map (8,229
-    outline edges, 2,000 plants) drew its first frame 0.8 s sooner for its outlines and 0.7 s
-    sooner again for its plants, and the page's run ended 0.25 s sooner (docs/benchmarks/app.md).
-    Picking and tooltips work on the fetched rows as on written ones.
+    a string, fetched and parsed by deck.gl once the page is drawn, so a big map's first
+    frame comes sooner. Picking and tooltips work on the fetched rows as on written ones.
     """
     return json_url(json.dumps(rows, separators=(",", ":")))
 
@@ -248,9 +229,8 @@ def view(latitude: float, longitude: float, zoom: float) -> pdk.ViewState:
 class CompactDeck(pdk.Deck):
     """A Deck written as compact JSON: the same spec as pydeck's, without its indentation.
 
-    pydeck indents its JSON, which makes Python's json module use its pure-Python encoder:
-    the region's county outlines took 0.20 s and 1.25 MB that way, 0.03 s and 0.28 MB here,
-    and the browser parses the smaller text on every redraw.
+    pydeck indents its JSON, which makes Python's json module use its pure-Python encoder,
+    several times slower and larger; the browser parses the smaller text on every redraw.
     """
 
     def to_json(self) -> str:

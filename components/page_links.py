@@ -2,8 +2,8 @@
 
 Streamlit's JavaScript does not know where the app is served: opened at `/generation`, it
 first asks `/generation/_stcore/health` (the app could be served under that path), gets a 404
-and, after its retry delay, asks `/_stcore/health`. Every shared link to a page (an
-assessment's link above all) waited about 0.1 s for that. Streamlit reads the address of its
+and, after its retry delay, asks `/_stcore/health`: every shared link to a page (an
+assessment's link above all) waited for that. Streamlit reads the address of its
 server from `window.__streamlit.BACKEND_BASE_URL` when the page sets it; this middleware puts a
 short script into the HTML of every page that sets it to the path with the page's own last
 segment taken off, so a reverse proxy serving the app under a prefix (`/screener/generation`)

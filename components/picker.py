@@ -3,8 +3,7 @@
 The map is `components.click_map`: deck.gl drawing the deck JSON pydeck writes, in the
 browser, with the pin placed there at the clicked point as soon as the map is clicked, and
 the point reported to the app. (Streamlit's own deck chart reports the objects a click
-picked, never the point, and redraws the whole map for each click: about 0.9 s a click
-under software WebGL, docs/benchmarks/app.md.)
+picked, never the point, and redraws the whole map for each click.)
 - the region view (Texas and its neighbours): a click places the pin and brings the view to
   the pin's surroundings;
 - the surroundings view, around a centre: a click moves the pin and leaves the view where it
@@ -56,8 +55,8 @@ NEAR_HIGHLIGHT = [255, 140, 0, 40]  # the pin's county: a light wash, the names 
 
 def layer_spec(layer: pdk.Layer) -> dict[str, Any]:
     """Return a layer as the deck JSON pydeck would write for it (pydeck's own serialiser,
-    without building a Deck: a Deck looks for Jupyter's packages each time it is made, about
-    7 ms, most of a click's run when the picker built one per layer)."""
+    without building a Deck: a Deck looks for Jupyter's packages each time it is made, most
+    of a click's run when the picker built one per layer)."""
     return json.loads(json.dumps(layer, sort_keys=True, default=default_serialize))
 
 
@@ -257,8 +256,8 @@ def grid_layers(
     """Return the grid's layers for the surroundings view (plants, rows by URL) and its label
     rows (the biggest plants' names, each county's active queue under its name).
 
-    Kept on the context for the next click in the same view: at scale 100 they were about
-    50 ms of each click's run (docs/benchmarks/app.md)."""
+    Kept on the context for the next click in the same view: building them was a large part
+    of each click's run."""
     key = (box, tuple(county.fips for county in near))
     kept = context.drawn.get(key)
     if kept is None:

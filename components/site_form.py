@@ -43,20 +43,6 @@ OPTIONAL_FIELDS = [
     "onSiteGeneration",
     "energyStorage",
 ]
-# Every field the form draws a message under; the service's other messages go in the summary.
-FORM_FIELDS = [
-    "location",
-    "requestedPeakLoadMw",
-    "averageLoadMw",
-    "curtailableMw",
-    "serviceVoltageKv",
-    "targetInServiceDate",
-    "customerReference",
-    "loadProfile",
-    "redundancy",
-    "address.countryCode",
-    *OPTIONAL_FIELDS,
-]
 FieldMessages = dict[str, list[str]]
 
 

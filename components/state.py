@@ -36,12 +36,6 @@ def demo_tenant(default: str = DEMO_TENANTS[0]) -> str:
     return tenant if tenant in DEMO_TENANTS else default
 
 
-def set_demo_tenant(tenant: str) -> None:
-    if tenant not in DEMO_TENANTS:
-        raise ValueError(f"unknown demo tenant {tenant!r}")
-    st.session_state[TENANT] = tenant
-
-
 def site_submission_key() -> str:
     """Return this form's Idempotency-Key, made when the form is first drawn.
 

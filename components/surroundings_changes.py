@@ -123,8 +123,8 @@ def draw_change_tables(
     """Draw the report months compared and the change lists (a tab each) folded at first
     (`tables.show_folded`: built only while open).
 
-    With the dropout tables, folded the same way, they were 0.2 to 0.3 s of the assessment's
-    first drawing in headless Chromium. Picking another month reruns the page, whose whole
+    Drawn open, they and the dropout tables (folded the same way) slowed the assessment's
+    first drawing. Picking another month reruns the page, whose whole
     section is fetched for the months compared.
     """
 

@@ -216,9 +216,8 @@ NEAR_LABEL = (
 def draw_near(near: SiteSurroundings) -> None:
     """Draw the map of the counties in the radius and the tables of their counties, plants and
     points, folded at first (`tables.show_folded`: built only while open) under the figures
-    they add up to (`draw_totals`). Drawn at once, they held the assessment's content back
-    about 0.1 s in a new tab in headless Chromium (1.43 against 1.34 s, 30 tabs each,
-    alternated). The map is drawn last, in its place (`maps.LaterMaps`)."""
+    they add up to (`draw_totals`): drawn at once, they held the assessment's content back
+    in a new tab. The map is drawn last, in its place (`maps.LaterMaps`)."""
 
     def draw() -> None:
         with maps.LaterMaps() as later:

@@ -288,13 +288,10 @@ def show_static_table(data: pd.DataFrame) -> None:
     (`static_table_html`, through `st.html`).
 
     Meant for a few rows read at a glance (a county's jurisdictions, a site's candidates).
-    A static table costs the browser far less than a data grid: the assessment's three short
-    tables drawn as grids held its content back about 0.2 s in headless Chromium. Written as
-    HTML rather than with `st.table`, whose every cell and header the browser reads as
-    Markdown (48 of the assessment's 114 Markdown texts) and whose code loads apart: in a new
-    tab the assessment was whole 0.03 to 0.04 s sooner, its content 0.01 s (24 tabs each,
-    alternated, 28 Nov 2026). Every cell and header is escaped here, so the service's text
-    shows as text, never as markup (the browser also sanitizes what `st.html` draws).
+    A static table costs the browser far less than a data grid. Written as HTML rather than
+    with `st.table`, whose every cell and header the browser reads as Markdown and whose code
+    loads apart. Every cell and header is escaped here, so the service's text shows as text,
+    never as markup (the browser also sanitizes what `st.html` draws).
     """
     st.html(static_table_html(data))
 
@@ -305,8 +302,8 @@ def show_tabbed(key: str, tabs: Mapping[str, Callable[[], None]]) -> None:
     (its callable): tabs are lazy (`on_change="rerun"`, each tab's `.open`), and choosing
     another reruns only this fragment. `key` keeps the chosen label in the session.
 
-    Every table drawn, seen or not, cost the assessment page about 0.05 s in headless
-    Chromium: a tab not chosen is neither built nor sent.
+    Every table drawn, seen or not, costs the browser time: a tab not chosen is neither
+    built nor sent.
     """
     drawn = st.tabs(list(tabs), key=key, on_change="rerun")
     for tab, draw in zip(drawn, tabs.values(), strict=True):
@@ -321,8 +318,8 @@ def show_folded(label: str, key: str, draw: Callable[[], None], *, expanded: boo
     lazy (`on_change="rerun"`, its `.open`, kept in the session under `key`), and opening or
     folding it reruns only this fragment.
 
-    Streamlit mounts what a closed expander holds: a folded table cost the browser as much as
-    an open one, about 0.1 s of the assessment page each in headless Chromium.
+    Streamlit mounts what a closed expander holds: a folded table would cost the browser as
+    much as an open one.
     """
     folded = st.expander(label, expanded=expanded, key=key, on_change="rerun")
     if folded.open:

@@ -146,7 +146,7 @@ def short_title(title: object, width: int = 40) -> str:
 def timeline_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """Return (label, date, which, status) rows: each project's projected and actual dates.
 
-    Built column by column: row by row (`iterrows`) it took 1.2 s for 1,500 projects.
+    Built column by column: row by row (`iterrows`) is far slower for a long list.
     """
     columns = ["label", "date", "which", "status", "kV"]
     labels = [

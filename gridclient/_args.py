@@ -16,8 +16,6 @@ EVIDENCE_LIMIT = (1, 100)
 _PERIOD = re.compile(r"^\d{4}-(0[1-9]|1[0-2])$")
 _SERVICE_VERSION = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
-DateLike = date | datetime | str
-
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)

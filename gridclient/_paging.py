@@ -271,7 +271,7 @@ class Pager(Generic[ModelT]):
         so provenance stays beside each row. ``qualityFlags`` keeps the list of flags and
         ``qualityFlagsText`` renders them as one readable string (``code (field): message``).
         """
-        import pandas as pd
+        import pandas as pd  # deferred: pandas is an optional, heavy extra of the client
 
         rows = [record.model_dump(by_alias=True) for record in self]
         if rows:

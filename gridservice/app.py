@@ -38,8 +38,9 @@ from gridservice.routers import (
 from gridservice.routers.models import Problem
 from gridservice.settings import Settings
 from gridservice.store import evidence_impacts, meta_reads, migrations, surroundings_summary
-from gridservice.store.backend import PooledConnections, connection_source
+from gridservice.store.backend import PooledConnections
 from gridservice.store.collections import RankedSearchCache
+from gridservice.store.connections import connection_source
 from gridservice.store.db import connect, init_schema
 from gridservice.store.pg import is_postgres
 from gridservice.store.space import StoreSpace
@@ -76,6 +77,7 @@ def _retire_outdated_demo(settings: Settings) -> None:
 
 def _ensure_data(settings: Settings, conn) -> None:
     if settings.demo and not meta_reads.has_public_data(conn):
+        # Deferred: the demo builder (openpyxl) loads only when a demo store is built.
         from gridservice.demo import build_demo_database
 
         build_demo_database(conn, scale=settings.demo_scale)

@@ -7,17 +7,21 @@ import datetime as dt
 import sys
 from pathlib import Path
 
+from gridservice import workers
+from gridservice.demo import build_demo_database
 from gridservice.harvest.cli import add_subcommands as add_harvest_subcommands
 from gridservice.settings import Settings, add_database_url_option, default_db_path
-from gridservice.store import backend
+from gridservice.store import backend, meta_reads, migrations
 from gridservice.store.backend import DatabaseUrlError, StoreUnavailable
+from gridservice.store.db import connect, init_schema
 from gridservice.store.migrations import MigrationHeadMismatch
+from gridservice.tokens import check_tenant, issue_token, revoke_tenant, revoke_token
 
 
 def _serve(args: argparse.Namespace) -> int:
+    # Deferred: FastAPI and uvicorn load only to serve, not for tokens, harvests or migrations.
     import uvicorn
 
-    from gridservice import workers
     from gridservice.app import create_app, prepare_store
     from gridservice.server import bound_socket, freeze_start_up, uvicorn_config
 
@@ -83,10 +87,6 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _demo_data(args: argparse.Namespace) -> int:
-    from gridservice.demo import build_demo_database
-    from gridservice.store import meta_reads
-    from gridservice.store.db import connect, init_schema
-
     location = backend.location_from(args.database_url, args.db)
     conn = connect(location)
     init_schema(conn)
@@ -104,9 +104,6 @@ def _demo_data(args: argparse.Namespace) -> int:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from gridservice.store import migrations
-    from gridservice.store.db import connect
-
     location = backend.location_from(args.database_url, args.db)
     if not backend.is_database_url(location):
         print("SQLite stores need no migration: their schema is created on use.")
@@ -124,8 +121,6 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def _tokens_create(args: argparse.Namespace) -> int:
-    from gridservice.tokens import check_tenant, issue_token
-
     try:
         check_tenant(args.tenant)
     except ValueError as error:
@@ -137,8 +132,6 @@ def _tokens_create(args: argparse.Namespace) -> int:
 
 
 def _tokens_revoke(args: argparse.Namespace) -> int:
-    from gridservice.tokens import revoke_tenant, revoke_token
-
     location = backend.location_from(args.database_url, args.db)
     if args.token is not None:
         removed = revoke_token(location, args.token)

@@ -50,10 +50,6 @@ class ApiError(Exception):
         self.headers = dict(headers or {})
 
 
-def request_id_of(scope: Mapping[str, Any]) -> str:
-    return scope.get("state", {}).get("request_id", "") if isinstance(scope, Mapping) else ""
-
-
 def problem_body(
     *,
     status: int,

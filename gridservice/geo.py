@@ -26,6 +26,8 @@ from shapely.geometry import Point, shape
 from shapely.geometry.base import BaseGeometry
 from shapely.prepared import prep
 
+from gridservice.store import geography_reads
+
 COUNTY_FILE = "cb_2016_us_county_500k"
 STATE_FILE = "cb_2016_us_state_500k"
 GEOMETRY_SOURCE = "census_cb_2016_500k_via_plotly_geo"
@@ -203,8 +205,6 @@ class CountyIndex:
     @classmethod
     def from_conn(cls, conn: sqlite3.Connection) -> CountyIndex:
         """Build the index over every county stored in `conn`."""
-        from gridservice.store import geography_reads
-
         return cls(
             [
                 County(

@@ -1,43 +1,10 @@
 """Encoded pages of public reference collections, kept in memory and served on a lean path.
 
-A page of 500 generators is the same bytes for everyone until the public data changes, yet
-the full path (FastAPI routing, dependency solving, a thread-pool hop and a SQLite read
-that gives the interpreter lock back at every row) spends milliseconds on it
-(docs/benchmarks/floor.md). `PageCacheMiddleware` answers such a page from `PageCache`
-when it safely can, and hands every other request to the full path unchanged.
-
-What it may answer: a GET of a registered collection (`PUBLIC_PAGES`, the pages the
-dataset declarations cache: public data only, never a tenant's records) whose query it
-parses exactly as the full path would (each value in the strict form both agree on,
-`PAGE_FILTERS`; anything else goes to the full path, which validates and refuses as
-always). Before answering it runs the same checks as the full
-path, in this order: the bearer token is looked up in the store (`auth.tenant_of`: on
-PostgreSQL through the app's short-lived token cache, `token_cache`; a revoked or unknown
-token, or none, goes to the full path, which refuses it), then the
-token's rate-limit bucket is drawn from (when it is empty the full path answers the 429).
-The request id and `Service-Version` headers, the 406 and size checks come from the
-middleware around this one, as for every request.
-
-Validity: an entry is tagged with the store's data snapshot hash (`meta`, key
-`meta_reads.SNAPSHOT_KEY`) read before the full path built the page and checked again
-after it; every insert, update or delete of public data deletes that key in the same
-transaction (schema triggers, on SQLite and PostgreSQL), so an entry is served only
-while the hash it was built under is still the store's. A harvest or a new release, by
-this process or another instance on the same PostgreSQL database, makes every entry
-stale at once; pages are built by the full path until the hash is taken again: by the
-`harvest` and `build` commands once they have written, or at the next service start.
-
-When the hash is read (`SnapshotTag`): on SQLite on every request (a few microseconds in
-the process), so a change is never answered from the cache. On PostgreSQL a read is a
-network round trip, so an instance keeps the hash it read for `data_check_seconds` (1 s
-by default) and answers cached pages on that: a harvest committed on another instance is
-answered from this one's cache for at most that long after its commit, never later. A
-page is only ever kept under a hash read from the store just before and after it was
-built, so no entry holds data of another snapshot than its tag. With the token's tenant
-in the token cache too, a cached page then asks nothing of the database.
-
-The next-page cursor is signed afresh for every answer (its expiry moves with the clock),
-so a cached answer is the bytes the full path would send.
+A page of public data is the same bytes for everyone until that data changes, and the full
+path spends milliseconds building it. `PageCacheMiddleware` answers such a page from
+`PageCache` when it safely can (the same token, rate-limit and snapshot checks as the full
+path) and hands every other request to the full path unchanged. What it may answer, how an
+entry stays valid and when the snapshot is read: docs/ARCHITECTURE.md, "The page cache".
 """
 
 from __future__ import annotations

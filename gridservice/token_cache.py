@@ -21,16 +21,13 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from gridservice.store.tenancy import tenant_for_digest
+from gridservice.store import tenancy
 
 DEFAULT_TTL_SECONDS = 2.0
-
-_CACHES: weakref.WeakSet[TokenCache] = weakref.WeakSet()
 
 
 class TokenCache:
@@ -49,7 +46,7 @@ class TokenCache:
         self._lock = threading.Lock()
         self._generation = 0  # bumped by forget: a lookup begun before is not kept
         self.hits = self.misses = 0
-        _CACHES.add(self)
+        tenancy.enrol_token_cache(self)
 
     def _fresh(self, digest: str, now: float) -> str | None:
         """The tenant kept for a digest while fresh, counted as a hit (hold the lock)."""
@@ -75,7 +72,7 @@ class TokenCache:
                 return found
             self.misses += 1
             generation = self._generation
-        tenant = tenant_for_digest(conn_for(), digest)
+        tenant = tenancy.tenant_for_digest(conn_for(), digest)
         with self._lock:
             if generation != self._generation:
                 pass  # forgotten meanwhile (a revocation here): answer, keep nothing
@@ -92,9 +89,3 @@ class TokenCache:
         with self._lock:
             self._entries.clear()
             self._generation += 1
-
-
-def forget_everywhere() -> None:
-    """Forget every token cache of this process (called when a token is revoked here)."""
-    for cache in list(_CACHES):
-        cache.forget()

@@ -14,7 +14,6 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from gridservice import token_cache
 from gridservice.demo.builder import DEMO_TOKENS
 from gridservice.store import tenancy, writer
 from gridservice.store.db import connect, init_schema
@@ -64,7 +63,7 @@ def revoke_token(db_path: str | Path, token: str) -> int:
     refuses it at once; other processes on PostgreSQL within their token cache's time."""
     with _store(db_path) as conn, conn:
         removed = tenancy.revoke_token(conn, token)
-    token_cache.forget_everywhere()  # again once committed: nothing read before is kept
+    tenancy.forget_token_caches()  # again once committed: nothing read before is kept
     return removed
 
 
@@ -72,7 +71,7 @@ def revoke_tenant(db_path: str | Path, tenant: str) -> int:
     """Revoke every token of `tenant`; return how many."""
     with _store(db_path) as conn, conn:
         removed = tenancy.revoke_tenant_tokens(conn, tenant)
-    token_cache.forget_everywhere()
+    tenancy.forget_token_caches()
     return removed
 
 

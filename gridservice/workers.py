@@ -51,6 +51,7 @@ def reuseport_socket(host: str, port: int, *, listen: bool) -> socket.socket:
 def _worker(settings_json: str, host: str, port: int, ready: Event) -> None:
     """One worker process: build the app, then listen (not before: a socket in the group
     gets its share of connections as soon as it listens), then say it is ready."""
+    # Here, in the worker process: the parent that forks it never needs FastAPI or uvicorn.
     import uvicorn
 
     from gridservice.app import create_app

@@ -32,8 +32,13 @@ from e2e_browser import (  # noqa: E402
     start_streamlit,
     wait_for_run,
 )
+from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.bench_pages import PLACEHOLDER  # noqa: E402
+from bench.bare_tabs import PLACEHOLDER  # noqa: E402
+from gridclient import GridDataClient  # noqa: E402
+from gridservice.demo import DEMO_POINTS  # noqa: E402
+from gridservice.server import start_in_thread  # noqa: E402
+from gridservice.settings import Settings  # noqa: E402
 
 OUT = REPO_ROOT / "docs" / "screenshots"
 # width -> (window, folder): the 1280 pictures stay where the README links them
@@ -53,8 +58,6 @@ def type_point(page, latitude: float, longitude: float) -> None:
 
 def pages(assessment_id: str, record_id: str) -> dict[str, tuple[str, object]]:
     """Return name -> (URL path, what to do on the page before the picture)."""
-    from gridservice.demo import DEMO_POINTS
-
     point = DEMO_POINTS["dual_certified"]
     return {
         "first_screen": ("", None),
@@ -78,13 +81,6 @@ def main(wanted: list[str], widths: list[int]) -> int:
     if not CHROMIUM.exists():
         print(INSTALL_HINT, file=sys.stderr)
         return 2
-    from playwright.sync_api import sync_playwright
-
-    from gridclient import GridDataClient
-    from gridservice.demo import DEMO_POINTS
-    from gridservice.server import start_in_thread
-    from gridservice.settings import Settings
-
     with tempfile.TemporaryDirectory() as folder:
         db_path = Path(folder) / "demo.db"
         service = start_in_thread(Settings(db_path=db_path, demo=True))

@@ -170,6 +170,7 @@ def machine() -> dict:
         platform.processor(),
     )  # fmt: skip
     mem_kb = int(Path("/proc/meminfo").read_text().split()[1])
+    # Deferred: the servers' libraries are read for their versions only when reporting.
     import datasette
     import fastapi
     import uvicorn

@@ -7,6 +7,7 @@ Timed in this process on one thread, with the statements the service's store run
 
 from __future__ import annotations
 
+import asyncio
 import json
 import statistics
 import time
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from bench.peers.scenarios import FILTER, PAGE, SEARCH_LIMIT, SEARCHES
 from gridservice.paging import envelope_bytes
+from gridservice.settings import Settings
 from gridservice.store import collections, evidence_impacts
 from gridservice.store.connections import ConnectionPerThread
 from gridservice.store.db import connect, init_schema
@@ -165,8 +167,6 @@ def _asgi_timing(app, path: str, query: str, *, budget: float = 1.0, at_least: i
     """Median and best ms of one GET through the ASGI app in this process (no socket), one
     request at a time, all inside one running event loop as under uvicorn (the thread pool's
     workers, and their store connections, live as long as the loop's main task)."""
-    import asyncio
-
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET",
         "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
@@ -210,8 +210,7 @@ def measure_asgi(db: Path) -> dict:
     """One 500-row page through the whole ASGI app in this process, one request at a time:
     by the full path (page cache off) and as a page cache hit. What is left above these
     under load is uvicorn, the socket and waiting for a core."""
-    from gridservice.app import create_app
-    from gridservice.settings import Settings
+    from gridservice.app import create_app  # deferred: FastAPI loads only for this part
 
     out = {}
     for name, cache_bytes in (("full_path", 0), ("page_cache_hit", 64 * 2**20)):

@@ -38,10 +38,9 @@ def cached(*, spinner: bool | str = False, max_entries: int | None = 1000) -> Ca
 def shared(*, spinner: bool | str = False, max_entries: int | None = 1000) -> Callable:
     """Return a cache of the same lifetime that hands every run the one object it holds.
 
-    For big, read-only lists: `st.cache_data` unpickles a fresh copy on every run, and 1,300
-    hours of operations took 0.5 s of the grid-operations page's run that way. What such a
-    fetch returns is read, never changed, by its callers; keyed by `ConnectionKey` like every
-    fetch, a tenant's records are handed to that tenant's sessions only.
+    For big, read-only lists, which `st.cache_data` would unpickle afresh on every run. What
+    such a fetch returns is read, never changed, by its callers; keyed by `ConnectionKey`
+    like every fetch, a tenant's records are handed to that tenant's sessions only.
     """
     return st.cache_resource(ttl=TTL_SECONDS, show_spinner=spinner, max_entries=max_entries)
 
@@ -110,8 +109,7 @@ def _freeze() -> None:
     """Move every object the collector tracks to its permanent generation, once its youngest
     generation is collected: cyclic garbage made since the last collection, by any thread
     (a session that just ended, a page's run), is freed then rather than frozen with the
-    records. That costs 0.02 ms. Collecting the next generation too would free a little
-    more, at 13 to 17 ms a freeze at scale 100 (0.2 s of the queue's load)."""
+    records. Only the youngest: collecting older ones too costs far more for little."""
     gc.collect(0)
     gc.freeze()
 
@@ -223,9 +221,8 @@ def traverse(
     session waits for it under a status counting its records, and a second session asking
     meanwhile waits for the same one. Streamlit's `st.cache_data` replays the elements a
     cached function draws, so the list is held in a per-connection `st.cache_resource`
-    holder instead. It outlives `TTL_SECONDS`: the whole queue at scale 100 took 25 s to
-    load and make into the page's table, and with the fetches' lifetime an analyst paid it
-    again every five minutes for the same data.
+    holder instead. It outlives `TTL_SECONDS`: loading a whole collection is slow, and with
+    the fetches' lifetime an analyst would pay it again every few minutes for the same data.
     """
     if _loaded(conn, label, version):
         return _holder(conn, label)["entry"][1]
@@ -301,10 +298,8 @@ def derived(
 
     For what a page derives from whole collections (`traverse` keeps one list per
     connection): while the collections are the same objects, the frame made from them is the
-    same, so it is made once instead of on every run (the queue's 15,000 rows took 0.3 s to
-    make and 0.5 s to relabel, every run); when a collection is loaded again it is made
-    again, under `spinner` when given (the whole queue at scale 100 takes about 5 s). Callers
-    only read what it returns.
+    same, so it is made once instead of on every run; when a collection is loaded again it
+    is made again, under `spinner` when given. Callers only read what it returns.
     """
     holder = _holder(conn, f"made from {name}")
     entry = holder.get("entry")

@@ -111,7 +111,6 @@ def portfolio_sites(conn: ConnectionKey, *, archived: bool = False) -> SiteList:
     Lists the summaries (`list_sites_assessment_summary`, about 1 KiB a site) where the
     deployment offers them; else the whole latest assessments (`list_sites_latest_assessment`),
     each summarised as its page arrives and dropped. `archived=True` lists archived sites too.
-    Until 28 Nov 2026 the list stopped at 200 sites, in the service's order (by id: any 200).
     """
     slim = capabilities(conn).list_sites_assessment_summary
     listed = client(conn).sites.list(

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from gridservice.demo.common import SOURCES, DemoContext
-from gridservice.store import writer
 
 # (utility id, name, company type, CCN number or None, state, counties, authority, confidence)
 # Confidence is a source-authority heuristic: a regulator's certificate map ranks above a
@@ -123,11 +120,3 @@ def territory_candidates(ctx: DemoContext) -> list[tuple[str, dict, list[str]]]:
             (f"{utility_id}-territory", candidate, [c["county_fips"] for c in counties])
         )
     return territories
-
-
-def load_territories(conn: sqlite3.Connection, ctx: DemoContext) -> int:
-    """Insert every demo territory; return how many."""
-    territories = territory_candidates(ctx)
-    for territory_id, candidate, fips in territories:
-        writer.insert_territory(conn, territory_id, candidate, fips)
-    return len(territories)

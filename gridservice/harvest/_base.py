@@ -140,6 +140,6 @@ def cell_text(value: Any) -> str:
 
 def column_letter(index: int) -> str:
     """Return the Excel column letter of a 0-based column index."""
-    from openpyxl.utils import get_column_letter
+    from openpyxl.utils import get_column_letter  # deferred: only spreadsheet harvests need it
 
     return get_column_letter(index + 1)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from gridservice.quality import queue_quality_flags
+
 
 def queue_flags(record: dict[str, Any], details: dict[str, Any]) -> list[dict[str, Any]]:
     """Return the queue quality flags of `gridservice.quality` for one record."""
-    from gridservice.quality import queue_quality_flags
-
     return queue_quality_flags(record, details)

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from gridservice.harvest._base import HarvestError
+from gridservice.harvest.download import download
 from gridservice.harvest.runner import (
     SOURCES,
     BuildProgress,
@@ -93,8 +94,6 @@ def _harvest_command(args: argparse.Namespace) -> int:
     try:
         path = args.path
         if args.download:
-            from gridservice.harvest.download import download
-
             path = download(args.source, url=args.url, directory=args.download_dir)
         elif path is None:
             print("error: give the file's PATH, or --download", file=sys.stderr)

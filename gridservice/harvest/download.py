@@ -9,6 +9,7 @@ workbook where a workbook is expected; the harvest then checks sheets and column
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import zipfile
 from pathlib import Path
@@ -58,8 +59,5 @@ def _check(address: str, name: str, data: bytes, content_type: str) -> None:
         raise HarvestError(f"{address}: empty download")
     if "html" in content_type or data[:15].lstrip().lower().startswith((b"<!doctype", b"<html")):
         raise HarvestError(f"{address}: the server sent an HTML page, not the data file")
-    if name.endswith(".xlsx"):
-        import io
-
-        if not zipfile.is_zipfile(io.BytesIO(data)):
-            raise HarvestError(f"{address}: {name} is not a complete .xlsx workbook")
+    if name.endswith(".xlsx") and not zipfile.is_zipfile(io.BytesIO(data)):
+        raise HarvestError(f"{address}: {name} is not a complete .xlsx workbook")

@@ -114,6 +114,7 @@ def parse(asset: Asset, conn: sqlite3.Connection) -> Harvest:
 
 def _pages(asset: Asset) -> list[dict[str, Any]]:
     """Return each page's size and its text blocks (lines grouped by title or bullet)."""
+    # Deferred: pdfplumber (and pdfminer under it) load only to read a PDF.
     import pdfplumber
     from pdfminer.psexceptions import PSException
     from pdfplumber.utils.exceptions import PdfminerException

@@ -23,6 +23,8 @@ import json
 import re
 from typing import Any
 
+from gridservice.quality import flag
+
 KV = re.compile(r"(\d+(?:\.\d+)?)\s*-?\s*kv\b", re.IGNORECASE)
 CIRCUIT = re.compile(
     r"\b(?:ckts?|circuit)\.?\s*[#-]?\s*(\d+)\b|\bckt(\d+)\b|\bc(\d{1,2})\b", re.IGNORECASE
@@ -146,8 +148,6 @@ def _point(point_id: str, kind: str, kv: float | None, raw: str, **fields: Any) 
 
 
 def _flags(kind: str, kv: float | None, raw: str) -> list[dict[str, str]]:
-    from gridservice.quality import flag
-
     if kind == "unparsed":
         return [
             flag(

@@ -8,6 +8,7 @@ before the transaction starts, and any failure inside it rolls everything back.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -350,8 +351,6 @@ MONTHS = {
 def _release_key(path: Path) -> tuple[int, int]:
     """Year and month named in a file name ('..._November2025...'), so older reports load
     first and the newest is the one that stays current."""
-    import re
-
     match = re.search(r"([A-Za-z]+)(\d{4})", path.stem)
     if match and match.group(1).lower() in MONTHS:
         return int(match.group(2)), MONTHS[match.group(1).lower()]

@@ -473,12 +473,6 @@ class SiteWithLatestAssessment(Site):
     )
 
 
-class BlindedAssessment(BaseModel):
-    """The assessment as a reviewer sees it: identifying members are removed or blinded."""
-
-    model_config = ConfigDict(extra="allow")
-
-
 class ExpertReviewPacket(BaseModel):
     protocolVersion: str | None
     reviewKind: str | None

@@ -11,14 +11,12 @@ from typing import Any
 
 Row = dict[str, Any]
 
-ACTIVE_SHEETS = ("large_gen", "small_gen")
 # Furthest step first: a project counts once, at the furthest step its row shows.
 FIRMNESS = (
     ("security_ntp", "Financial security and notice to proceed provided"),
     ("ia_signed", "IA signed"),
     ("neither", "Neither IA signed nor financial security provided"),
 )
-FIRMNESS_LABEL = dict(FIRMNESS)
 # The grades that count as firm: an interconnection agreement signed or security posted.
 FIRM = ("security_ntp", "ia_signed")
 # The report's column header behind each compared value.

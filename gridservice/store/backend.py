@@ -2,7 +2,7 @@
 
 A store location is either a SQLite file path or a `postgresql://` URL (from
 `--database-url` or `GRIDSERVICE_DATABASE_URL`). The
-service's per-request connections come from `connection_source(settings)`;
+service's per-request connections come from `connections.connection_source(settings)`;
 `store.db.connect` opens either kind of location.
 
 A URL's password is never printed: every message names the URL through `redact_url`.
@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import SplitResult, unquote, urlsplit
+
+from gridservice.store.pg import PgConnection
 
 DATABASE_URL_ENV = "GRIDSERVICE_DATABASE_URL"
 _SCHEMES = ("postgresql", "postgres")
@@ -79,7 +81,7 @@ def check_database_url(url: str) -> str:
         )
     if port is not None and not 0 < port < 65536:
         raise DatabaseUrlError(f"database URL {shown} has port {port}, outside 1-65535")
-    from psycopg.conninfo import conninfo_to_dict
+    from psycopg.conninfo import conninfo_to_dict  # deferred: psycopg loads for PostgreSQL only
 
     try:
         conninfo_to_dict(url)
@@ -104,9 +106,7 @@ def describe(location: str | Path) -> str:
 
 def connect_postgres(url: str, *, connect_timeout: int = 10):
     """Return a PgConnection to the database at `url`; StoreUnavailable if unreachable."""
-    import psycopg
-
-    from gridservice.store.pg import PgConnection
+    import psycopg  # deferred: psycopg loads for PostgreSQL only
 
     try:
         raw = psycopg.connect(check_database_url(url), connect_timeout=connect_timeout)
@@ -154,7 +154,7 @@ class PooledConnections:
     def __init__(
         self, url: str, *, max_size: int = 10, timeout: float = 5.0, dialect: Any = None
     ) -> None:
-        from psycopg_pool import ConnectionPool
+        from psycopg_pool import ConnectionPool  # deferred: for PostgreSQL only
 
         self.url = check_database_url(url)
         self._dialect = dialect
@@ -171,8 +171,6 @@ class PooledConnections:
         self.pool.open(wait=False)
 
     def _wrap(self, raw: Any):
-        from gridservice.store.pg import PgConnection
-
         conn = PgConnection(raw, self._dialect, replace=self._replace)
         self._dialect = conn._dialect
         return conn
@@ -246,18 +244,3 @@ class PooledConnections:
 
     def close_all(self) -> None:
         self.pool.close()
-
-
-def connection_source(settings: Any):
-    """Return the service's source of connections for `settings` (pool or per-thread)."""
-    if settings.database_url:
-        return PooledConnections(
-            settings.database_url,
-            max_size=settings.pool_size,
-            timeout=settings.pool_timeout_seconds,
-        )
-    from gridservice.store.connections import ConnectionPerThread
-
-    return ConnectionPerThread(
-        settings.db_path, settings.mmap_bytes, max_bytes=settings.max_store_bytes
-    )

@@ -16,7 +16,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridservice.store import evidence_impacts, evidence_pg, meta_reads
+from gridservice.store import (
+    evidence_bm25,
+    evidence_impacts,
+    evidence_pg,
+    evidence_pg_impacts,
+    meta_reads,
+)
 from gridservice.store.pg import is_postgres
 
 Fragment = tuple[str, tuple[Any, ...]]
@@ -259,14 +265,16 @@ def _ranked_keys(
     """Return the first `limit` matches after `after`: by way of the impact index when it
     can answer (`evidence_impacts`), else ranking every match on the narrow key table."""
     if is_postgres(conn):
+        terms = evidence_pg.search_terms(q)
+        prefix_last = bool(terms) and len(terms[-1]) >= MIN_PREFIX_CHARS
+        page = (after, limit)
+        fast = evidence_pg_impacts.ranked_keys(
+            conn, terms, prefix_last, filters, page, _PHRASE_BONUS
+        )
+        if fast is not None:
+            return fast
         return evidence_pg.ranked_keys(
-            conn,
-            q,
-            filters,
-            after,
-            limit,
-            phrase_bonus=_PHRASE_BONUS,
-            min_prefix_chars=MIN_PREFIX_CHARS,
+            conn, terms, prefix_last, filters, page, phrase_bonus=_PHRASE_BONUS
         )
     clauses, params = evidence_pg.filter_clauses(filters, "k", "?")
     words = _TERM.findall(q)
@@ -288,7 +296,7 @@ def _ranked_keys(
     )
     if fast is not None:
         return fast
-    evidence_impacts.USES["exact"] += 1
+    evidence_bm25.USES["exact"] += 1
     clauses, params = ["evidence_fts MATCH ?", *clauses], [match, *params]
     inner = (
         "SELECT k.rowid AS rid, k.chunk_id AS id, ROUND(-bm25(evidence_fts) + CASE WHEN "

@@ -1,4 +1,4 @@
-"""One SQLite connection per thread for a store file."""
+"""Where the service's connections come from: one SQLite connection per thread, or a pool."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import sqlite3
 import threading
 import weakref
 from pathlib import Path
+from typing import Any
 
+from gridservice.store.backend import PooledConnections
 from gridservice.store.db import connect
 
 
@@ -70,3 +72,16 @@ class ConnectionPerThread:
                     conn.close()
             self._opened.clear()
         self._local = threading.local()
+
+
+def connection_source(settings: Any) -> ConnectionPerThread | PooledConnections:
+    """Return the service's source of connections for `settings` (pool or per-thread)."""
+    if settings.database_url:
+        return PooledConnections(
+            settings.database_url,
+            max_size=settings.pool_size,
+            timeout=settings.pool_timeout_seconds,
+        )
+    return ConnectionPerThread(
+        settings.db_path, settings.mmap_bytes, max_bytes=settings.max_store_bytes
+    )

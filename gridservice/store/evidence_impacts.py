@@ -2,7 +2,7 @@
 every match, with the same ranks, order and cursors as the exact path.
 
 The exact path (`collections._ranked_keys`) scores every chunk that matches with FTS5's
-`bm25` and sorts them all: 39 to 63 ms for a term found in most of 50,000 chunks. This
+`bm25` and sorts them all, which grows with the chunks a broad term is found in. This
 index lets a search stop early and still prove its page is exact.
 
 What is stored (`build`): chunks are numbered in chunk-id order (`seq`, the order ties are
@@ -28,33 +28,24 @@ too little (a budget of blocks), it returns None and the caller ranks exactly as
 
 from __future__ import annotations
 
-import heapq
-import math
 import sqlite3
-import struct
 import threading
 from collections import Counter
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from gridservice.store import evidence_bm25, evidence_pg_impacts
+from gridservice.store.evidence_bm25 import (
+    BOUND,
+    MIN_DF,
+    POSTING,
+    best_of_blocks,
+    block_order,
+    bm25,
+    idf,
+    term_part,
+)
 from gridservice.store.pg import is_postgres
-
-# FTS5's bm25 constants (fts5_aux.c).
-K1 = 1.2
-B = 0.75
-
-BLOCK_SIZE = 64
-# A term in fewer chunks than this (or than 1/32 of them) is ranked quickly the exact way.
-MIN_DF = 64
-# Below this many chunks for its rarest term a search is ranked the exact way: scoring a
-# few thousand matches costs about as much as the index's own work.
-FAST_MIN_MATCHES = 2048
-ENABLED = True  # tests turn the fast path off to compare it with the exact one
-USES: Counter[str] = Counter()  # "fast" and "exact": how searches were answered
-
-_POSTING = struct.Struct("<qIHIB")  # rowid, seq, term frequency, chunk length, current
-_BOUND = struct.Struct("<id")  # block, largest bm25 term part in it
 
 
 def _varints(blob: bytes) -> list[int]:
@@ -85,17 +76,6 @@ def index_totals(conn: sqlite3.Connection) -> tuple[int, int] | None:
     return (values[0], sum(values[1:])) if len(values) >= 2 else None
 
 
-def term_part(tf: float, length: float, avgdl: float) -> float:
-    """bm25's part for one phrase before the IDF, as fts5Bm25Function computes it."""
-    return (tf * (K1 + 1.0)) / (tf + K1 * (1 - B + B * length / avgdl))
-
-
-def idf(rows: int, hits: int) -> float:
-    """bm25's IDF for a phrase found in `hits` of `rows` chunks (at least 1e-6)."""
-    value = math.log((rows - hits + 0.5) / (hits + 0.5))
-    return 1e-6 if value <= 0.0 else value
-
-
 # ------------------------------------------------------------------------------ building
 
 
@@ -116,8 +96,6 @@ def build(conn: sqlite3.Connection, *, min_df: int = MIN_DF) -> bool:
     be broken by a numbering then). On PostgreSQL: `evidence_pg_impacts.build`.
     """
     if is_postgres(conn):
-        from gridservice.store import evidence_pg_impacts  # it imports this module
-
         return evidence_pg_impacts.build(conn, min_df=min_df)
     if not _has_index(conn):
         return False
@@ -169,7 +147,7 @@ def build(conn: sqlite3.Connection, *, min_df: int = MIN_DF) -> bool:
                 if rowid not in seq:
                     continue
                 s, current = seq[rowid]
-                blocks.setdefault(s // BLOCK_SIZE, []).append(
+                blocks.setdefault(s // evidence_bm25.BLOCK_SIZE, []).append(
                     (rowid, s, tf, length.get(rowid, 0), current)
                 )
             conn.executemany(
@@ -178,13 +156,13 @@ def build(conn: sqlite3.Connection, *, min_df: int = MIN_DF) -> bool:
                     (
                         term,
                         block,
-                        b"".join(_POSTING.pack(*p) for p in sorted(postings, key=lambda p: p[1])),
+                        b"".join(POSTING.pack(*p) for p in sorted(postings, key=lambda p: p[1])),
                     )
                     for block, postings in blocks.items()
                 ],
             )
             bounds = b"".join(
-                _BOUND.pack(block, max(term_part(p[2], p[3], avgdl) for p in postings))
+                BOUND.pack(block, max(term_part(p[2], p[3], avgdl) for p in postings))
                 for block, postings in sorted(blocks.items())
             )
             conn.execute("UPDATE evidence_term_stats SET bounds = ? WHERE term = ?", (bounds, term))
@@ -197,7 +175,7 @@ def build(conn: sqlite3.Connection, *, min_df: int = MIN_DF) -> bool:
             [
                 ("evidence_impacts_generation", generation[0] if generation else "0"),
                 ("evidence_impacts_totals", f"{rows} {tokens}"),
-                ("evidence_impacts_block_size", str(BLOCK_SIZE)),
+                ("evidence_impacts_block_size", str(evidence_bm25.BLOCK_SIZE)),
             ],
         )
     return True
@@ -228,8 +206,6 @@ def current_block_size(conn: sqlite3.Connection) -> int | None:
 def is_current(conn: sqlite3.Connection) -> bool:
     """Whether the impact index was built at the evidence generation the store is at."""
     if is_postgres(conn):
-        from gridservice.store import evidence_pg_impacts  # it imports this module
-
         return evidence_pg_impacts.is_current(conn)
     return current_block_size(conn) is not None
 
@@ -239,8 +215,6 @@ def refresh(conn: sqlite3.Connection) -> bool:
 
     On PostgreSQL the same tables are built from the tsvectors (`evidence_pg_impacts`)."""
     if is_postgres(conn):
-        from gridservice.store import evidence_pg_impacts  # it imports this module
-
         return evidence_pg_impacts.refresh(conn)
     if is_current(conn):
         return False
@@ -342,7 +316,9 @@ def ranked_keys(
     `key_clauses` are the exact path's conditions on `evidence_keys k` (filters and what
     is known when); when they are only "current knowledge", the postings' flag answers.
     """
-    block_size = current_block_size(conn) if ENABLED and words and limit >= 1 else None
+    block_size = (
+        current_block_size(conn) if evidence_bm25.ENABLED and words and limit >= 1 else None
+    )
     if block_size is None:
         return None
     terms, blocks = [], []
@@ -350,10 +326,10 @@ def ranked_keys(
         found = _index_term(conn, word, prefix_last and i == len(words) - 1)
         if found is None or found[2] is None:
             return None  # no such term, or a rare one (few matches: the exact path is quick)
-        if found[1] < FAST_MIN_MATCHES:
+        if found[1] < evidence_bm25.FAST_MIN_MATCHES:
             return None
         terms.append(found[:2])
-        blocks.append(dict(_BOUND.iter_unpack(found[2])))
+        blocks.append(dict(BOUND.iter_unpack(found[2])))
     rows, tokens = index_totals(conn) or (0, 0)
     if rows == 0:
         return None
@@ -387,89 +363,6 @@ def ranked_keys(
     return [(rank, ids[rowid], rowid) for rank, _seq, rowid in ranked]
 
 
-def block_order(
-    blocks: list[dict[int, float]], weights: list[float], phrase_bonus: float
-) -> list[tuple[float, int, float]]:
-    """The blocks every term is in, best bound first: (sort key, block, bound), where a
-    block's bound is the sum of each term's largest part in it times the term's IDF, plus
-    the phrase bonus, raised by a margin far above floating-point rounding."""
-    order = []
-    for block in set(blocks[0]).intersection(*blocks[1:]):
-        bm25 = 0.0
-        for weight, term_bounds in zip(weights, blocks, strict=True):
-            bm25 += weight * term_bounds[block]
-        bound = (bm25 + phrase_bonus) * (1 + 1e-9) + 1e-9
-        order.append((-round(bound, 6), block, bound))
-    order.sort()
-    return order
-
-
-def best_of_blocks(
-    order: list[tuple[float, int, float]],
-    block_size: int,
-    limit: int,
-    score: Callable[[list[int], float], list[tuple[Any, ...]]],
-    *,
-    budget: int,
-    max_batch: int,
-) -> list[tuple[Any, ...]] | None:
-    """The `limit` best entries (rank, -seq, rowid, ...) that `score` gives for the blocks
-    in `order`, best first, skipping each block that cannot hold an entry ranked before the
-    last one kept; None when more than `budget` blocks would be scored (the exact path is
-    then the quicker). `score(blocks, floor)` may leave out entries ranked below `floor`."""
-    heap: list[tuple[Any, ...]] = []  # the worst kept first
-    visited, batch, pending = 0, 1, []
-
-    def take(blocks: list[int]) -> None:
-        floor = heap[0][0] - 0.5e-6 - 1e-9 if len(heap) == limit else -math.inf
-        for entry in score(blocks, floor):
-            if len(heap) < limit:
-                heapq.heappush(heap, entry)
-            elif entry > heap[0]:
-                heapq.heapreplace(heap, entry)
-
-    for _key, block, bound in order:
-        if len(heap) == limit:
-            worst_rank, worst_seq = heap[0][0], -heap[0][1]
-            if bound < worst_rank - 0.5e-6:
-                continue  # every chunk in it ranks after the page's last
-            if bound < worst_rank + 0.5e-6 and block * block_size > worst_seq:
-                continue  # at best a tie with the last, later in chunk-id order
-        pending.append(block)
-        # Blocks are scored a few at a time (fewer statements); a block scored that the
-        # page turns out not to need costs time, never exactness.
-        if len(pending) >= batch:
-            take(pending)
-            visited += len(pending)
-            pending, batch = [], min(batch * 2, max_batch)
-            if visited > budget:
-                # Filters that leave few chunks, or a page deep in the ranking: the bounds
-                # prune little, and ranking every match is the quicker way.
-                USES["gave_up"] += 1
-                return None
-    if pending:
-        take(pending)
-        visited += len(pending)
-    USES["fast"] += 1
-    USES["fast_blocks"] += visited
-    return sorted(heap, key=lambda e: (-e[0], -e[1]))
-
-
-def bm25(
-    weights: list[float],
-    postings: list[dict[int, tuple[int, int, int, int]]],
-    rowid: int,
-    avgdl: float,
-) -> float:
-    """A chunk's bm25 from its postings (seq, term frequency, length, current) per term,
-    summed term by term as fts5Bm25Function sums."""
-    length = float(postings[0][rowid][2])
-    score = 0.0
-    for weight, posting in zip(weights, postings, strict=True):
-        score += weight * term_part(float(posting[rowid][1]), length, avgdl)
-    return score
-
-
 def _score_blocks(
     conn, terms, weights, avgdl, blocks, exact, keys, phrase_bonus, floor
 ) -> list[tuple[float, int, int]]:
@@ -486,7 +379,7 @@ def _score_blocks(
                     f"WHERE term = ? AND block IN ({marks})",
                     (term, *blocks),
                 )
-                for p in _POSTING.iter_unpack(row[0])
+                for p in POSTING.iter_unpack(row[0])
             }
         )
     rowids = set(postings[0]).intersection(*postings[1:])

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from gridservice.store import evidence_impacts
+from gridservice.store import evidence_bm25
 
 _TERM = re.compile(r"[^\W_]+", re.UNICODE)  # FTS5 unicode61: letters and digits only
 
@@ -121,29 +121,23 @@ def search_terms(text: str) -> list[str]:
 
 def ranked_keys(
     conn: Any,
-    text: str,
+    terms: list[str],
+    prefix_last: bool,
     filters: Mapping[str, Any],
-    after: tuple[float, str] | None,
-    limit: int,
+    page: tuple[tuple[float, str] | None, int],
     *,
     phrase_bonus: float,
-    min_prefix_chars: int,
 ) -> list[tuple[float, str, int]]:
-    """Return (rank, chunk id, rowid) of the first `limit` matches after `after`: by way of
-    the impact index when it can answer (`evidence_pg_impacts`), else ranking every match."""
-    terms = search_terms(text)
+    """Return (rank, chunk id, rowid) of the first matches after the cursor, ranking every match.
+
+    `page` is the cursor's (rank, chunk id) or None, and how many matches to return; the
+    impact index (`evidence_pg_impacts`) is asked first by the caller."""
     if not terms:
         return []
+    after, limit = page
     prefix = [False] * len(terms)
-    prefix[-1] = len(terms[-1]) >= min_prefix_chars
-    from gridservice.store import evidence_pg_impacts  # it imports this module
-
-    fast = evidence_pg_impacts.ranked_keys(
-        conn, terms, prefix[-1], filters, (after, limit), phrase_bonus
-    )
-    if fast is not None:
-        return fast
-    evidence_impacts.USES["exact"] += 1
+    prefix[-1] = prefix_last
+    evidence_bm25.USES["exact"] += 1
     star = ":*" if prefix[-1] else ""
     match = " & ".join(f"'{t}'" for t in terms) + star
     phrase = " <-> ".join(f"'{t}'" for t in terms) + star

@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gridservice.store import evidence_impacts, evidence_pg
-from gridservice.store.evidence_impacts import _BOUND, _POSTING, bm25, idf, term_part
+from gridservice.store import evidence_bm25, evidence_pg
+from gridservice.store.evidence_bm25 import BOUND, POSTING, bm25, idf, term_part
 
 # Advisory lock key of the index build ("gds" + 7): one builder at a time across instances.
 BUILD_LOCK_KEY = 0x67647307
@@ -76,8 +76,8 @@ def build(conn: Any, *, min_df: int | None = None) -> bool:
     ids are not unique or the schema has no index tables."""
     if not _has_index(conn):
         return False
-    min_df = evidence_impacts.MIN_DF if min_df is None else min_df
-    block_size = evidence_impacts.BLOCK_SIZE
+    min_df = evidence_bm25.MIN_DF if min_df is None else min_df
+    block_size = evidence_bm25.BLOCK_SIZE
     conn.commit()
     raw = conn.raw
     with raw.transaction():
@@ -121,14 +121,14 @@ def build(conn: Any, *, min_df: int | None = None) -> bool:
             raw,
             "evidence_term_blocks (term, block, postings)",
             (
-                (term, block, b"".join(_POSTING.pack(*p) for p in entries))
+                (term, block, b"".join(POSTING.pack(*p) for p in entries))
                 for term, blocks in postings.items()
                 for block, entries in blocks.items()
             ),
         )
         for term, blocks in postings.items():
             bounds = b"".join(
-                _BOUND.pack(block, max(term_part(p[2], p[3], average) for p in entries))
+                BOUND.pack(block, max(term_part(p[2], p[3], average) for p in entries))
                 for block, entries in sorted(blocks.items())
             )
             raw.execute(
@@ -217,7 +217,7 @@ def ranked_keys(
 
     `page` is the cursor's (rank, chunk id) or None, and how many matches to return."""
     after, limit = page
-    if not evidence_impacts.ENABLED or not words or limit < 1 or filters.get("known_at"):
+    if not evidence_bm25.ENABLED or not words or limit < 1 or filters.get("known_at"):
         return None
     state = current_state(conn) if _has_index(conn) else None
     if state is None:
@@ -229,17 +229,17 @@ def ranked_keys(
     found = _index_terms(conn, lexemes, prefix_last)
     if found is None or rows == 0:
         return None
-    if any(bounds is None or df < evidence_impacts.FAST_MIN_MATCHES for _t, df, bounds in found):
+    if any(bounds is None or df < evidence_bm25.FAST_MIN_MATCHES for _t, df, bounds in found):
         return None  # a rare term: few matches, ranked quickly the exact way
     terms = [(term, df) for term, df, _b in found]
-    blocks = [dict(_BOUND.iter_unpack(bounds)) for _t, _df, bounds in found]
+    blocks = [dict(BOUND.iter_unpack(bounds)) for _t, _df, bounds in found]
     weights = [idf(rows, df) for _term, df in terms]
     query = (words, prefix_last, phrase_bonus)
     scorer = _Scorer(conn, terms, weights, (rows, avgdl_text), query, filters, after)
-    order = evidence_impacts.block_order(blocks, weights, phrase_bonus)
+    order = evidence_bm25.block_order(blocks, weights, phrase_bonus)
     filtered = any(v is not None for v in filters.values())
     budget = max(4 * MAX_BATCH, len(order) // (4 if filtered else 8))
-    best = evidence_impacts.best_of_blocks(
+    best = evidence_bm25.best_of_blocks(
         order, block_size, limit, scorer.score, budget=budget, max_batch=MAX_BATCH
     )
     if best is None:
@@ -283,7 +283,7 @@ class _Scorer:
                 "SELECT postings FROM evidence_term_blocks WHERE term = %s AND block = ANY(%s)",
                 (term, blocks),
             ).fetchall()
-            postings.append({p[0]: p[1:] for row in rows for p in _POSTING.iter_unpack(row[0])})
+            postings.append({p[0]: p[1:] for row in rows for p in POSTING.iter_unpack(row[0])})
         # Current knowledge only (a search with known_at takes the exact path): the flag says.
         rowids = [r for r in set(postings[0]).intersection(*postings[1:]) if postings[0][r][3]]
         # A chunk below the floor even with the phrase bonus is not scored in SQL.

@@ -189,7 +189,7 @@ class PgConnection:
     def execute(self, sql: str, parameters: Sequence[Any] | Mapping[str, Any] = ()) -> Any:
         if self._used or self._replace is None:
             return self._execute(sql, parameters)
-        import psycopg
+        import psycopg  # deferred: psycopg loads when a PostgreSQL store is opened
 
         try:
             return self._execute(sql, parameters)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import weakref
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, Protocol
 
 from gridservice.store.pg import is_postgres
 
@@ -20,25 +21,40 @@ def tenant_for_digest(conn: sqlite3.Connection, digest: str) -> str | None:
     return row[0] if row else None
 
 
-def _forget_cached_tokens() -> None:
-    """Revoking in this process forgets its token caches (`token_cache`): refused at once."""
-    from gridservice import token_cache  # it imports this module
+class ForgetsTokens(Protocol):
+    """A cache of token lookups that can drop everything it holds."""
 
-    token_cache.forget_everywhere()
+    def forget(self) -> None: ...
+
+
+# The service's token caches (`gridservice.token_cache`) enrol here, so that a token removed
+# in this process is refused at once without the store importing the service.
+_TOKEN_CACHES: weakref.WeakSet[ForgetsTokens] = weakref.WeakSet()
+
+
+def enrol_token_cache(cache: ForgetsTokens) -> None:
+    """Have `cache.forget()` called whenever a token is removed in this process."""
+    _TOKEN_CACHES.add(cache)
+
+
+def forget_token_caches() -> None:
+    """Forget every token cache of this process (a token was removed here)."""
+    for cache in list(_TOKEN_CACHES):
+        cache.forget()
 
 
 def revoke_token(conn: sqlite3.Connection, token: str) -> int:
     """Forget one token (by its SHA-256); return how many were removed (0 or 1)."""
     digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
     removed = conn.execute("DELETE FROM tokens WHERE token_sha256 = ?", (digest,)).rowcount
-    _forget_cached_tokens()
+    forget_token_caches()
     return removed
 
 
 def revoke_tenant_tokens(conn: sqlite3.Connection, tenant_id: str) -> int:
     """Forget every token of a tenant; return how many were removed."""
     removed = conn.execute("DELETE FROM tokens WHERE tenant_id = ?", (tenant_id,)).rowcount
-    _forget_cached_tokens()
+    forget_token_caches()
     return removed
 
 

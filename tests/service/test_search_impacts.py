@@ -13,7 +13,7 @@ from gridservice.app import create_app
 from gridservice.demo.builder import DEMO_TOKENS
 from gridservice.harvest import run_harvest
 from gridservice.settings import Settings
-from gridservice.store import collections, evidence_impacts, writer
+from gridservice.store import collections, evidence_bm25, evidence_impacts, writer
 from gridservice.store.db import connect
 
 # Terms found in most demo chunks, two-term and phrase searches, prefixes: the index answers.
@@ -45,7 +45,7 @@ FILTERS = [
 @pytest.fixture(autouse=True)
 def small_store_uses_the_index(monkeypatch):
     """The demo store here is small: let the index answer for terms in few chunks too."""
-    monkeypatch.setattr(evidence_impacts, "FAST_MIN_MATCHES", 0)
+    monkeypatch.setattr(evidence_bm25, "FAST_MIN_MATCHES", 0)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -84,7 +84,7 @@ def conn(store):
 @pytest.fixture
 def small_blocks(store, monkeypatch):
     """The index rebuilt with blocks of 16 chunks, so a search has many blocks to skip."""
-    monkeypatch.setattr(evidence_impacts, "BLOCK_SIZE", 16)
+    monkeypatch.setattr(evidence_bm25, "BLOCK_SIZE", 16)
     writable = connect(store)
     assert evidence_impacts.build(writable)
     yield
@@ -95,7 +95,7 @@ def small_blocks(store, monkeypatch):
 
 def walk(conn, q, limit, fast, filters=None):
     """Every (chunk id, rank, body) of a search, page by page from the cursor of the last."""
-    evidence_impacts.ENABLED = fast
+    evidence_bm25.ENABLED = fast
     try:
         out, after = [], None
         while True:
@@ -105,7 +105,7 @@ def walk(conn, q, limit, fast, filters=None):
                 return out
             after = (rows[limit - 1][2], rows[limit - 1][0])
     finally:
-        evidence_impacts.ENABLED = True
+        evidence_bm25.ENABLED = True
 
 
 def test_the_demo_store_is_built_with_a_current_index(conn):
@@ -116,26 +116,26 @@ def test_the_demo_store_is_built_with_a_current_index(conn):
 
 @pytest.mark.parametrize("q", QUERIES)
 def test_every_page_is_the_same_with_the_index_and_without(conn, q):
-    evidence_impacts.USES.clear()
+    evidence_bm25.USES.clear()
     for filters in FILTERS:
         for limit in (7, 20):
             assert walk(conn, q, limit, True, filters) == walk(conn, q, limit, False, filters)
-    assert (evidence_impacts.USES["fast"] > 0) == (q in FAST)
+    assert (evidence_bm25.USES["fast"] > 0) == (q in FAST)
 
 
 @pytest.mark.parametrize("q", ["interconnection", "battery storage", "transmission project"])
 def test_small_blocks_skip_work_and_keep_the_ranking(conn, small_blocks, q):
-    evidence_impacts.USES.clear()
+    evidence_bm25.USES.clear()
     for filters in FILTERS[:3]:
         assert walk(conn, q, 20, True, filters) == walk(conn, q, 20, False, filters)
-    evidence_impacts.USES.clear()
+    evidence_bm25.USES.clear()
     first_page = collections.evidence_search(conn, q, {}, None, 21)
-    assert len(first_page) == 21 and evidence_impacts.USES["fast"] == 1
+    assert len(first_page) == 21 and evidence_bm25.USES["fast"] == 1
     blocks = conn.execute(
         "SELECT count(*) FROM evidence_term_blocks WHERE term = ?",
         (evidence_impacts.stems(q.split()[0])[0],),
     ).fetchone()[0]
-    assert 0 < evidence_impacts.USES["fast_blocks"] < blocks  # stopped early
+    assert 0 < evidence_bm25.USES["fast_blocks"] < blocks  # stopped early
 
 
 def _pages(client, q, limit):
@@ -156,7 +156,7 @@ def test_the_service_answers_the_same_pages(store):
     settings = Settings.for_store(store, secret_key=b"k" * 32, rate_limit_burst=100000)
     answers = {}
     for fast in (True, False):
-        evidence_impacts.ENABLED = fast
+        evidence_bm25.ENABLED = fast
         try:
             with TestClient(create_app(settings)) as client:  # a fresh ranking cache
                 answers[fast] = [_pages(client, q, 30) for q in QUERIES[:3]]
@@ -164,7 +164,7 @@ def test_the_service_answers_the_same_pages(store):
                 cache = client.app.state.search_cache
                 assert cache.hits >= sum(len(pages) - 1 for pages in answers[fast]) - 3
         finally:
-            evidence_impacts.ENABLED = True
+            evidence_bm25.ENABLED = True
     assert answers[True] == answers[False]
     assert sum(len(pages) for pages in answers[True]) > 10  # cursors past the kept positions
 
@@ -192,15 +192,15 @@ def test_new_evidence_leaves_a_stale_index_unused_until_it_is_rebuilt(store, cop
             known_from="2025-12-01T00:00:00Z",
         )
     assert not evidence_impacts.is_current(conn)
-    evidence_impacts.USES.clear()
+    evidence_bm25.USES.clear()
     stale = walk(conn, "interconnection", 20, True)
-    assert evidence_impacts.USES["fast"] == 0 and evidence_impacts.USES["exact"] > 0
+    assert evidence_bm25.USES["fast"] == 0 and evidence_bm25.USES["exact"] > 0
     assert stale == walk(conn, "interconnection", 20, False)
     assert stale[0][0][0] == "zz-new-interconnection"
     assert evidence_impacts.refresh(conn)
-    evidence_impacts.USES.clear()
+    evidence_bm25.USES.clear()
     assert walk(conn, "interconnection", 20, True) == stale
-    assert evidence_impacts.USES["fast"] > 0
+    assert evidence_bm25.USES["fast"] > 0
     conn.close()
 
 
