@@ -37,12 +37,13 @@ from gridservice.routers import (
 )
 from gridservice.routers.models import Problem
 from gridservice.settings import Settings
-from gridservice.store import evidence_impacts, meta_reads, migrations, surroundings_summary
+from gridservice.store import meta_reads, migrations, surroundings_summary
 from gridservice.store.backend import PooledConnections
 from gridservice.store.collections import RankedSearchCache
 from gridservice.store.connections import connection_source
 from gridservice.store.db import connect, init_schema
 from gridservice.store.pg import is_postgres
+from gridservice.store.search import impacts
 from gridservice.store.space import StoreSpace
 from gridservice.token_cache import TokenCache
 from gridservice.versioning import NEWEST_VERSION
@@ -165,7 +166,7 @@ def _prepare(settings: Settings, conn) -> tuple[bytes, str]:
     else:
         init_schema(conn)
     _ensure_data(settings, conn)
-    evidence_impacts.refresh(conn)
+    impacts.refresh(conn)
     surroundings_summary.refresh(conn)
     deployment_id = meta_reads.set_meta_if_absent(
         conn, "deployment_id", "dep_" + secrets.token_hex(8)

@@ -17,9 +17,10 @@ from pathlib import Path
 from bench.peers.scenarios import FILTER, PAGE, SEARCH_LIMIT, SEARCHES
 from gridservice.paging import envelope_bytes
 from gridservice.settings import Settings
-from gridservice.store import collections, evidence_impacts
+from gridservice.store import collections
 from gridservice.store.connections import ConnectionPerThread
 from gridservice.store.db import connect, init_schema
+from gridservice.store.search import impacts
 
 
 def time_call(fn: Callable[[], object], *, budget: float = 1.0, at_least: int = 5) -> dict:
@@ -108,7 +109,7 @@ def measure(db: Path) -> dict:
     """Time each scenario's SQL, and encoding a 500-record page three ways."""
     writable = connect(db)  # as the service does on opening a store: the schema, and the
     init_schema(writable)  # search's impact index built if a store written earlier lacks it
-    evidence_impacts.refresh(writable)
+    impacts.refresh(writable)
     writable.close()
     conn = connect(db, readonly=True)
     # As the service opens its connections (default settings: no mmap window).

@@ -19,7 +19,8 @@ from gridservice.demo import (
 )
 from gridservice.demo.common import BUILT_AT, DEMO_STATES, SOURCES, DemoContext
 from gridservice.demo.edition import demo_edition
-from gridservice.store import evidence_impacts, history_store, surroundings_summary, writer
+from gridservice.store import history_store, surroundings_summary, writer
+from gridservice.store.search import impacts
 
 DEFAULT_SEED = 20261121
 DEMO_TOKENS = (("gds_demo_alpha", "demo-alpha"), ("gds_demo_beta", "demo-beta"))
@@ -176,7 +177,7 @@ def build_demo_database(
         portfolio.seed_screened_site(conn)
         _load_queue_releases(conn, later)
         _set_meta(conn, seed, scale)
-    evidence_impacts.refresh(conn)
+    impacts.refresh(conn)
     surroundings_summary.refresh(conn)
 
 

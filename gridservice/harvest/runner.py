@@ -32,12 +32,12 @@ from gridservice.harvest import (
 from gridservice.harvest._base import Asset, Harvest, HarvestError
 from gridservice.harvest.iso_queues import ISO_QUEUES
 from gridservice.store import (
-    evidence_impacts,
     harvest_store,
     history_store,
     surroundings_summary,
     writer,
 )
+from gridservice.store.search import impacts
 
 
 @dataclass(frozen=True)
@@ -211,7 +211,7 @@ def run_harvest(
 
     `on_step` is told each stage as it starts ('hash', 'parse', 'store'), for progress.
     When the harvest changed the evidence, the search's impact index is rebuilt
-    (`store.evidence_impacts`), and when it changed the queue history the surroundings'
+    (`store.search.impacts`), and when it changed the queue history the surroundings'
     summary (`store.surroundings_summary`), unless `refresh_search_index` is False.
     """
     step = on_step or (lambda _stage: None)
@@ -247,7 +247,7 @@ def run_harvest(
         writer.set_meta(conn, "data_kind", "harvest")
         writer.set_meta(conn, "built_at", asset.harvested_at)
     if refresh_search_index:
-        evidence_impacts.refresh(conn)
+        impacts.refresh(conn)
         surroundings_summary.refresh(conn)
     return HarvestResult(source, asset.path, run)
 
@@ -293,7 +293,7 @@ def build_from_dir(
             result = _rejected_run(conn, SOURCES[name], path, str(exc))
         progress.done(result)
         results.append(result)
-    evidence_impacts.refresh(conn)
+    impacts.refresh(conn)
     surroundings_summary.refresh(conn)
     return results
 

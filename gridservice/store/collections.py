@@ -16,14 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gridservice.store import (
-    evidence_bm25,
-    evidence_impacts,
-    evidence_pg,
-    evidence_pg_impacts,
-    meta_reads,
-)
+from gridservice.store import meta_reads
 from gridservice.store.pg import is_postgres
+from gridservice.store.search import impacts, postgres, postgres_impacts, scoring
 
 Fragment = tuple[str, tuple[Any, ...]]
 
@@ -263,27 +258,25 @@ def _ranked_keys(
     limit: int,
 ) -> list[RankedKey]:
     """Return the first `limit` matches after `after`: by way of the impact index when it
-    can answer (`evidence_impacts`), else ranking every match on the narrow key table."""
+    can answer (`search.impacts`), else ranking every match on the narrow key table."""
     if is_postgres(conn):
-        terms = evidence_pg.search_terms(q)
+        terms = postgres.search_terms(q)
         prefix_last = bool(terms) and len(terms[-1]) >= MIN_PREFIX_CHARS
         page = (after, limit)
-        fast = evidence_pg_impacts.ranked_keys(
-            conn, terms, prefix_last, filters, page, _PHRASE_BONUS
-        )
+        fast = postgres_impacts.ranked_keys(conn, terms, prefix_last, filters, page, _PHRASE_BONUS)
         if fast is not None:
             return fast
-        return evidence_pg.ranked_keys(
+        return postgres.ranked_keys(
             conn, terms, prefix_last, filters, page, phrase_bonus=_PHRASE_BONUS
         )
-    clauses, params = evidence_pg.filter_clauses(filters, "k", "?")
+    clauses, params = postgres.filter_clauses(filters, "k", "?")
     words = _TERM.findall(q)
     # What was known at another instant is asked rarely, and by each chunk's dates, which
     # the impact index does not hold: ranked the exact way.
     fast = (
         None
         if filters.get("known_at")
-        else evidence_impacts.ranked_keys(
+        else impacts.ranked_keys(
             conn,
             words,
             len(words[-1]) >= MIN_PREFIX_CHARS,
@@ -296,7 +289,7 @@ def _ranked_keys(
     )
     if fast is not None:
         return fast
-    evidence_bm25.USES["exact"] += 1
+    scoring.USES["exact"] += 1
     clauses, params = ["evidence_fts MATCH ?", *clauses], [match, *params]
     inner = (
         "SELECT k.rowid AS rid, k.chunk_id AS id, ROUND(-bm25(evidence_fts) + CASE WHEN "

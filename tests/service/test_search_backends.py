@@ -16,8 +16,9 @@ from fastapi.testclient import TestClient
 
 from gridservice.app import create_app
 from gridservice.settings import Settings
-from gridservice.store import collections, evidence_bm25
+from gridservice.store import collections
 from gridservice.store.db import connect
+from gridservice.store.search import scoring
 
 DEMO = {"Authorization": "Bearer gds_demo_alpha"}
 
@@ -101,12 +102,12 @@ def test_a_broad_term_pages_alike_on_both_backends_through_the_impact_index(
     """A term in most chunks: each backend's impact index answers (the demo store is small,
     so the index is let answer for it), page after page past the ranking cache's kept
     positions, with the same chunks, ranks and order as on the other backend."""
-    monkeypatch.setattr(evidence_bm25, "FAST_MIN_MATCHES", 0)
+    monkeypatch.setattr(scoring, "FAST_MIN_MATCHES", 0)
     pages = {}
     for backend, location in stores.items():
-        evidence_bm25.USES.clear()
+        scoring.USES.clear()
         pages[backend] = _first_pages(location, word, 60, 6)
         # The first page, and any past the ranking cache's kept positions, by the index.
-        assert evidence_bm25.USES["fast"] >= 1, backend
+        assert scoring.USES["fast"] >= 1, backend
     assert sum(len(page) for page in pages["sqlite"]) > 100  # several pages
     assert pages["postgresql"] == pages["sqlite"]

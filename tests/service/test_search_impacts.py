@@ -1,5 +1,5 @@
-"""Evidence search through the impact index (store/evidence_impacts.py on SQLite,
-store/evidence_pg_impacts.py on PostgreSQL) ranks exactly as ranking every match does: the
+"""Evidence search through the impact index (store/search/impacts.py on SQLite,
+store/search/postgres_impacts.py on PostgreSQL) ranks exactly as ranking every match does: the
 same chunks, ranks, order and cursors, page after page. Every test runs on both backends."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from gridservice.app import create_app
 from gridservice.demo.builder import DEMO_TOKENS
 from gridservice.harvest import run_harvest
 from gridservice.settings import Settings
-from gridservice.store import collections, evidence_bm25, evidence_impacts, writer
+from gridservice.store import collections, writer
 from gridservice.store.db import connect
+from gridservice.store.search import impacts, scoring
 
 # Terms found in most demo chunks, two-term and phrase searches, prefixes: the index answers.
 FAST = [
@@ -45,7 +46,7 @@ FILTERS = [
 @pytest.fixture(autouse=True)
 def small_store_uses_the_index(monkeypatch):
     """The demo store here is small: let the index answer for terms in few chunks too."""
-    monkeypatch.setattr(evidence_bm25, "FAST_MIN_MATCHES", 0)
+    monkeypatch.setattr(scoring, "FAST_MIN_MATCHES", 0)
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
@@ -84,18 +85,18 @@ def conn(store):
 @pytest.fixture
 def small_blocks(store, monkeypatch):
     """The index rebuilt with blocks of 16 chunks, so a search has many blocks to skip."""
-    monkeypatch.setattr(evidence_bm25, "BLOCK_SIZE", 16)
+    monkeypatch.setattr(scoring, "BLOCK_SIZE", 16)
     writable = connect(store)
-    assert evidence_impacts.build(writable)
+    assert impacts.build(writable)
     yield
     monkeypatch.undo()
-    assert evidence_impacts.build(writable)
+    assert impacts.build(writable)
     writable.close()
 
 
 def walk(conn, q, limit, fast, filters=None):
     """Every (chunk id, rank, body) of a search, page by page from the cursor of the last."""
-    evidence_bm25.ENABLED = fast
+    scoring.ENABLED = fast
     try:
         out, after = [], None
         while True:
@@ -105,37 +106,37 @@ def walk(conn, q, limit, fast, filters=None):
                 return out
             after = (rows[limit - 1][2], rows[limit - 1][0])
     finally:
-        evidence_bm25.ENABLED = True
+        scoring.ENABLED = True
 
 
 def test_the_demo_store_is_built_with_a_current_index(conn):
-    assert evidence_impacts.is_current(conn)
+    assert impacts.is_current(conn)
     common = conn.execute("SELECT count(DISTINCT term) FROM evidence_term_blocks").fetchone()[0]
     assert common > 10
 
 
 @pytest.mark.parametrize("q", QUERIES)
 def test_every_page_is_the_same_with_the_index_and_without(conn, q):
-    evidence_bm25.USES.clear()
+    scoring.USES.clear()
     for filters in FILTERS:
         for limit in (7, 20):
             assert walk(conn, q, limit, True, filters) == walk(conn, q, limit, False, filters)
-    assert (evidence_bm25.USES["fast"] > 0) == (q in FAST)
+    assert (scoring.USES["fast"] > 0) == (q in FAST)
 
 
 @pytest.mark.parametrize("q", ["interconnection", "battery storage", "transmission project"])
 def test_small_blocks_skip_work_and_keep_the_ranking(conn, small_blocks, q):
-    evidence_bm25.USES.clear()
+    scoring.USES.clear()
     for filters in FILTERS[:3]:
         assert walk(conn, q, 20, True, filters) == walk(conn, q, 20, False, filters)
-    evidence_bm25.USES.clear()
+    scoring.USES.clear()
     first_page = collections.evidence_search(conn, q, {}, None, 21)
-    assert len(first_page) == 21 and evidence_bm25.USES["fast"] == 1
+    assert len(first_page) == 21 and scoring.USES["fast"] == 1
     blocks = conn.execute(
         "SELECT count(*) FROM evidence_term_blocks WHERE term = ?",
-        (evidence_impacts.stems(q.split()[0])[0],),
+        (impacts.stems(q.split()[0])[0],),
     ).fetchone()[0]
-    assert 0 < evidence_bm25.USES["fast_blocks"] < blocks  # stopped early
+    assert 0 < scoring.USES["fast_blocks"] < blocks  # stopped early
 
 
 def _pages(client, q, limit):
@@ -156,7 +157,7 @@ def test_the_service_answers_the_same_pages(store):
     settings = Settings.for_store(store, secret_key=b"k" * 32, rate_limit_burst=100000)
     answers = {}
     for fast in (True, False):
-        evidence_bm25.ENABLED = fast
+        scoring.ENABLED = fast
         try:
             with TestClient(create_app(settings)) as client:  # a fresh ranking cache
                 answers[fast] = [_pages(client, q, 30) for q in QUERIES[:3]]
@@ -164,7 +165,7 @@ def test_the_service_answers_the_same_pages(store):
                 cache = client.app.state.search_cache
                 assert cache.hits >= sum(len(pages) - 1 for pages in answers[fast]) - 3
         finally:
-            evidence_bm25.ENABLED = True
+            scoring.ENABLED = True
     assert answers[True] == answers[False]
     assert sum(len(pages) for pages in answers[True]) > 10  # cursors past the kept positions
 
@@ -191,16 +192,16 @@ def test_new_evidence_leaves_a_stale_index_unused_until_it_is_rebuilt(store, cop
             redistribution_policy="public_redistribution",
             known_from="2025-12-01T00:00:00Z",
         )
-    assert not evidence_impacts.is_current(conn)
-    evidence_bm25.USES.clear()
+    assert not impacts.is_current(conn)
+    scoring.USES.clear()
     stale = walk(conn, "interconnection", 20, True)
-    assert evidence_bm25.USES["fast"] == 0 and evidence_bm25.USES["exact"] > 0
+    assert scoring.USES["fast"] == 0 and scoring.USES["exact"] > 0
     assert stale == walk(conn, "interconnection", 20, False)
     assert stale[0][0][0] == "zz-new-interconnection"
-    assert evidence_impacts.refresh(conn)
-    evidence_bm25.USES.clear()
+    assert impacts.refresh(conn)
+    scoring.USES.clear()
     assert walk(conn, "interconnection", 20, True) == stale
-    assert evidence_bm25.USES["fast"] > 0
+    assert scoring.USES["fast"] > 0
     conn.close()
 
 
@@ -210,7 +211,7 @@ def test_a_harvest_keeps_the_index_in_step(store, copy_of):
     before = conn.execute("SELECT count(*) FROM evidence_chunks").fetchone()[0]
     run_harvest(conn, "ercot-cdr", cdr)
     assert conn.execute("SELECT count(*) FROM evidence_chunks").fetchone()[0] > before
-    assert evidence_impacts.is_current(conn)
+    assert impacts.is_current(conn)
     for q in ("load forecast", "interconnection", "capacity reserves"):
         for filters in ({}, {"source_id": "ercot_cdr"}):
             assert walk(conn, q, 10, True, filters) == walk(conn, q, 10, False, filters)

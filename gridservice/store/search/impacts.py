@@ -34,8 +34,9 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from gridservice.store import evidence_bm25, evidence_pg_impacts
-from gridservice.store.evidence_bm25 import (
+from gridservice.store.pg import is_postgres
+from gridservice.store.search import postgres_impacts, scoring
+from gridservice.store.search.scoring import (
     BOUND,
     MIN_DF,
     POSTING,
@@ -45,7 +46,6 @@ from gridservice.store.evidence_bm25 import (
     idf,
     term_part,
 )
-from gridservice.store.pg import is_postgres
 
 
 def _varints(blob: bytes) -> list[int]:
@@ -93,10 +93,10 @@ def build(conn: sqlite3.Connection, *, min_df: int = MIN_DF) -> bool:
     """Rebuild the impact index for the evidence as it is now (one transaction).
 
     Returns False, leaving the index empty, when chunk ids are not unique (ties could not
-    be broken by a numbering then). On PostgreSQL: `evidence_pg_impacts.build`.
+    be broken by a numbering then). On PostgreSQL: `postgres_impacts.build`.
     """
     if is_postgres(conn):
-        return evidence_pg_impacts.build(conn, min_df=min_df)
+        return postgres_impacts.build(conn, min_df=min_df)
     if not _has_index(conn):
         return False
     with conn:
@@ -147,7 +147,7 @@ def build(conn: sqlite3.Connection, *, min_df: int = MIN_DF) -> bool:
                 if rowid not in seq:
                     continue
                 s, current = seq[rowid]
-                blocks.setdefault(s // evidence_bm25.BLOCK_SIZE, []).append(
+                blocks.setdefault(s // scoring.BLOCK_SIZE, []).append(
                     (rowid, s, tf, length.get(rowid, 0), current)
                 )
             conn.executemany(
@@ -175,7 +175,7 @@ def build(conn: sqlite3.Connection, *, min_df: int = MIN_DF) -> bool:
             [
                 ("evidence_impacts_generation", generation[0] if generation else "0"),
                 ("evidence_impacts_totals", f"{rows} {tokens}"),
-                ("evidence_impacts_block_size", str(evidence_bm25.BLOCK_SIZE)),
+                ("evidence_impacts_block_size", str(scoring.BLOCK_SIZE)),
             ],
         )
     return True
@@ -206,16 +206,16 @@ def current_block_size(conn: sqlite3.Connection) -> int | None:
 def is_current(conn: sqlite3.Connection) -> bool:
     """Whether the impact index was built at the evidence generation the store is at."""
     if is_postgres(conn):
-        return evidence_pg_impacts.is_current(conn)
+        return postgres_impacts.is_current(conn)
     return current_block_size(conn) is not None
 
 
 def refresh(conn: sqlite3.Connection) -> bool:
     """Build the index when it is missing or behind the evidence; True when rebuilt.
 
-    On PostgreSQL the same tables are built from the tsvectors (`evidence_pg_impacts`)."""
+    On PostgreSQL the same tables are built from the tsvectors (`search.postgres_impacts`)."""
     if is_postgres(conn):
-        return evidence_pg_impacts.refresh(conn)
+        return postgres_impacts.refresh(conn)
     if is_current(conn):
         return False
     return build(conn)
@@ -316,9 +316,7 @@ def ranked_keys(
     `key_clauses` are the exact path's conditions on `evidence_keys k` (filters and what
     is known when); when they are only "current knowledge", the postings' flag answers.
     """
-    block_size = (
-        current_block_size(conn) if evidence_bm25.ENABLED and words and limit >= 1 else None
-    )
+    block_size = current_block_size(conn) if scoring.ENABLED and words and limit >= 1 else None
     if block_size is None:
         return None
     terms, blocks = [], []
@@ -326,7 +324,7 @@ def ranked_keys(
         found = _index_term(conn, word, prefix_last and i == len(words) - 1)
         if found is None or found[2] is None:
             return None  # no such term, or a rare one (few matches: the exact path is quick)
-        if found[1] < evidence_bm25.FAST_MIN_MATCHES:
+        if found[1] < scoring.FAST_MIN_MATCHES:
             return None
         terms.append(found[:2])
         blocks.append(dict(BOUND.iter_unpack(found[2])))

@@ -1,16 +1,16 @@
 """The impact index of evidence search on PostgreSQL: the first page of a broad term without
 ranking every match, with the same ranks, order and cursors as ranking them all.
 
-Ranking every match (`evidence_pg.ranked_keys`) unnests the stemmed tsvector of each chunk
+Ranking every match (`postgres.ranked_keys`) unnests the stemmed tsvector of each chunk
 that matches and sums its bm25 in numeric arithmetic: for a term found in most of 50,000
-chunks that is seconds. This module keeps SQLite's impact index (`evidence_impacts`: the
+chunks that is seconds. This module keeps SQLite's impact index (`search.impacts`: the
 same tables, migration 0008, the same block size and bounds) and searches it the same way:
 blocks best bound first, a block skipped once it cannot hold a chunk ranked before the
 page's last one.
 
 What differs from SQLite is how a chunk is scored. The chunks of the visited blocks that
 match every term are scored by the same SQL expression as the exact path
-(`evidence_pg.score_sql`) with the same inputs: the term frequencies the postings hold are
+(`postgres.score_sql`) with the same inputs: the term frequencies the postings hold are
 the ones the exact path counts from the tsvector, each term's chunk count the one it counts
 with the GIN index, and the corpus totals the ones it averages (kept in `meta` when the
 index is built, checked by generation). The ranks are therefore the exact path's to the
@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gridservice.store import evidence_bm25, evidence_pg
-from gridservice.store.evidence_bm25 import BOUND, POSTING, bm25, idf, term_part
+from gridservice.store.search import postgres, scoring
+from gridservice.store.search.scoring import BOUND, POSTING, bm25, idf, term_part
 
 # Advisory lock key of the index build ("gds" + 7): one builder at a time across instances.
 BUILD_LOCK_KEY = 0x67647307
@@ -76,8 +76,8 @@ def build(conn: Any, *, min_df: int | None = None) -> bool:
     ids are not unique or the schema has no index tables."""
     if not _has_index(conn):
         return False
-    min_df = evidence_bm25.MIN_DF if min_df is None else min_df
-    block_size = evidence_bm25.BLOCK_SIZE
+    min_df = scoring.MIN_DF if min_df is None else min_df
+    block_size = scoring.BLOCK_SIZE
     conn.commit()
     raw = conn.raw
     with raw.transaction():
@@ -217,7 +217,7 @@ def ranked_keys(
 
     `page` is the cursor's (rank, chunk id) or None, and how many matches to return."""
     after, limit = page
-    if not evidence_bm25.ENABLED or not words or limit < 1 or filters.get("known_at"):
+    if not scoring.ENABLED or not words or limit < 1 or filters.get("known_at"):
         return None
     state = current_state(conn) if _has_index(conn) else None
     if state is None:
@@ -229,17 +229,17 @@ def ranked_keys(
     found = _index_terms(conn, lexemes, prefix_last)
     if found is None or rows == 0:
         return None
-    if any(bounds is None or df < evidence_bm25.FAST_MIN_MATCHES for _t, df, bounds in found):
+    if any(bounds is None or df < scoring.FAST_MIN_MATCHES for _t, df, bounds in found):
         return None  # a rare term: few matches, ranked quickly the exact way
     terms = [(term, df) for term, df, _b in found]
     blocks = [dict(BOUND.iter_unpack(bounds)) for _t, _df, bounds in found]
     weights = [idf(rows, df) for _term, df in terms]
     query = (words, prefix_last, phrase_bonus)
     scorer = _Scorer(conn, terms, weights, (rows, avgdl_text), query, filters, after)
-    order = evidence_bm25.block_order(blocks, weights, phrase_bonus)
+    order = scoring.block_order(blocks, weights, phrase_bonus)
     filtered = any(v is not None for v in filters.values())
     budget = max(4 * MAX_BATCH, len(order) // (4 if filtered else 8))
-    best = evidence_bm25.best_of_blocks(
+    best = scoring.best_of_blocks(
         order, block_size, limit, scorer.score, budget=budget, max_batch=MAX_BATCH
     )
     if best is None:
@@ -265,13 +265,13 @@ class _Scorer:
         words, prefix_last, self.phrase_bonus = query
         self.conn, self.terms, self.weights = conn, terms, weights
         self.avgdl = float(totals[1])
-        clauses, params = evidence_pg.filter_clauses(filters, "c", "%s")
+        clauses, params = postgres.filter_clauses(filters, "c", "%s")
         phrase = " <-> ".join(f"'{t}'" for t in words) + (":*" if prefix_last else "")
         after_sql, after_params = "", []
         if after is not None:
             after_sql = "AND (rank < %s OR (rank = %s AND id > %s))"
             after_params = [after[0], after[0], after[1]]
-        self.sql = evidence_pg.SCORE_GIVEN.format(filters=" AND ".join(clauses), after=after_sql)
+        self.sql = postgres.SCORE_GIVEN.format(filters=" AND ".join(clauses), after=after_sql)
         self.head = [*totals, [df for _t, df in terms], phrase, self.phrase_bonus]
         self.tail = [*params, *after_params]
 

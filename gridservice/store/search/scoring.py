@@ -1,5 +1,5 @@
 """FTS5's bm25 as a formula, and the impact index's format and settings: what the SQLite
-(`evidence_impacts`) and PostgreSQL (`evidence_pg_impacts`) search paths share."""
+(`search.impacts`) and PostgreSQL (`search.postgres_impacts`) search paths share."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from gridservice.store import evidence_bm25
+from gridservice.store.search import scoring
 
 _TERM = re.compile(r"[^\W_]+", re.UNICODE)  # FTS5 unicode61: letters and digits only
 
@@ -91,7 +91,7 @@ SELECT rank, id, rid FROM matched {after} ORDER BY rank DESC, id ASC LIMIT %s
 )
 
 # The same rank for given chunks, their term frequencies (comma-separated, term by term),
-# each term's chunk count and the corpus totals given (store/evidence_pg_impacts.py): the
+# each term's chunk count and the corpus totals given (store/search/postgres_impacts.py): the
 # same expression on the same values, so the same figure as ranking every match.
 SCORE_GIVEN = (
     """
@@ -131,13 +131,13 @@ def ranked_keys(
     """Return (rank, chunk id, rowid) of the first matches after the cursor, ranking every match.
 
     `page` is the cursor's (rank, chunk id) or None, and how many matches to return; the
-    impact index (`evidence_pg_impacts`) is asked first by the caller."""
+    impact index (`search.postgres_impacts`) is asked first by the caller."""
     if not terms:
         return []
     after, limit = page
     prefix = [False] * len(terms)
     prefix[-1] = prefix_last
-    evidence_bm25.USES["exact"] += 1
+    scoring.USES["exact"] += 1
     star = ":*" if prefix[-1] else ""
     match = " & ".join(f"'{t}'" for t in terms) + star
     phrase = " <-> ".join(f"'{t}'" for t in terms) + star
