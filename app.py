@@ -1,17 +1,17 @@
 """The Grid Site Screener, served: `streamlit run app.py` serves the app's script
 (`screener.py`: page config, navigation, the data-source sidebar) through `st.App`, whose
 middleware lets a link to one of its pages connect without a first try at the wrong address
-(`components.page_links`) and a browser keep a component's scripts between tabs
-(`components.component_files`)."""
+(`components.server.page_links`) and a browser keep a component's scripts between tabs
+(`components.server.component_files`)."""
 
 from __future__ import annotations
 
 import streamlit as st
 from starlette.middleware import Middleware
 
-from components.component_files import ComponentFilesRevalidated
-from components.map_rows import RowsServed
-from components.page_links import AppRootInPages
+from components.server.component_files import ComponentFilesRevalidated
+from components.server.map_rows import RowsServed
+from components.server.page_links import AppRootInPages
 
 app = st.App(
     "screener.py",

@@ -21,8 +21,8 @@ import pydeck.bindings.deck
 import streamlit as st
 from pydeck.bindings.json_tools import default_serialize
 
-from components import map_rows
 from components.geography import County, outline_edges
+from components.server import map_rows
 
 COUNTY_LAYER_ID = "counties"
 PIN_LAYER_ID = "pin"
@@ -182,7 +182,7 @@ def rows_url(rows: list[Any]) -> str:
 
 
 def served_rows(rows: list[Any]) -> str:
-    """Return the address of rows served by the app (`components.map_rows`), for the
+    """Return the address of rows served by the app (`components.server.map_rows`), for the
     `data` of a layer drawn by `st.pydeck_chart`: the rows stay out of the page's message,
     and deck.gl fetches them once the page is drawn, from the browser's cache when a tab
     before fetched the same rows. The Generation deck's message shrank from 1 MB to 3 KB

@@ -1,5 +1,5 @@
 """A component's scripts carry an ETag and are answered 304 while the browser's copy is current
-(`components.component_files`), so a new tab does not fetch deck.gl (4.3 MB) again."""
+(`components.server.component_files`), so a new tab does not fetch deck.gl (4.3 MB) again."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from components.component_files import ComponentFilesRevalidated, etag, matches
-from components.held_answers import serve_rewritten, takes_gzip
+from components.server.component_files import ComponentFilesRevalidated, etag, matches
+from components.server.rewritten_answers import serve_rewritten, takes_gzip
 
 BUNDLE = "/component/components.click_map.deck_bundle/index.js"
 PAGE = "/component/components.click_map.click_map/index.html"
@@ -142,7 +142,7 @@ def test_accept_encoding_is_read_with_its_qualities():
 
 
 def test_a_slow_rewrite_leaves_the_server_free_to_answer_other_requests():
-    # an answer is rewritten in a worker thread (`held_answers.serve_rewritten`): hashing
+    # an answer is rewritten in a worker thread (`rewritten_answers.serve_rewritten`): hashing
     # and gzipping deck.gl on the event loop held up every session's WebSocket meanwhile
     started, other_answered, finished = threading.Event(), threading.Event(), threading.Event()
 

@@ -6,7 +6,8 @@ from itertools import pairwise
 
 import pytest
 
-from components import geography, map_rows, maps
+from components import geography, maps
+from components.server import map_rows
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +82,7 @@ def test_outlines_draw_every_edge_of_each_county_and_a_shared_border_once(counti
     shared = {frozenset(e) for e in bossier.edges} & {frozenset(e) for e in caddo.edges}
     assert len(shared) > 10
     layer = maps.outline_layer([bossier, caddo])
-    # the edges leave the page's message: an address the app serves (components.map_rows)
+    # the edges leave the page's message: an address the app serves (components.server.map_rows)
     assert map_rows.digest_of(layer.data) is not None
     drawn = drawn_edges(layer)
     assert set(drawn) == {frozenset(e) for c in (bossier, caddo) for e in c.edges}

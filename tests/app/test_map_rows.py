@@ -1,5 +1,5 @@
 """A map's rows are served by the app at an address named by their hash
-(`components.map_rows`), so a page's message carries an address instead of the rows and a
+(`components.server.map_rows`), so a page's message carries an address instead of the rows and a
 browser keeps the rows between tabs."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from components.map_rows import ROUTE, Published, RowsServed, digest_of
+from components.server.map_rows import ROUTE, Published, RowsServed, digest_of
 
 GZIP = {"Accept-Encoding": "gzip"}
 IDENTITY = {"Accept-Encoding": "identity"}

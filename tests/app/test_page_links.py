@@ -1,5 +1,5 @@
 """The served page names the app's root, so a link to a page connects at once
-(`components.page_links`); the browser half is in tests/e2e/test_links_connect_at_the_root.py."""
+(`components.server.page_links`); the browser half is in tests/e2e/test_links_connect_at_the_root.py."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from components.page_links import AppRootInPages, page_paths, snippet
+from components.server.page_links import AppRootInPages, page_paths, snippet
 
 # what a browser sends when it opens a link
 BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8", "Accept-Encoding": "gzip"}

@@ -1,5 +1,5 @@
 """A link to one of the app's pages connects at the app's root at once, instead of first
-asking the page's own path for the server and waiting out a retry (`components.page_links`).
+asking the page's own path for the server and waiting out a retry (`components.server.page_links`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from e2e_browser import assert_no_exception_box, open_page, start_streamlit
 from playwright.sync_api import expect
 
-from components.page_links import APP_ROOT_JS, page_paths
+from components.server.page_links import APP_ROOT_JS, page_paths
 
 
 def test_a_link_to_a_page_connects_at_the_apps_root(page, app_url):

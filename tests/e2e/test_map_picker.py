@@ -102,7 +102,7 @@ FETCHED = """() => performance.getEntriesByType('resource')
 
 def test_a_second_tab_keeps_deck_gl_and_asks_only_whether_it_changed(page, app_url):
     # Streamlit sent a component's scripts with no validator: every tab fetched deck.gl's
-    # 4.3 MB again (components/component_files.py)
+    # 4.3 MB again (components/server/component_files.py)
     bundle = click_map.DECK_BUNDLE / click_map.BUNDLE_FILE
     open_page(page, app_url)
     picker_map(page).first.wait_for(state="visible")

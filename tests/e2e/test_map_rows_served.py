@@ -1,5 +1,5 @@
 """The Generation map in a browser: its outlines and plants come from the app at addresses
-named by their hash (`components.map_rows`), not inside the page's message, and a second tab
+named by their hash (`components.server.map_rows`), not inside the page's message, and a second tab
 takes them from the browser's cache."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 
 from e2e_browser import assert_no_exception_box, open_page
 
-from components.map_rows import ROUTE
+from components.server.map_rows import ROUTE
 
 MAP = '[data-testid="stDeckGlJsonChart"]'
 

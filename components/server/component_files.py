@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from components.held_answers import (
+from components.server.rewritten_answers import (
     GzippedOnce,
     Message,
     Scope,

@@ -27,7 +27,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from components.held_answers import GzippedOnce, Scope, takes_gzip, with_length
+from components.server.rewritten_answers import GzippedOnce, Scope, takes_gzip, with_length
 
 # a path's last two segments; relative, so it resolves under the page's own prefix (a reverse
 # proxy serving the app under `/screener/`) and in any page's folder

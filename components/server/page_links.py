@@ -18,9 +18,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from components.held_answers import Message, Scope, serve_rewritten, with_length
+from components.server.rewritten_answers import Message, Scope, serve_rewritten, with_length
 
-PAGES_FOLDER = Path(__file__).resolve().parents[1] / "app_pages"
+PAGES_FOLDER = Path(__file__).resolve().parents[2] / "app_pages"
 
 # the JavaScript that takes the page's own segment off a path; kept apart so a test can run
 # it in a browser on paths of its choosing
