@@ -10,7 +10,7 @@ import contextlib
 
 import streamlit as st
 
-from components import connection, data, release_view, state
+from components import connection, data, login, release_view, state
 from components.problems import problem_boundary
 from components.text import escape_markdown
 from gridclient import GridAPIError
@@ -21,6 +21,9 @@ st.set_page_config(
     page_title="Grid Site Screener", page_icon="⚡", layout="wide", initial_sidebar_state="expanded"
 )
 state.init_state()
+# Where the deployment asks for a login, nothing but the login screen (or "no access") is drawn
+# until the user has a tenant: no navigation, no data source, no page.
+login.gate(connection.DEMO_TOKENS)
 
 
 def page(stem: str, title: str, icon: str, *, default: bool = False) -> st.Page:

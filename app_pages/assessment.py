@@ -7,7 +7,7 @@ import streamlit as st
 from components import assessment_summary as summary
 from components import assessment_view as view
 from components import assessment_workbook as workbook
-from components import connection, data, downloads, glossary, surroundings_view
+from components import connection, data, downloads, glossary, spreadsheets, surroundings_view
 from components.problems import problem_boundary
 from components.text import escape_markdown
 from gridclient import Assessment, Capabilities, Site
@@ -43,9 +43,9 @@ def draw_downloads(
     sheets_column.download_button(
         "Spreadsheet (.xlsx)",
         # built when clicked, not on every run (0.8 s of the page's run under load)
-        lambda: workbook.workbook_bytes(workbook.assessment_sheets(assessment, site)),
+        lambda: workbook.assessment_xlsx(assessment, site),
         sheet_name,
-        workbook.XLSX_MIME,
+        spreadsheets.XLSX_MIME,
     )
     sheets_column.caption(
         f"`{sheet_name}`: the site's inputs and every table, one sheet per section, headers in "

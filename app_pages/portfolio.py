@@ -7,7 +7,7 @@ import uuid
 
 import streamlit as st
 
-from components import connection, data, filters
+from components import connection, data, filters, sites_view, spreadsheets
 from components import portfolio_view as view
 from components.problems import problem_boundary
 from components.site_changes_view import draw_changes
@@ -72,7 +72,7 @@ def draw_comparison(conn: connection.ConnectionKey, sites: list[Site]) -> None:
         "Download the comparison (Excel)",
         view.comparison_xlsx(frame),
         "site-comparison.xlsx",
-        view.XLSX_MIME,
+        spreadsheets.XLSX_MIME,
     )
 
 
@@ -131,6 +131,7 @@ with problem_boundary():
         st.stop()
     show_archived = filters.toggle("Show archived sites", "archived", scope=SCOPE)
     sites = data.portfolio_sites(conn, archived=show_archived)
+    sites_view.draw_unreadable(sites)
     frame = view.portfolio_frame(sites)
     shown = view.filtered(frame, draw_filters(frame))
     st.caption(f"{len(shown)} of {len(frame)} sites shown.")

@@ -122,6 +122,7 @@ if capabilities is not None:
             st.info("This deployment does not list sites; open an assessment by its id.")
         else:
             sites = data.recent_sites(connection.connection_key())
+            sites_view.draw_unreadable(sites)
             looked_up_one_by_one = not data.lists_sites_with_assessments(capabilities)
             if looked_up_one_by_one and len(sites) > data.LOOKED_UP_SITES:
                 st.caption(

@@ -1,25 +1,23 @@
 """The assessment as a spreadsheet: the site's inputs, then one sheet per section (.xlsx).
 
-Built from the same frames the page shows, headers in the analyst's words; the service's own
-CSV export stays beside it, unchanged.
+Built from the same frames the page shows, headers in the analyst's words, written by the
+app's one spreadsheet writer (`components.spreadsheets`: no cell runs as a formula); the
+service's own CSV export stays beside it, unchanged.
 """
 
 from __future__ import annotations
 
-import io
 import json
 from typing import Any
 
 import pandas as pd
 
 from components import assessment_view as view
-from components import glossary
+from components import glossary, spreadsheets
 from components.tables import sent_fields
 from components.territory_view import candidates_frame
 from gridclient import Assessment, ServiceTerritoryCandidate, Site
 from gridclient.models import GridModel
-
-XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def _text(value: Any) -> Any:
@@ -93,14 +91,7 @@ def assessment_sheets(assessment: Assessment, site: Site | None) -> dict[str, pd
     }
 
 
-def workbook_bytes(sheets: dict[str, pd.DataFrame]) -> bytes:
-    """Return an .xlsx with one sheet per table, in order, headers on the first row."""
-    buffer = io.BytesIO()
-    with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
-        for name, frame in sheets.items():
-            frame.map(_text).to_excel(writer, sheet_name=name[:31], index=False)
-            sheet = writer.sheets[name[:31]]
-            for column in sheet.columns:
-                width = max(len(str(cell.value or "")) for cell in column[:50])
-                sheet.column_dimensions[column[0].column_letter].width = min(max(10, width + 2), 60)
-    return buffer.getvalue()
+def assessment_xlsx(assessment: Assessment, site: Site | None) -> bytes:
+    """Return the assessment's .xlsx: `assessment_sheets`, every cell as text or a number."""
+    sheets = assessment_sheets(assessment, site)
+    return spreadsheets.workbook_bytes({name: frame.map(_text) for name, frame in sheets.items()})

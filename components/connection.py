@@ -9,6 +9,10 @@ Where the data comes from, in order:
    without the demo tokens (a harvested one) gets a token of tenant `local` issued by this
    process for itself, stored hashed like every token and revoked when the process exits.
 
+Where the deployment asks for a login (`components.login`), the deployment comes from the same
+settings, but the token and tenant are the signed-in user's (their grant in secrets), never the
+configured token nor the tenant switcher.
+
 `connection_key()` is the session's deployment, token and tenant: the first argument of every
 fetch in `components.data`, the only module that calls `client_for(key)`, so cached data
 (shared by every session of the process) is keyed by tenant.
@@ -24,7 +28,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from components import state
+from components import login, state
 from gridclient import GridDataClient
 from gridservice.settings import Settings, default_db_path
 
@@ -44,6 +48,7 @@ class ConnectionKey:
     token: str | None
     tenant: str
     embedded: bool = False
+    signed_in: bool = False
 
     def __repr__(self) -> str:  # never print the token
         return f"ConnectionKey({self.base_url!r}, tenant={self.tenant!r})"
@@ -105,6 +110,8 @@ def connection_key() -> ConnectionKey:
     if base_url is None:
         db_path = str(demo_db_path())
         server = _embedded_service(db_path)
+        if login.required():
+            return _signed_in_key(server.base_url, embedded=True)
         local_token = _local_token(db_path)
         if local_token is not None:
             from gridservice.tokens import LOCAL_TENANT
@@ -112,6 +119,8 @@ def connection_key() -> ConnectionKey:
             return ConnectionKey(server.base_url, local_token, LOCAL_TENANT, embedded=True)
         tenant = state.demo_tenant()
         return ConnectionKey(server.base_url, DEMO_TOKENS[tenant], tenant, embedded=True)
+    if login.required():
+        return _signed_in_key(base_url.rstrip("/"), embedded=False)
     if token in DEMO_TOKENS.values():
         # a deployment of the demo database: the tenant switcher works there too, starting
         # from the configured token's tenant
@@ -119,6 +128,15 @@ def connection_key() -> ConnectionKey:
         tenant = state.demo_tenant(default=configured)
         return ConnectionKey(base_url.rstrip("/"), DEMO_TOKENS[tenant], tenant)
     return ConnectionKey(base_url.rstrip("/"), token, token_label(token))
+
+
+def _signed_in_key(base_url: str, *, embedded: bool) -> ConnectionKey:
+    grant = login.signed_in_grant(DEMO_TOKENS)
+    if grant is None:
+        # `login.gate` stops such a run before any page; should a caller come first, it stops
+        # here too, rather than fall back to a tenant the user was not given
+        st.stop()
+    return ConnectionKey(base_url, grant.token, grant.tenant, embedded=embedded, signed_in=True)
 
 
 def token_label(token: str | None) -> str:
@@ -135,7 +153,7 @@ def client_for(key: ConnectionKey) -> GridDataClient:
 
 
 def is_demo(key: ConnectionKey | None = None) -> bool:
-    """Return whether the session talks to a demo database (the tenant switcher shows)."""
+    """Return whether the session talks to a demo database with a demo tenant's token."""
     key = key or connection_key()
     return key.token in DEMO_TOKENS.values()
 
@@ -151,5 +169,6 @@ def connection_info() -> ConnectionInfo:
         base_url=key.base_url,
         tenant=key.tenant,
         embedded=key.embedded,
-        demo=is_demo(key),
+        # a signed-in user keeps the tenant they were given: no switcher
+        demo=is_demo(key) and not key.signed_in,
     )

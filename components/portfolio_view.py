@@ -9,7 +9,6 @@ whole assessments (their findings and the records they cite).
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -17,10 +16,9 @@ from typing import Any
 import altair as alt
 import pandas as pd
 import streamlit as st
-from openpyxl import Workbook
 
-from components import glossary
-from components.tables import attribute, records_frame, rows_csv
+from components import glossary, spreadsheets
+from components.tables import attribute, records_frame
 from gridclient import (
     Assessment,
     AssessmentSummary,
@@ -47,8 +45,6 @@ FACTOR_WORDS = {
     "load_scale": "Size of the load",
     "timeline": "Time to connect",
 }
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
-XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 
 
 def site_name(site: Site) -> str:
@@ -330,43 +326,11 @@ def evidence_frame(sites: list[Site], assessments: dict[str, Assessment | None])
     )
 
 
-def inert(value: Any) -> Any:
-    """Return a text cell with a leading `'` when a spreadsheet would run it as a formula.
-
-    The same rule as the service's CSV export: a customer reference such as `=HYPERLINK(...)`
-    must reach the analyst's spreadsheet as text.
-    """
-    if isinstance(value, str) and value.startswith(FORMULA_PREFIXES):
-        return "'" + value
-    return value
-
-
-def _export_rows(frame: pd.DataFrame) -> list[list[Any]]:
-    values = frame.astype(object).where(frame.notna(), None)
-    return [[inert(c) for c in frame.columns]] + [
-        [inert(v) for v in row] for row in values.itertuples(index=False)
-    ]
-
-
 def comparison_csv(frame: pd.DataFrame) -> bytes:
-    """Return the comparison as UTF-8 CSV bytes (byte-order mark first, for spreadsheets)."""
-    rows = _export_rows(frame)
-    return rows_csv(pd.DataFrame(rows[1:], columns=rows[0]))
+    """Return the comparison as UTF-8 CSV bytes, every cell as text or a number."""
+    return spreadsheets.csv_bytes(frame)
 
 
 def comparison_xlsx(frame: pd.DataFrame) -> bytes:
-    """Return the comparison as an .xlsx workbook: one sheet, every text cell stored as text."""
-    workbook = Workbook()
-    sheet = workbook.active
-    sheet.title = "Comparison"
-    for row in _export_rows(frame):
-        sheet.append(row)
-    for row in sheet.iter_rows():
-        for cell in row:
-            if isinstance(cell.value, str):
-                cell.data_type = "s"  # never a formula, whatever the text begins with
-    for index, column in enumerate(sheet.columns):
-        sheet.column_dimensions[column[0].column_letter].width = 34 if index == 0 else 48
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
+    """Return the comparison as an .xlsx workbook of one sheet, every cell as text or a number."""
+    return spreadsheets.workbook_bytes({"Comparison": frame})

@@ -8,6 +8,7 @@ import streamlit as st
 
 from components import glossary
 from components.tables import records_frame, show_table
+from components.text import escape_markdown
 from gridclient import Site
 
 
@@ -71,3 +72,21 @@ def draw_sites(sites: list[Site]) -> str | None:
         "Assessment", list(labels), format_func=labels.get, key="screen.open_assessment"
     )
     return chosen if right.button("Open assessment", type="primary") else None
+
+
+def draw_unreadable(sites: list[Site]) -> None:
+    """Say which listed sites could not be read and are left out (none: nothing drawn)."""
+    unreadable = getattr(sites, "unreadable", [])
+    if not unreadable:
+        return
+    named = ", ".join(record.id or f"record {record.index + 1}" for record in unreadable[:5])
+    more = f" and {len(unreadable) - 5:,} more" if len(unreadable) > 5 else ""
+    st.warning(
+        escape_markdown(
+            f"{len(unreadable):,} of your sites could not be read and are left out of this "
+            f"list: {named}{more}. Every other site is shown; the service's operators can "
+            "repair or archive them."
+        ),
+        icon=":material/warning:",
+    )
+    st.text("Why: " + "; ".join(f"{r.field}: {r.message}" for r in unreadable[:5]))

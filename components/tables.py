@@ -20,8 +20,8 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
-from components.frames import distinct, map_distinct
 from components.glossary import column_label, words
+from components.spreadsheets import csv_bytes, formula_safe
 from gridclient import QualityFlag
 from gridclient.models import GridModel
 
@@ -214,41 +214,6 @@ PROVENANCE_COLUMNS: dict[str, Getter | FirstOf] = {
 }
 
 
-# A cell a spreadsheet would run as a formula (as the service's CSV export neutralises it).
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def formula_safe_cell(value: Any) -> Any:
-    """Return a text value that a spreadsheet would run as a formula with a leading `'`."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
-def _runs_as_formula(column: pd.Series) -> bool:
-    if isinstance(column.dtype, pd.StringDtype):  # text only: tested in C
-        return bool(column.str.startswith(FORMULA_STARTS).fillna(False).any())
-    values = distinct(column)
-    return any(
-        isinstance(value, str) and value.startswith(FORMULA_STARTS)
-        for value in (column if values is None else values)
-    )
-
-
-def formula_safe(frame: pd.DataFrame) -> pd.DataFrame:
-    """Return a copy of the frame whose text cells and column names no spreadsheet runs."""
-    safe = frame.copy()
-    safe.columns = [formula_safe_cell(name) for name in safe.columns]
-    for position, dtype in enumerate(safe.dtypes):
-        if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
-            column = safe.iloc[:, position]
-            # a column is rewritten only when a cell needs it: pandas' map costs about 0.5 ms
-            # a column, and most columns hold no such cell (0.1 s of the assessment's run)
-            if _runs_as_formula(column):
-                safe.isetitem(position, map_distinct(column, formula_safe_cell))
-    return safe
-
-
 # What a table shows in a cell with no value. Streamlit's own is the word "None": Python's
 # word, which reads as a value ("Status date: None") rather than as nothing stated.
 MISSING_CELL = "—"
@@ -380,12 +345,6 @@ def shown_table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) ->
 ROWS_SENT = 1_000
 
 
-def rows_csv(rows: pd.DataFrame) -> bytes:
-    """Return rows as drawn (formula-safe) as UTF-8 CSV bytes, byte-order mark first (for
-    spreadsheets)."""
-    return rows.to_csv(index=False).encode("utf-8-sig")
-
-
 def rows_in_order(
     data: pd.DataFrame, index: pd.Index | None = None, *, limit: int | None = None
 ) -> pd.DataFrame:
@@ -425,7 +384,7 @@ def show_rows(
         )
         st.download_button(
             f"Download all {total:,} {noun} (CSV)",
-            lambda: rows_csv(rows_in_order(table.data, index)),  # when clicked, not every run
+            lambda: csv_bytes(rows_in_order(table.data, index)),  # when clicked, not every run
             file_name,
             "text/csv",
             key=f"{file_name}.all_rows",

@@ -80,6 +80,7 @@ from gridclient.models import (
     SiteRevision,
     TerritoryResolution,
     TransmissionProject,
+    UnreadableRecord,
 )
 
 __version__ = package_version()
@@ -120,6 +121,7 @@ __all__ = [
     "NotFoundError",
     "Page",
     "PageMeta",
+    "UnreadableRecord",
     "Pager",
     "PermissionDeniedError",
     "QualityFlag",

@@ -13,7 +13,7 @@ import httpx
 from gridclient._args import check_int_range
 from gridclient._errors import ResponseValidationError
 from gridclient._response import RawResponse
-from gridclient.models import GridModel, PageMeta
+from gridclient.models import GridModel, PageMeta, UnreadableRecord
 
 if TYPE_CHECKING:
     import pandas
@@ -113,12 +113,19 @@ class _ReadAhead:
 class Page(Generic[ModelT]):
     """One page of a collection: its records, its ``meta`` and the raw response."""
 
-    __slots__ = ("data", "meta", "raw")
+    __slots__ = ("data", "meta", "raw", "unreadable")
 
-    def __init__(self, data: list[ModelT], meta: PageMeta, raw: RawResponse) -> None:
+    def __init__(
+        self,
+        data: list[ModelT],
+        meta: PageMeta,
+        raw: RawResponse,
+        unreadable: list[UnreadableRecord] | None = None,
+    ) -> None:
         self.data = data
         self.meta = meta
         self.raw = raw
+        self.unreadable = unreadable or []
 
     @property
     def has_more(self) -> bool:
@@ -142,7 +149,9 @@ class Pager(Generic[ModelT]):
     """A lazy traversal of one collection with fixed filters; nothing is sent until iterated.
 
     Iterating yields every record of every page; ``pages()`` yields the pages. Each new
-    iteration starts again from the first page.
+    iteration starts again from the first page. A record the model cannot read is left out
+    and named in ``unreadable`` (of the last traversal), so one bad record never costs the
+    rest of the list.
     """
 
     def __init__(
@@ -164,6 +173,7 @@ class Pager(Generic[ModelT]):
         if on_progress is not None and not callable(on_progress):
             raise TypeError("on_progress must be callable(records_so_far, pages_so_far)")
         self._on_progress = on_progress
+        self.unreadable: list[UnreadableRecord] = []
         if self._max_items is not None and self._params.get("limit") is None:
             # A small bound needs no more than one small page.
             self._params["limit"] = max(1, min(self._max_items, max_limit))
@@ -187,6 +197,7 @@ class Pager(Generic[ModelT]):
         cursor: str | None = None
         records = pages = 0
         ahead: _ReadAhead | None = None
+        self.unreadable = []
         try:
             while True:
                 params = dict(self._params)
@@ -203,13 +214,14 @@ class Pager(Generic[ModelT]):
                     )
                 envelope = self._transport.parse_page(response, self._model)
                 data, meta = envelope.data, envelope.meta
+                self.unreadable.extend(envelope.unreadable)
                 if self._max_items is not None and records + len(data) > self._max_items:
                     data = data[: self._max_items - records]
                 records += len(data)
                 pages += 1
                 if self._on_progress is not None:
                     self._on_progress(records, pages)
-                yield Page(data, meta, RawResponse(response))
+                yield Page(data, meta, RawResponse(response), envelope.unreadable)
                 if not meta.has_more or (
                     self._max_items is not None and records >= self._max_items
                 ):

@@ -26,7 +26,7 @@ from gridclient._errors import (
 )
 from gridclient._response import RawResponse
 from gridclient._retry import RetryPolicy, parse_retry_after, should_retry_response
-from gridclient.models import GridModel, PageMeta, with_raw_response
+from gridclient.models import GridModel, PageMeta, UnreadableRecord, with_raw_response
 
 ModelT = TypeVar("ModelT", bound=GridModel)
 
@@ -48,6 +48,7 @@ class Envelope(BaseModel, Generic[ModelT]):
 
     data: list[ModelT]
     meta: PageMeta = PageMeta()
+    unreadable: list[UnreadableRecord] = []
 
 
 @lru_cache(maxsize=64)
@@ -79,6 +80,38 @@ def _collector_paused() -> Iterator[None]:
 def _field_path(error: ValidationError) -> tuple[str, str]:
     first = error.errors(include_url=False)[0]
     return ".".join(str(part) for part in first["loc"]) or "<body>", first["msg"]
+
+
+def _page_by_record(content: bytes, model: type[ModelT]) -> Envelope[ModelT] | None:
+    """Return the page with each record read on its own and those that fail left out (named
+    in ``unreadable``); None when the page itself, not some of its records, is at fault."""
+    try:
+        body = json.loads(content)
+        meta = PageMeta.model_validate(body.get("meta") or {})
+    except (ValueError, RecursionError, AttributeError, ValidationError):
+        return None
+    if not isinstance(body.get("data"), list):
+        return None
+    records, unreadable = [], []
+    for index, item in enumerate(body["data"]):
+        try:
+            records.append(model.model_validate(item))
+        except (ValidationError, RecursionError) as exc:
+            field, message = (
+                _field_path(exc) if isinstance(exc, ValidationError) else ("<record>", str(exc))
+            )
+            known = item.get("id") if isinstance(item, dict) else None
+            unreadable.append(
+                UnreadableRecord(
+                    index=index,
+                    id=known if isinstance(known, str) else None,
+                    field=field,
+                    message=message,
+                )
+            )
+    if not unreadable:
+        return None
+    return Envelope[model](data=records, meta=meta, unreadable=unreadable)
 
 
 def _request_of(exc: httpx.TransportError) -> httpx.Request | None:
@@ -250,6 +283,11 @@ class Transport:
             with _collector_paused():
                 return _envelope_adapter(model).validate_json(response.content)
         except ValidationError as exc:
+            # One record the model cannot read must not cost the caller the whole page
+            # (a tenant's list would fail for every user until that record went away).
+            envelope = _page_by_record(response.content, model)
+            if envelope is not None:
+                return envelope
             field, message = _field_path(exc)
             raise ResponseValidationError(
                 field,

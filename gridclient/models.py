@@ -642,6 +642,16 @@ class QualityReport(GridModel):
         return [value] if isinstance(value, dict) else value
 
 
+class UnreadableRecord(GridModel):
+    """A record of a page that could not be read as its model, left out of the page: which
+    one (its position and ``id``, when it has one) and why (the first failing field)."""
+
+    index: int
+    id: str | None = None
+    field: str
+    message: str
+
+
 class PageMeta(GridModel):
     """The ``meta`` of a collection page."""
 
@@ -652,6 +662,7 @@ class PageMeta(GridModel):
 
 
 __all__ = [
+    "UnreadableRecord",
     "Address",
     "Assessment",
     "AssessmentExport",

@@ -1,11 +1,28 @@
-"""Fixtures every suite may use: a throwaway PostgreSQL server (`postgres_cluster`)."""
+"""Fixtures every suite may use: a throwaway PostgreSQL server (`postgres_cluster`); and the
+`slow` mark, given here to whole kinds of test so that `-m "not slow"` is a fast subset."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from postgres_cluster import Cluster, start_cluster, unavailable_reason
+
+
+TESTS = Path(__file__).parent
+# Browser journeys and the benchmarks' own checks start whole apps and browsers.
+SLOW_FOLDERS = {"e2e", "benchmarks"}
+# A test on the PostgreSQL store waits for a server and copies of the demo store.
+SLOW_FIXTURES = {"postgres_cluster"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the slow kinds of test `slow` (a module marks its own slow tests as well)."""
+    for item in items:
+        folder = item.path.relative_to(TESTS).parts[0]
+        if folder in SLOW_FOLDERS or SLOW_FIXTURES & set(item.fixturenames):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,7 @@ from gridclient import (
     SiteChanges,
     SiteDefinition,
     SiteSurroundings,
+    UnreadableRecord,
 )
 
 
@@ -95,8 +96,16 @@ def lists_sites_with_assessments(offered: Capabilities) -> bool:
     return offered.list_sites_assessment_summary or offered.list_sites_latest_assessment
 
 
+class SiteList(list):
+    """A tenant's sites as listed, and the listed records that could not be read (left out)."""
+
+    def __init__(self, sites: list[Site], unreadable: list[UnreadableRecord]) -> None:
+        super().__init__(sites)
+        self.unreadable = unreadable
+
+
 @cached()
-def portfolio_sites(conn: ConnectionKey, *, archived: bool = False) -> list[Site]:
+def portfolio_sites(conn: ConnectionKey, *, archived: bool = False) -> SiteList:
     """Return every site of the tenant with its latest assessment's summary.
 
     Lists the summaries (`list_sites_assessment_summary`, about 1 KiB a site) where the
@@ -112,7 +121,8 @@ def portfolio_sites(conn: ConnectionKey, *, archived: bool = False) -> list[Site
         limit=PAGE_SIZE,
     )
     sites = listed.to_list() if slim else [_summarised(s) for s in listed]
-    return sorted(sites, key=lambda s: (s.customer_reference or s.id or "").casefold())
+    ordered = sorted(sites, key=lambda s: (s.customer_reference or s.id or "").casefold())
+    return SiteList(ordered, listed.unreadable)
 
 
 def newest_first(sites: list[Site]) -> list[Site]:
@@ -123,22 +133,26 @@ def newest_first(sites: list[Site]) -> list[Site]:
 
 
 @cached()
-def recent_sites(conn: ConnectionKey) -> list[Site]:
+def recent_sites(conn: ConnectionKey) -> SiteList:
     """Return every site of the tenant (not archived), newest first, each with its latest
     assessment's summary: from one listing where the deployment offers it; otherwise one
     listing of sites and, if it lists assessments, one request for each of the newest
     `LOOKED_UP_SITES` (the others come without their assessment)."""
     offered = capabilities(conn)
     if lists_sites_with_assessments(offered):
-        return newest_first(portfolio_sites(conn))
-    sites = newest_first(client(conn).sites.list(limit=PAGE_SIZE).to_list())
+        listed = portfolio_sites(conn)
+        return SiteList(newest_first(listed), listed.unreadable)
+    listing = client(conn).sites.list(limit=PAGE_SIZE)
+    sites = newest_first(listing.to_list())
     if not offered.list_assessments:
-        return sites
+        return SiteList(sites, listing.unreadable)
     looked_up = [
         s.model_copy(update={"latest_assessment": _newest(conn, s)})
         for s in sites[:LOOKED_UP_SITES]
     ]
-    return [_summarised(s) for s in looked_up] + sites[LOOKED_UP_SITES:]
+    return SiteList(
+        [_summarised(s) for s in looked_up] + sites[LOOKED_UP_SITES:], listing.unreadable
+    )
 
 
 def _summarised(site: Site) -> Site:

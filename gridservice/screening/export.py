@@ -1,8 +1,11 @@
 """The CSV export of an assessment: RFC 4180, one `section,item,field,value` row per value.
 
 Rows are CRLF-terminated and quoted where needed (the csv module's minimal quoting is the
-RFC's). A cell that a spreadsheet would run as a formula - beginning with `=`, `+`, `-`,
-`@`, tab or carriage return - is prefixed with `'`, so it is shown as text.
+RFC's). This is the one CSV the service writes, and every cell passes `neutralise`: a cell
+that a spreadsheet would run as a formula - beginning with `=`, `+`, `-`, `@`, tab or
+carriage return, or a full-width or small form of the first four - is prefixed with `'`, so
+it is shown as text; characters a workbook cannot hold (openpyxl's `ILLEGAL_CHARACTERS_RE`)
+are dropped. The app's downloads apply the same rule with a writer of their own.
 """
 
 from __future__ import annotations
@@ -12,8 +15,15 @@ import io
 from collections.abc import Iterator
 from typing import Any
 
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
 HEADER = ("section", "item", "field", "value")
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+# Full-width and small forms too: a spreadsheet in an East Asian locale reads them as `=`.
+FORMULA_PREFIXES = (
+    *("=", "+", "-", "@", "\t", "\r"),
+    *("\uff1d", "\uff0b", "\uff0d", "\uff20"),
+    *("\ufe66", "\ufe62", "\ufe63", "\ufe6b"),
+)
 
 Row = tuple[str, str, str, Any]
 
@@ -69,8 +79,10 @@ TERRITORY_FIELDS = (
 
 
 def neutralise(cell: str) -> str:
-    """Return the cell with a leading `'` when a spreadsheet would read it as a formula."""
-    return f"'{cell}" if cell.startswith(FORMULA_PREFIXES) else cell
+    """Return the cell as a spreadsheet keeps it as text: characters a workbook cannot hold
+    dropped (first, so none hides a formula), then a leading `'` before a formula."""
+    text = ILLEGAL_CHARACTERS_RE.sub("", cell)
+    return f"'{text}" if text.startswith(FORMULA_PREFIXES) else text
 
 
 def _text(value: Any) -> str:

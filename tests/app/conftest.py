@@ -79,9 +79,18 @@ def app_path() -> str:
     return str(REPO_ROOT / "screener.py")
 
 
+# An inline code span of markdown source (its fence not escaped; the text inside is literal).
+CODE_SPAN = re.compile(r"(?<!\\)(`+) ?(.*?) ?(?<!`)\1(?!`)")
+
+
 def unescape(markdown: str) -> str:
-    """Return markdown source as the reader sees it: backslash escapes removed."""
-    return re.sub(r"\\(.)", r"\1", markdown)
+    """Return markdown source as the reader sees it: backslash escapes removed, code spans'
+    fences dropped (the text inside them kept as it is)."""
+    pieces, start = [], 0
+    for span in CODE_SPAN.finditer(markdown):
+        pieces += [re.sub(r"\\(.)", r"\1", markdown[start : span.start()]), span.group(2)]
+        start = span.end()
+    return "".join([*pieces, re.sub(r"\\(.)", r"\1", markdown[start:])])
 
 
 _clicks = itertools.count(1)

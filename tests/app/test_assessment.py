@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 import httpx
 import pytest
-from conftest import ALPHA_TOKEN, page_path
+from conftest import ALPHA_TOKEN, CODE_SPAN, page_path, unescape
 from static_tables import static_table_tags, static_tables
 from streamlit.testing.v1 import AppTest
 
@@ -31,11 +29,6 @@ def screened(demo_service):
             idempotency_key="assessment-page-test-site",
         )
         return client.assessments.create(site.id)
-
-
-def unescape(markdown: str) -> str:
-    """Return markdown source as the reader sees it: backslash escapes removed."""
-    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def open_assessment(assessment_id: str | None, state: dict | None = None) -> AppTest:
@@ -271,8 +264,7 @@ def test_the_spreadsheet_has_the_site_inputs_then_a_sheet_per_section(demo_servi
 
     with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:
         site = client.sites.get(screened.site_id)
-    sheets = assessment_workbook.assessment_sheets(screened, site)
-    book = openpyxl.load_workbook(io.BytesIO(assessment_workbook.workbook_bytes(sheets)))
+    book = openpyxl.load_workbook(io.BytesIO(assessment_workbook.assessment_xlsx(screened, site)))
     assert book.sheetnames[0] == "Site inputs"
     assert {"Findings", "Queue records", "Transmission projects", "Market signals"} <= set(
         book.sheetnames
@@ -290,6 +282,41 @@ def test_the_spreadsheet_has_the_site_inputs_then_a_sheet_per_section(demo_servi
     )
 
 
+HYPERLINK = '=HYPERLINK("http://127.0.0.1:18799/x","x")'
+
+
+@pytest.mark.parametrize(
+    ("stored", "read_back"),
+    [(HYPERLINK, "'" + HYPERLINK), ("North\u000bfield\u0000 site", "Northfield site")],
+    ids=["formula", "control-characters"],
+)
+def test_the_spreadsheet_keeps_hostile_names_as_text(demo_service, screened, stored, read_back):
+    """A customer reference, utility and project names beginning a formula reach the .xlsx
+    as text; characters a workbook cannot hold are dropped rather than failing the download."""
+    import io
+
+    import openpyxl
+
+    from components import assessment_workbook
+    from gridclient import GridDataClient
+
+    with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:
+        site = client.sites.get(screened.site_id).model_copy(update={"customer_reference": stored})
+    utilities = [{**c, "utility": stored} for c in screened.utility_candidates]
+    records = [
+        r.model_copy(update={"project_name": stored}) for r in screened.relevant_queue_records
+    ]
+    assert utilities and records
+    assessment = screened.model_copy(
+        update={"utility_candidates": utilities, "relevant_queue_records": records}
+    )
+    book = openpyxl.load_workbook(io.BytesIO(assessment_workbook.assessment_xlsx(assessment, site)))
+    cells = [cell for sheet in book for row in sheet.iter_rows() for cell in row]
+    assert [cell.coordinate for cell in cells if cell.data_type == "f"] == []
+    hostile = [cell for cell in cells if cell.value == read_back]
+    assert len(hostile) == 1 + len(utilities) + len(records)
+
+
 LURE = "x'. **Your session has expired.** [Sign in again](http://127.0.0.1:18799/login)"
 BEACON = "x ![](http://127.0.0.1:18799/pixel.png?leak=1)"
 
@@ -303,6 +330,18 @@ def test_an_id_from_the_url_is_shown_as_text(service_env, assessment_id):
     assert unescape(shown) == f"Assessment '{assessment_id}' was not found for this tenant."
     for markup in ("**", "](", "!["):
         assert markup not in shown, markup
+
+
+@pytest.mark.parametrize("assessment_id", ["http://evil.example", "[x](http://evil.example)"])
+def test_an_address_from_the_url_is_no_link_in_the_error_box(service_env, assessment_id):
+    """Streamlit's markdown links a bare address whatever its escaping: the id's address is
+    shown in a code span, and nothing outside one can be linked."""
+    at = open_assessment(assessment_id)
+    shown = at.error[0].value
+    assert unescape(shown) == f"Assessment '{assessment_id}' was not found for this tenant."
+    outside = CODE_SPAN.sub("", shown)
+    for linkable in ("http", "evil.example", "](", "www."):
+        assert linkable not in outside, (linkable, shown)
 
 
 def test_the_service_text_of_an_assessment_is_shown_as_text(service_env, screened, monkeypatch):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import gzip
 import threading
-import time
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -145,11 +144,12 @@ def test_accept_encoding_is_read_with_its_qualities():
 def test_a_slow_rewrite_leaves_the_server_free_to_answer_other_requests():
     # an answer is rewritten in a worker thread (`held_answers.serve_rewritten`): hashing
     # and gzipping deck.gl on the event loop held up every session's WebSocket meanwhile
-    started, finished = threading.Event(), threading.Event()
+    started, other_answered, finished = threading.Event(), threading.Event(), threading.Event()
 
     def slow(start, body):
         started.set()
-        time.sleep(3)
+        # held until the other request is answered: a rewrite on the event loop never is
+        other_answered.wait(10)
         finished.set()
         return start, body
 
@@ -177,5 +177,6 @@ def test_a_slow_rewrite_leaves_the_server_free_to_answer_other_requests():
         assert started.wait(10)
         assert client.get("/other").content == b"whole"
         assert not finished.is_set(), "the other request waited for the rewrite"
+        other_answered.set()
         held.join(10)
     assert finished.is_set()

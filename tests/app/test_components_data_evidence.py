@@ -40,8 +40,10 @@ def test_no_terms_means_no_highlight():
 def test_markup_in_service_text_is_escaped_not_rendered():
     hostile = "<script>alert(1)</script> **bold** [link](http://x.test) :rocket: $x$ # head"
     out = escape_markdown(hostile)
-    # Every punctuation character is preceded by a backslash: no tag, link, emphasis,
+    assert "`http://x.test)`" in out  # an address is shown in a code span: never a link
+    # Every other punctuation character is preceded by a backslash: no tag, link, emphasis,
     # emoji code, formula or heading can form.
+    out = out.replace("`http://x.test)`", "")
     for index, char in enumerate(out):
         if char in string.punctuation and char != "\\":
             assert out[index - 1] == "\\", (char, out[: index + 1])

@@ -18,7 +18,7 @@ from components import data, glossary, queue_view
 from components.connection import ConnectionKey
 from components.data import _cache
 from components.data import records as records_module
-from components.data._cache import PAGE_RUNS, _holder, preload, traverse
+from components.data._cache import _holder, preload, traverse
 from components.tables import formula_safe, shown_table
 from gridclient import APIConnectionError
 
@@ -132,6 +132,40 @@ class HeldPager(Pager):
         return iter(self.records)
 
 
+class OrderedPager(HeldPager):
+    """A held pager that writes its name in `begun` when its traversal starts."""
+
+    def __init__(self, name: str, records: list, begun: list[str]) -> None:
+        super().__init__(records)
+        self.name, self.begun = name, begun
+
+    def __call__(self, client, *, limit: int, on_progress=None):
+        self.begun.append(self.name)
+        return super().__call__(client, limit=limit, on_progress=on_progress)
+
+
+class CountedRuns(_cache.PageRuns):
+    """The process's page runs, counting each check a paused load makes of them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.checks = 0
+
+    def wait_while_running(self, unless, check_seconds: float) -> None:
+        def counted() -> bool:
+            self.checks += 1
+            return unless()
+
+        super().wait_while_running(counted, check_seconds)
+
+
+@pytest.fixture
+def page_runs(monkeypatch) -> CountedRuns:
+    runs = CountedRuns()
+    monkeypatch.setattr(_cache, "PAGE_RUNS", runs)
+    return runs
+
+
 def wait_until(condition) -> None:
     deadline = time.monotonic() + 10
     while not condition():
@@ -150,7 +184,7 @@ def test_sessions_asking_while_a_collection_loads_wait_for_the_one_load():
     for thread in sessions:
         thread.start()
     wait_until(lambda: pager.traversals == 1)
-    time.sleep(0.2)  # both sessions are waiting now
+    wait_until(lambda: _holder(ALPHA, "shared-load-test")["load"].waiting == 2)
     pager.go.set()
     for thread in sessions:
         thread.join(10)
@@ -172,23 +206,28 @@ def test_a_preloaded_collection_is_found_by_the_page_without_a_second_traversal(
 
 def test_preloading_takes_one_collection_at_a_time_and_a_page_need_goes_first():
     conn = own_key("one-at-a-time")  # its own preloader: another test's may still be ending
-    plants, queue, generators = (HeldPager([queue_record(f"q{n}")]) for n in range(3))
+    begun: list[str] = []
+    plants, queue, generators = (
+        OrderedPager(name, [queue_record(f"q{n}")], begun)
+        for n, name in enumerate(("plants", "queue", "gens"))
+    )
     preload(conn, {"plants-test": plants, "queue-test": queue, "gens-test": generators}, "v1")
     wait_until(lambda: plants.traversals == 1)
-    time.sleep(0.2)
-    assert (queue.traversals, generators.traversals) == (0, 0)  # one at a time, in order
 
-    got: list = []  # the queue page, opened while the plants load
+    got: list = []  # the generators page, opened while the plants load
     page = threading.Thread(
         target=lambda: got.append(traverse(conn, "gens-test", generators, version="v1"))
     )
     page.start()
     wait_until(lambda: generators.traversals == 1)  # begun at once, not after the queue
-    for pager in (plants, queue, generators):
-        pager.go.set()
+    generators.go.set()
     page.join(10)
+    plants.go.set()  # the plants loaded: only now does the preloader take the queue
+    wait_until(lambda: queue.traversals == 1)
+    queue.go.set()
     _holder(conn, "preloading")["thread"].join(10)
     assert [str(r.id) for r in got[0]] == ["q2"]
+    assert begun == ["plants", "gens", "queue"]  # one at a time, and the page's need first
     assert (plants.traversals, queue.traversals, generators.traversals) == (1, 1, 1)
 
 
@@ -227,13 +266,12 @@ def test_the_app_starts_loading_the_whole_collections_after_a_page_runs(service_
     assert len(queue) == len(alpha_client.queue_records.list().to_list())
 
 
-def test_a_load_no_page_waits_for_pauses_while_a_page_runs():
+def test_a_load_no_page_waits_for_pauses_while_a_page_runs(page_runs):
     conn = own_key("paused")  # its own preloader: another test's may still be ending
     background = Pager([queue_record("q1")])
-    with PAGE_RUNS.running():  # a page's run, under way
+    with page_runs.running():  # a page's run, under way
         preload(conn, {"paused-test": background}, version="v1")
-        wait_until(lambda: background.traversals == 1)
-        time.sleep(0.3)
+        wait_until(lambda: page_runs.checks >= 2)  # paused: it waits on the run, check by check
         assert not _holder(conn, "paused-test")["load"].done.is_set()
         # the page needs another collection: its own load does not pause
         needed = Pager([queue_record("q2")])
@@ -242,13 +280,12 @@ def test_a_load_no_page_waits_for_pauses_while_a_page_runs():
     assert _holder(conn, "paused-test")["load"].done.wait(5)  # the run ended: it went on
 
 
-def test_a_paused_load_goes_on_once_a_page_waits_for_it():
+def test_a_paused_load_goes_on_once_a_page_waits_for_it(page_runs):
     conn = own_key("awaited")  # its own preloader: another test's may still be ending
     background = Pager([queue_record("q1")])
-    with PAGE_RUNS.running():
+    with page_runs.running():
         preload(conn, {"awaited-test": background}, version="v1")
-        wait_until(lambda: background.traversals == 1)
-        time.sleep(0.3)
+        wait_until(lambda: page_runs.checks >= 2)  # paused while the page runs
         assert not _holder(conn, "awaited-test")["load"].done.is_set()
         got = traverse(conn, "awaited-test", background, version="v1")  # the queue page
         assert [str(r.id) for r in got] == ["q1"] and background.traversals == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import httpx
+from conftest import CODE_SPAN
 
 from components.problems import describe_problem
 from gridclient import (
@@ -109,6 +110,19 @@ def test_a_422s_messages_are_kept_by_field_for_the_form():
     assert problem.messages_for("requestedPeakLoadMw") == ["Input should be greater than 0"]
     assert problem.messages_for("") == ["averageLoadMw must not exceed requestedPeakLoadMw"]
     assert problem.messages_for("redundancy") == []
+
+
+def test_an_address_in_a_problem_is_no_link():
+    exc = NotFoundError(
+        status=404,
+        title="Not found: www.evil.example",
+        detail="No assessment 'http://evil.example' (write to jane@evil.example).",
+    )
+    markdown = describe_problem(exc).markdown()
+    outside = CODE_SPAN.sub("", markdown)
+    for linkable in ("http", "www.", "evil.example", "jane@"):
+        assert linkable not in outside, (linkable, markdown)
+    assert "http://evil.example'" in markdown  # shown, inside a code span
 
 
 def test_a_hostile_problem_is_drawn_as_text():

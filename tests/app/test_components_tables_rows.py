@@ -9,7 +9,8 @@ import io
 import pandas as pd
 from streamlit.testing.v1 import AppTest
 
-from components.tables import MISSING_CELL, ROWS_SENT, rows_csv, rows_in_order, shown_table
+from components.spreadsheets import csv_bytes
+from components.tables import MISSING_CELL, ROWS_SENT, rows_in_order, shown_table
 
 
 def draw_generators(count: int) -> None:
@@ -85,7 +86,7 @@ def test_a_table_within_the_limit_is_drawn_whole_without_a_note():
 def test_the_csv_holds_every_row_as_drawn_formula_safe():
     frame = pd.DataFrame({"plantName": ["=HYPERLINK(1)", "Comal", "Hays"], "id": [1, 2, 3]})
     rows = shown_table(frame).data
-    content = rows_csv(rows)
+    content = csv_bytes(rows)
     assert content.startswith("\ufeff".encode())  # spreadsheets read it as UTF-8
     read = list(csv.reader(io.StringIO(content.decode("utf-8-sig"))))
     assert read[0] == list(rows.columns)

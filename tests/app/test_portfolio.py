@@ -27,6 +27,7 @@ from gridclient import (
     Site,
     SiteDefinition,
     SiteLocation,
+    UnreadableRecord,
 )
 from gridservice.demo.portfolio import SEEDED_SITE_ID
 
@@ -169,6 +170,15 @@ def test_the_export_bytes_hold_the_comparison_and_neutralise_formulas(alpha_clie
     assert list(readiness[1:]) == list(frame.set_index("Figure or factor").loc["Readiness"])
 
 
+def test_a_stored_text_a_workbook_cannot_hold_still_yields_the_excel_bytes(alpha_client):
+    sites = demo_sites(alpha_client)
+    sites[0] = sites[0].model_copy(update={"customer_reference": "North\u000bfield\u0000 site"})
+    frame = view.comparison_frame(sites, whole_assessments(alpha_client, sites))
+    sheet = load_workbook(io.BytesIO(view.comparison_xlsx(frame))).active
+    assert [c.value for c in sheet[1]][1].startswith("Northfield site")
+    assert "Northfield site" in view.comparison_csv(frame).decode("utf-8-sig")
+
+
 def page_and_requests(monkeypatch) -> tuple[AppTest, list[httpx.Request]]:
     """Return the page run once without a failure, and every request it sent."""
     sent: list[httpx.Request] = []
@@ -259,3 +269,25 @@ def test_a_tenant_with_more_than_200_sites_sees_every_one(many_sites_env):
     assert "No site shown has a screening with queued MW in its county to chart yet." in [
         c.value for c in at.caption
     ]
+
+
+def test_a_site_the_app_cannot_read_is_named_and_the_others_still_listed(
+    service_env, three_sites, monkeypatch
+):
+    listed = data.portfolio_sites
+
+    def with_one_unreadable(conn, *, archived=False):
+        sites = listed(conn, archived=archived)
+        bad = UnreadableRecord(
+            index=1, id="site_unreadable", field="energyStorage", message="nested too deep"
+        )
+        return data_tenant.SiteList(list(sites), [bad])
+
+    monkeypatch.setattr(data, "portfolio_sites", with_one_unreadable)
+    at = page()
+    assert not at.exception
+    [warning] = [w.value for w in at.warning if "could not be read" in w.value]
+    assert "site_unreadable" in warning and "1 of your sites" in warning
+    assert any("energyStorage: nested too deep" in t.value for t in at.text)
+    shown = frames(at)[0]
+    assert set(three_sites) <= set(shown["Site id"])

@@ -264,7 +264,7 @@ def test_the_garbage_collector_is_left_as_the_caller_had_it(service):
     service.script(
         [
             page([{"id": "a"}], has_more=True, cursor=CURSOR_1),
-            page([{"id": "b", "agencyPlantId": "not a number"}], has_more=False, cursor=None),
+            httpx.Response(200, json={"data": {"id": "b"}, "meta": {}}),  # not a page
         ]
     )
     assert collector.isenabled()
@@ -399,3 +399,44 @@ def test_a_traversal_stopped_early_lets_the_page_read_ahead_go(service):
     while not bodies and time.monotonic() < deadline:
         time.sleep(0.01)
     assert bodies and bodies[0].closed.wait(5)  # its connection goes back to the pool
+
+
+def test_a_record_the_model_cannot_read_is_left_out_and_named(service):
+    service.script(
+        [
+            page(
+                [{"id": "a"}, {"id": "b", "requestedCapacityMw": "lots"}],
+                has_more=True,
+                cursor=CURSOR_1,
+            ),
+            page([{"id": "c"}], has_more=False, cursor=None),
+        ]
+    )
+    pager = service.client().queue_records.list()
+    assert _ids(pager) == ["a", "c"]
+    [unread] = pager.unreadable
+    assert (unread.index, unread.id, unread.field) == (1, "b", "requestedCapacityMw")
+    assert "number" in unread.message
+
+
+def test_a_record_nested_past_the_parsers_limit_costs_only_itself(service):
+    deep: object = 1
+    for _ in range(300):
+        deep = {"x": deep}
+    sites = [
+        {"id": "site_a", "location": {"latitude": 30.0, "longitude": -97.0}},
+        {"id": "site_b", "location": {"latitude": "north", "longitude": -97.0}},
+        {"id": "site_c", "location": {"latitude": 31.0, "longitude": -97.0}},
+    ]
+    sites[0]["energyStorage"] = deep
+    service.script([page(sites, has_more=False, cursor=None)])
+    pager = service.client().sites.list()
+    listed = _ids(pager)
+    assert "site_c" in listed and "site_b" not in listed
+    assert [r.id for r in pager.unreadable if r.id == "site_b"] == ["site_b"]
+
+
+def test_a_page_that_is_not_a_page_is_still_an_error(service):
+    service.handle(lambda request: httpx.Response(200, json={"data": {"id": "a"}, "meta": {}}))
+    with pytest.raises(gc.ResponseValidationError):
+        list(service.client().queue_records.list())

@@ -96,7 +96,14 @@ def browser(chromium_path):
 
 
 @pytest.fixture
-def new_page(browser):
+def foreign_hosts() -> frozenset[str]:
+    """Return the hosts (host:port) of pages not the app's whose console errors a journey
+    leaves out: none, unless a module passes through such pages (a login provider's)."""
+    return frozenset()
+
+
+@pytest.fixture
+def new_page(browser, foreign_hosts):
     """Return a factory of pages, each in its own fresh context, watched for console errors."""
     contexts, watches = [], []
 
@@ -106,7 +113,7 @@ def new_page(browser):
         context.add_init_script(NO_SAVE_PICKER)
         contexts.append(context)
         page = context.new_page()
-        watch = ConsoleWatch()
+        watch = ConsoleWatch(foreign_hosts=foreign_hosts)
         watch.attach(page)
         watches.append(watch)
         return page

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
@@ -83,11 +83,16 @@ class StreamlitApp:
 
 
 def start_streamlit(
-    env: Mapping[str, str], log_path: Path, timeout_s: float = 90, base_path: str = ""
+    env: Mapping[str, str],
+    log_path: Path,
+    timeout_s: float = 90,
+    base_path: str = "",
+    options: Sequence[str] = (),
 ) -> StreamlitApp:
     """Start the app with `env` over a clean copy of the environment; return once it answers.
     With `base_path`, the app is served under that path (`server.baseUrlPath`), as behind a
-    proxy that keeps its prefix; the returned URL includes it."""
+    proxy that keeps its prefix; the returned URL includes it. `options` are more of
+    Streamlit's command-line options (`--secrets.files PATH`)."""
     port = free_port()
     clean = {k: v for k, v in os.environ.items() if k not in APP_ENV_NAMES}
     clean.update(env)
@@ -108,6 +113,7 @@ def start_streamlit(
         "--browser.gatherUsageStats",
         "false",
         *(["--server.baseUrlPath", base_path] if base_path else []),
+        *options,
     ]
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("wb")
@@ -141,6 +147,9 @@ class ConsoleWatch:
 
     errors: list[str] = field(default_factory=list)
     failed_basemap: list[str] = field(default_factory=list)
+    # pages a journey passes through that are not the app's (a login provider's form), by
+    # host:port: their own console errors are left out
+    foreign_hosts: frozenset[str] = frozenset()
 
     def attach(self, page) -> None:
         page.on("console", self._on_console)
@@ -162,6 +171,8 @@ class ConsoleWatch:
         for entry in self.errors:
             text, _, location = entry.removeprefix("console: ").rpartition(" @ ")
             if urlparse(location).hostname in ALLOWED_FAILED_HOSTS:
+                continue
+            if urlparse(location).netloc in self.foreign_hosts:
                 continue
             if self.failed_basemap and BASEMAP_FETCH_ERROR.search(text):
                 continue

@@ -36,10 +36,16 @@ def test_a_filter_set_in_more_filters_is_counted_and_the_popover_stays_open(
     expect(page.get_by_text(f"{len(bigger):,} of {len(records):,} records")).to_be_visible()
     expect(page.get_by_role("button", name="More filters · 1 set")).to_be_visible()
     assert "min_mw=100" in page.url
-    # still open once the page has settled, on the value just set: the next filter is there
-    page.wait_for_timeout(2500)
+    # still open once the page has settled, on the value just set: the next filter is set
+    # in the same popover without opening it again
     wait_for_run(page)
     assert page.get_by_label("Min MW").is_visible(), "the popover closed after a filter was set"
     expect(page.get_by_label("Min MW")).to_have_value("100.00")
-    expect(page.get_by_label("Max MW")).to_be_visible()
+    maximum = page.get_by_label("Max MW")
+    maximum.fill("500")
+    maximum.press("Enter")
+    wait_for_run(page, settle_ms=1000)
+    between = [r for r in bigger if (r.requested_capacity_mw or 0) <= 500]
+    expect(page.get_by_text(f"{len(between):,} of {len(records):,} records")).to_be_visible()
+    expect(page.get_by_role("button", name="More filters · 2 set")).to_be_visible()
     assert_no_exception_box(page)

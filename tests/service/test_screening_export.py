@@ -8,6 +8,7 @@ import io
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from spreadsheet_cells import FORMULA_STARTS, HOSTILE_TEXTS, assert_reads_as_text, held
 from test_screening_support import TENANT_ID, build_world, site
 
 from gridservice.screening import assessment_csv, screen_site
@@ -102,6 +103,14 @@ def test_negative_numbers_are_neutralised_too(assessment):
     assert cells[("confidence", "score")] == "'-0.5"
 
 
+def test_full_width_formulas_and_characters_a_workbook_cannot_hold_are_neutralised(assessment):
+    texts = HOSTILE_TEXTS
+    rows = parse(assessment_csv({**assessment, "risks": texts}))
+    risks = [r[3] for r in rows if r[0] == "risk"]
+    for original, cell in zip(texts, risks, strict=True):
+        assert_reads_as_text(cell, original)
+
+
 def test_point_outside_every_county_exports(tmp_path):
     conn = build_world(tmp_path / "outside.db")
     outside = screen_site(
@@ -128,5 +137,5 @@ def test_any_text_round_trips_neutralised(texts):
     }
     rows = parse(assessment_csv(assessment))
     cells = [row[3] for row in rows if row[0] == "risk"]
-    expected = ["'" + t if t[:1] in ("=", "+", "-", "@", "\t", "\r") else t for t in texts]
-    assert cells == expected
+    kept = [held(t) for t in texts]
+    assert cells == ["'" + t if t.startswith(FORMULA_STARTS) else t for t in kept]
