@@ -176,7 +176,7 @@ def build_demo_database(
         portfolio.seed_screened_site(conn)
         _load_queue_releases(conn, later)
         pjm.load_geography(conn)
-        pjm.load_records(conn)
+        pjm.load_records(conn, ctx)
         _set_meta(conn, seed, scale)
     evidence_impacts.refresh(conn)
     surroundings_summary.refresh(conn)

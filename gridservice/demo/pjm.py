@@ -12,15 +12,30 @@ from __future__ import annotations
 import sqlite3
 
 from gridservice import geo
-from gridservice.demo.common import DEMO_URL
+from gridservice.demo.common import DemoContext, DemoSource, asset_hash
+from gridservice.demo.queue import flag_and_cite
 from gridservice.queue_status import counts_as_active
 from gridservice.store import writer
 
 PJM_STATES = ("VA", "MD", "DC", "WV")
-QUEUE_SOURCE = "demo-pjm-queue"
-QUEUE_FILE = "PJM_queue_2025-09_demo.xlsx"
 OBSERVED_AT = "2025-09-26T15:00:00Z"
-PLANT_SOURCE = "demo-eia-plants-va"
+QUEUE_SOURCE = DemoSource(
+    "demo-pjm-queue",
+    "PJM_queue_2025-09_demo.xlsx",
+    OBSERVED_AT,
+    "officially_sponsored_synthesis",
+    "normalized_records_only",
+    "PJM interconnection queue, September 2025 (demo)",
+)
+QUEUE_SHEET = "Queue"
+PLANT_SOURCE = DemoSource(
+    "demo-eia-plants-va",
+    "power_plants_va_demo.csv",
+    OBSERVED_AT,
+    "federal_aggregated_dataset",
+    "public_redistribution",
+    "Power plants in Virginia (demo)",
+)
 UTILITY = (
     "demo-util-dvec",
     "Dominion Valley Electric (demo)",
@@ -49,45 +64,89 @@ def load_geography(conn: sqlite3.Connection) -> None:
     writer.insert_counties(conn, geo.load_counties(PJM_STATES))
 
 
-def _record(row: int, key: str, county: str, technology: str, mw: float, status: str) -> dict:
-    locator = f"{QUEUE_FILE}#'Queue'!A{row}"
+def _record(
+    ctx: DemoContext, fips: dict[str, str], row: int, entry: tuple[str, str, str, float, str]
+) -> tuple[dict, dict, dict]:
+    """Return a PJM queue record, its details and its spreadsheet row's evidence."""
+    key, county, technology, mw, status = entry
+    locator = f"{QUEUE_SOURCE.file_name}#'{QUEUE_SHEET}'!A{row}"
+    source_row = {
+        "Queue Number": key,
+        "Name": f"{county} {technology} (demo)",
+        "County": county,
+        "State": "VA",
+        "Fuel": technology,
+        "MW Energy": f"{mw:g}",
+        "Status": status.title(),
+        "Transmission Owner": "Dominion",
+    }
     record = {
         "id": f"demo-q-pjm-{key.lower()}",
-        "sourceId": QUEUE_SOURCE,
+        "sourceId": QUEUE_SOURCE.source_id,
+        "assetHash": asset_hash(QUEUE_SOURCE, ctx.seed, ctx.scale),
         "recordKey": key,
         "market": "PJM",
-        "projectName": f"{county} {technology} (demo)",
+        "projectName": source_row["Name"],
         "pointOfInterconnection": "Brambleton 230 kV Substation",
         "state": "VA",
         "county": county,
-        "technology": technology,
-        "observedAt": OBSERVED_AT,
+        "proposedDate": None,
+        "observedAt": QUEUE_SOURCE.observed_at,
         "sourceLocator": locator,
-        "evidenceUrl": f"{DEMO_URL}/{QUEUE_SOURCE}/{QUEUE_FILE}",
+        "evidenceUrl": QUEUE_SOURCE.url,
         "status": status,
         "requestedCapacityMw": mw,
+        "qualityFlags": [],
+    }
+    details = {
+        "recordId": record["id"],
+        **dict.fromkeys(("queueDate", "onlineDate", "withdrawnDate")),
+        **dict.fromkeys(("interconnectionAgreementDate", "studyPhaseOriginal")),
+        "studyPhaseNormalized": None,
+        "countyFips": fips[county],
+        "regionOriginal": None,
+        "utilityName": None,
+        "transmissionEntity": source_row["Transmission Owner"],
+        "developer": None,
+        "cluster": None,
+        "serviceType": None,
+        "projectType": "generation",
+        "technology": technology,
+        "capacityComponentsMw": [mw],
+        "evidence": {
+            "assertionType": "observed",
+            "authority": QUEUE_SOURCE.authority,
+            "sourceLocator": locator,
+            "originalRecord": source_row,
+        },
         "qualityFlags": [],
     }
     record["statusNow"] = {
         "status": status,
         "date": None,
         "reportedAt": None,
-        "sourceId": QUEUE_SOURCE,
+        "sourceId": QUEUE_SOURCE.source_id,
         "sourceLocator": locator,
         "recordId": record["id"],
         "basis": "own_record",
         "countsAsActive": counts_as_active(record),
     }
-    return record
+    evidence = flag_and_cite(
+        record,
+        details,
+        QUEUE_SOURCE,
+        (QUEUE_SHEET, row),
+        source_row,
+        "operator_terms_normalized_use",
+    )
+    return record, details, evidence
 
 
-def load_records(conn: sqlite3.Connection) -> None:
+def load_records(conn: sqlite3.Connection, ctx: DemoContext) -> None:
     """Insert the PJM territory, queue records and plants (geography loaded first)."""
     index = geo.CountyIndex.from_conn(conn)
     utility_id, name, counties = UTILITY
-    fips = [
-        next(c for c in index.counties("VA") if c["name"] == n)["county_fips"] for n in counties
-    ]
+    fips = {c["name"]: c["county_fips"] for c in index.counties("VA") if c["name"] in counties}
     candidate = {
         "utilityId": utility_id,
         "utility": name,
@@ -104,19 +163,21 @@ def load_records(conn: sqlite3.Connection) -> None:
             "assertionType": "observed",
             "authority": "other_public_source",
             "counties": [f"{n}, VA" for n in counties],
-            "countyFips": fips,
+            "countyFips": [fips[n] for n in counties],
             "note": "Fictional demo utility: the union of the listed real Census counties.",
         },
     }
-    writer.insert_territory(conn, f"{utility_id}-territory", candidate, fips)
+    writer.insert_territory(
+        conn, f"{utility_id}-territory", candidate, list(candidate["evidence"]["countyFips"])
+    )
     for row, entry in enumerate(QUEUE, 2):
-        record = _record(row, *entry)
-        evidence = {"sourceLocator": record["sourceLocator"], "kind": "spreadsheet_row"}
-        writer.insert_queue_record(conn, record, {"recordId": record["id"]}, evidence)
-    writer.insert_plants(conn, [_plant(*p) for p in PLANTS])
+        writer.insert_queue_record(conn, *_record(ctx, fips, row, entry))
+    writer.insert_plants(conn, [_plant(ctx, *p) for p in PLANTS])
 
 
-def _plant(code: int, name: str, county: str, lat: float, lon: float, mw: float) -> dict:
+def _plant(
+    ctx: DemoContext, code: int, name: str, county: str, lat: float, lon: float, mw: float
+) -> dict:
     return {
         "id": f"demo-plant-{code}",
         "plantName": name,
@@ -134,9 +195,10 @@ def _plant(code: int, name: str, county: str, lat: float, lon: float, mw: float)
         "totalMw": mw,
         "preliminary": False,
         "evidence": {
-            "sourceId": PLANT_SOURCE,
-            "sourceLocator": f"power_plants_va_demo.csv#R{code - 78999}",
-            "observedAt": OBSERVED_AT,
+            "sourceId": PLANT_SOURCE.source_id,
+            "assetHash": asset_hash(PLANT_SOURCE, ctx.seed, ctx.scale),
+            "sourceLocator": f"{PLANT_SOURCE.file_name}#R{code - 78999}",
+            "observedAt": PLANT_SOURCE.observed_at,
         },
         "qualityFlags": [],
     }
