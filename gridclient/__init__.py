@@ -43,6 +43,7 @@ from gridclient._paging import Page, Pager, quality_flags_text
 from gridclient._response import RawResponse
 from gridclient._site_changes import FactChange, SiteChanges
 from gridclient._surroundings import (
+    Abstention,
     InterconnectionPoint,
     ListPage,
     NearbyPlant,
@@ -89,6 +90,7 @@ __all__ = [
     "APIConnectionError",
     "APIStatusError",
     "APITimeoutError",
+    "Abstention",
     "Assessment",
     "AssessmentExport",
     "AssessmentSummary",
