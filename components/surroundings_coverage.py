@@ -16,6 +16,7 @@ from components.tables import show_table
 from components.text import escape_markdown
 from gridclient import SiteSurroundings, SurroundingCounty
 
+MISSING_SHOWN = 3  # more counties without figures than this are listed folded
 BASIS_WORDS = {"queue_history": "monthly report", "queue_records": "queue records"}
 
 
@@ -58,8 +59,15 @@ def draw_coverage(near: SiteSurroundings) -> None:
     for abstention in near.abstentions:
         st.info(escape_markdown(abstention.statement or abstention.title or ""))
     missing = [c.queue.unavailable for c in near.counties if c.queue and c.queue.unavailable]
-    if missing:
-        st.caption("\n".join(f"- {escape_markdown(reason)}" for reason in missing))
+    reasons = "\n".join(f"- {escape_markdown(reason)}" for reason in missing)
+    if len(missing) > MISSING_SHOWN:
+        # a dozen near-identical sentences pushed the rest of the section off the screen
+        with st.expander(
+            f"Why {len(missing)} of the {len(near.counties)} counties have no queue figures"
+        ):
+            st.caption(reasons)
+    elif missing:
+        st.caption(reasons)
     dated = [c for c in near.counties if c.queue and c.queue.dated]
     if dated:
         st.caption(
