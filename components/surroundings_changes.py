@@ -100,7 +100,11 @@ def draw_changes(
 ) -> None:
     changes = near.changes
     if changes is None:
-        st.caption("Only one queue report is harvested, so there is no change to show.")
+        st.caption(
+            "Only one queue report is harvested, so there is no change to show."
+            if near.reports
+            else "No monthly queue report names a county here, so there is no change to show."
+        )
         return
     before = changes.from_report.report_month if changes.from_report else "?"
     after = changes.to.report_month if changes.to else "?"

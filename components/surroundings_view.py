@@ -21,6 +21,12 @@ from components.connection import ConnectionKey
 from components.geography import region_counties
 from components.problems import show_problem
 from components.surroundings_changes import MONTH_KEYS, MONTHS_PICKED_KEY, cell_text, draw_changes
+from components.surroundings_coverage import (
+    county_label,
+    draw_coverage,
+    draw_records,
+    figures_source,
+)
 from components.tables import records_frame, show_folded, show_tabbed, show_table
 from components.text import escape_markdown
 from gridclient import APIStatusError, QueueProject, SiteSurroundings
@@ -75,6 +81,7 @@ def draw_surroundings(conn: ConnectionKey, site_id: str | None) -> None:
             st.rerun()
         return
     draw_totals(near)
+    draw_coverage(near)
     draw_near(near)
 
     def every_project(name: str) -> list[QueueProject]:
@@ -86,32 +93,39 @@ def draw_surroundings(conn: ConnectionKey, site_id: str | None) -> None:
         st.caption(escape_markdown(limitation))
 
 
-def mw_by_firmness(totals: Any) -> dict[str, float]:
-    by = {f.firmness: f.mw or 0.0 for f in (totals.by_firmness if totals else [])}
+def mw_by_firmness(totals: Any) -> dict[str, float | None]:
+    """Return MW by firmness label; each None when the figures state no firmness (queue
+    records) or there are none."""
+    if totals is None or totals.by_firmness is None:
+        return dict.fromkeys(FIRMNESS.values())
+    by = {f.firmness: f.mw or 0.0 for f in totals.by_firmness}
     return {label: by.get(key, 0.0) for key, label in FIRMNESS.items()}
 
 
 def fuel_text(totals: Any) -> str:
-    fuels = totals.by_fuel if totals else []
+    fuels = (totals.by_fuel if totals else None) or []
     return ", ".join(
         f"{glossary.label('fuel', f.fuel)} {f.mw or 0:,.0f} MW ({f.projects})" for f in fuels
     )
 
 
 def counties_frame(near: SiteSurroundings) -> pd.DataFrame:
-    """Return one row per county: distance, active MW by firmness and by fuel."""
+    """Return one row per county: distance, active MW by firmness and by fuel, where the
+    figures come from, or why there are none (blank figures, never 0)."""
     return records_frame(
         near.counties,
         {
-            "County": lambda c: f"{c.name}, {c.state}" + (" (site)" if c.is_site_county else ""),
+            "County": county_label,
             "Distance km": "distance_km",
-            "Active projects": lambda c: c.queue.active_projects if c.queue else 0,
-            "Active MW": lambda c: c.queue.active_mw if c.queue else 0.0,
+            "Active projects": lambda c: c.queue.active_projects if c.queue else None,
+            "Active MW": lambda c: c.queue.active_mw if c.queue else None,
             **{
                 label: (lambda c, label=label: mw_by_firmness(c.queue)[label])
                 for label in FIRMNESS.values()
             },
             "By fuel": lambda c: fuel_text(c.queue),
+            "Figures from": lambda c: figures_source(c.queue),
+            "Why no figures": lambda c: (c.queue.unavailable if c.queue else None) or "",
             "Location basis": lambda c: c.queue.location_basis if c.queue else "county",
         },
     )
@@ -130,12 +144,13 @@ def draw_map(near: SiteSurroundings, later: maps.LaterMaps) -> None:
     """Counties shaded by active queue MW, plants sized by capacity, the site's pin (the
     map's place kept here, drawn by `later`)."""
     outlines = region_counties()
-    active = {c.county_fips: (c.queue.active_mw or 0.0) if c.queue else 0.0 for c in near.counties}
-    most = max(active.values(), default=0.0) or 1.0
+    active = {c.county_fips: c.queue.active_mw if c.queue else None for c in near.counties}
+    most = max((mw for mw in active.values() if mw), default=0.0) or 1.0
     features = [
         outlines[fips].feature(
-            fill=[255, 140, 0, int(30 + 170 * mw / most)],
-            label=f"{outlines[fips].label}: {mw:,.0f} MW active in the queue",
+            fill=[255, 140, 0, int(30 + 170 * (mw or 0.0) / most)],
+            label=f"{outlines[fips].label}: "
+            + (f"{mw:,.0f} MW active in the queue" if mw is not None else "no queue figures"),
         )
         for fips, mw in active.items()
         if fips in outlines
@@ -172,7 +187,7 @@ def draw_map(near: SiteSurroundings, later: maps.LaterMaps) -> None:
     view = maps.view(location.get("latitude", 31.5), location.get("longitude", -98.8), zoom)
     later.add(maps.deck(layers, view), height=420)
     report = near.queue_now.report if near.queue_now else None
-    month = report.report_month if report else "the newest report"
+    month = report.report_month if report else "the loaded queue records"
     st.caption(
         f"Legend: counties within {near.radius_km:g} km are shaded orange, darker for more "
         f"active queue MW in {month} (placed by county: the operator publishes no "
@@ -185,7 +200,12 @@ def draw_totals(near: SiteSurroundings) -> None:
     """Draw the active queue in the radius's counties, by firmness, and how the tables below
     measure distance."""
     totals = near.queue_now
-    if totals:
+    if totals and totals.report is None:
+        st.markdown(
+            f"**No monthly queue report names a county within {near.radius_km or 0:g} km**; "
+            "what the loaded queues say of each county follows."
+        )
+    elif totals:
         firm = mw_by_firmness(totals)
         counties = len(near.counties)
         st.markdown(
@@ -200,7 +220,7 @@ def draw_totals(near: SiteSurroundings) -> None:
 
 
 # the tabs of the surroundings' tables, and the session-state key of the one shown
-NEAR_TABS = ("Counties", "Nearest plants", "Interconnection points")
+NEAR_TABS = ("Counties", "Nearest plants", "Interconnection points", "Queue records")
 NEAR_TAB_KEY = "surroundings.tables.tab"
 # the session-state key holding whether the map and those tables are shown
 NEAR_OPEN_KEY = "surroundings.near.open"
@@ -230,7 +250,7 @@ def draw_near(near: SiteSurroundings) -> None:
 def draw_near_tables(near: SiteSurroundings) -> None:
     """Draw the counties, the nearest plants and the interconnection points in tabs, the
     counties first; only the chosen tab's table is built and sent (`tables.show_tabbed`)."""
-    draws = (draw_counties, draw_plants, draw_points)
+    draws = (draw_counties, draw_plants, draw_points, draw_records)
     show_tabbed(
         NEAR_TAB_KEY,
         {

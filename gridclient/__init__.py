@@ -44,6 +44,7 @@ from gridclient._response import RawResponse
 from gridclient._site_changes import FactChange, SiteChanges
 from gridclient._source_fields import SourceFields
 from gridclient._surroundings import (
+    Abstention,
     InterconnectionPoint,
     ListPage,
     NearbyPlant,
@@ -90,6 +91,7 @@ __all__ = [
     "APIConnectionError",
     "APIStatusError",
     "APITimeoutError",
+    "Abstention",
     "Assessment",
     "AssessmentExport",
     "AssessmentSummary",

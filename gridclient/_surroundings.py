@@ -77,15 +77,38 @@ class FirmnessCount(GridModel):
     mw: float | None = None
 
 
+class QueueRecordRef(GridModel):
+    """An active queue record of a county no monthly report names."""
+
+    project_id: str | None = None
+    record_id: str | None = None
+    capacity_mw: float | None = None
+    market: str | None = None
+
+
 class QueueTotals(GridModel):
+    """The active queue of the radius (``queue_now``) or of one county.
+
+    A county's figures are None, never 0, when no loaded queue covers it (``unavailable``
+    says why); ``by_firmness`` is None where the figures come from queue records
+    (``basis == "queue_records"``), which state no firmness. ``dated``: the source is more
+    than a year older than the answer's newest."""
+
     location_basis: str | None = None
     report: QueueReport | None = None
     report_id: str | None = None
+    markets: list[str] = Field(default_factory=list)
+    basis: str | None = None
+    as_of: str | None = None
+    dated: bool | None = None
+    unavailable: str | None = None
     active_projects: int | None = None
     active_mw: float | None = None
     without_capacity: int | None = None
-    by_fuel: list[FuelCount] = Field(default_factory=list)
-    by_firmness: list[FirmnessCount] = Field(default_factory=list)
+    by_fuel: list[FuelCount] | None = Field(default_factory=list)
+    by_firmness: list[FirmnessCount] | None = Field(default_factory=list)
+    records: list[QueueRecordRef] = Field(default_factory=list)
+    records_total: int | None = None
     # The first projects by queue id; ``lists["projects"]`` says how many there are in all.
     projects: list[QueueProject] = Field(default_factory=list)
     lists: dict[str, ListPage] = Field(default_factory=dict)
@@ -124,6 +147,7 @@ class NearbyPlant(GridModel):
     longitude: float | None = None
     distance_km: float | None = None
     capacity_mw: float | None = None
+    installed_mw: float | None = None
     technologies: list[str] = Field(default_factory=list)
     capacity_basis: str | None = None
     evidence: SourceEvidence | None = None
@@ -207,6 +231,17 @@ class DropoutRates(GridModel):
     statement: str | None = None
 
 
+class Abstention(GridModel):
+    """A dataset the answer leaves out for some counties: it covers other markets only."""
+
+    dataset: str | None = None
+    title: str | None = None
+    covers_markets: list[str] = Field(default_factory=list)
+    missing_for_markets: list[str] = Field(default_factory=list)
+    county_fips: list[str] = Field(default_factory=list)
+    statement: str | None = None
+
+
 class SiteSurroundings(GridModel):
     """A site's neighbourhood: counties within the radius, changes, dropout rates."""
 
@@ -221,10 +256,12 @@ class SiteSurroundings(GridModel):
     counties: list[SurroundingCounty] = Field(default_factory=list)
     changes: QueueChanges | None = None
     dropout: DropoutRates | None = None
+    abstentions: list[Abstention] = Field(default_factory=list)
     limitations: list[str] = Field(default_factory=list)
 
 
 __all__ = [
+    "Abstention",
     "ChangedProject",
     "CountyPlants",
     "CountyPoints",
@@ -239,6 +276,7 @@ __all__ = [
     "NearbyPlant",
     "QueueChanges",
     "QueueProject",
+    "QueueRecordRef",
     "QueueReport",
     "QueueTotals",
     "SiteSurroundings",

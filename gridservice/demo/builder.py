@@ -11,6 +11,7 @@ from gridservice.demo import (
     evidence,
     facts,
     fleet,
+    pjm,
     portfolio,
     projects,
     queue,
@@ -176,6 +177,8 @@ def build_demo_database(
             writer.add_token(conn, token, tenant, BUILT_AT)
         portfolio.seed_screened_site(conn)
         _load_queue_releases(conn, later)
+        pjm.load_geography(conn)
+        pjm.load_records(conn, ctx)
         _set_meta(conn, seed, scale)
     impacts.refresh(conn)
     surroundings_summary.refresh(conn)

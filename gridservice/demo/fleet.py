@@ -111,6 +111,9 @@ def build_plants(ctx: DemoContext) -> list[dict]:
                 "utilityId": utility_id,
                 "latitude": latitude,
                 "longitude": longitude,
+                # the plant file's own MW: the demo's is left empty, its generators give it
+                "installedMw": None,
+                "totalMw": None,
                 "preliminary": False,
                 "evidence": _evidence(
                     ctx, CURRENT_RELEASE, f"{SOURCES[CURRENT_RELEASE].file_name}#Plants!A{n + 2}"

@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
-from gridservice.demo.common import DEVELOPERS, SOURCES, WORDS, DemoContext, mojibake
+from gridservice.demo.common import DEVELOPERS, SOURCES, WORDS, DemoContext, DemoSource, mojibake
 from gridservice.quality import QUEUE_COUNT_CODES, queue_quality_flags, synthesized_project_name
 
 SOURCE_BY_MARKET = {"ERCOT": "demo-ercot-gis", "SPP": "demo-spp-gi-queue"}
@@ -273,16 +273,31 @@ def _wire(ctx: DemoContext, draft: QueueDraft, row: int) -> tuple[dict, dict, di
         },
         "qualityFlags": [],
     }
+    evidence = flag_and_cite(record, details, source, (sheet, row), source_row, TERMS[draft.market])
+    return record, details, evidence
+
+
+def flag_and_cite(
+    record: dict,
+    details: dict,
+    source: DemoSource,
+    cell: tuple[str, int],
+    source_row: dict[str, str],
+    terms: str,
+) -> dict:
+    """Set the quality flags of a record and its details (in place); return the evidence of
+    its spreadsheet row (`cell`: worksheet, row)."""
     flags = queue_quality_flags(record, details)
     record["qualityFlags"] = flags
     details["qualityFlags"] = [f for f in flags if f["field"] in details]
-    evidence = {
-        "recordId": record_id,
+    sheet, row = cell
+    return {
+        "recordId": record["id"],
         "sourceId": source.source_id,
         "assetHash": record["assetHash"],
-        "sourceLocator": locator,
+        "sourceLocator": record["sourceLocator"],
         "sourceName": source.title,
-        "termsClassification": TERMS[draft.market],
+        "termsClassification": terms,
         "sourceUrl": source.url,
         "locator": {
             "type": "spreadsheet_row",
@@ -293,7 +308,6 @@ def _wire(ctx: DemoContext, draft: QueueDraft, row: int) -> tuple[dict, dict, di
         "sourceRow": source_row,
         "redistributionPolicy": source.redistribution_policy,
     }
-    return record, details, evidence
 
 
 def build_queue(ctx: DemoContext) -> tuple[list[tuple[dict, dict, dict]], dict[str, list[dict]]]:

@@ -1,6 +1,7 @@
 """EIA power plants (Energy Atlas layer) and EIA-860 generators (Schedules 3.1 + 2).
 
-Plants are replaced by a newer file. Generators are versioned: each file is one source
+Plants are replaced by a newer file, state by state (the national file and a one-state
+extract both load, each plant once); each keeps the layer's installed and total MW. Generators are versioned: each file is one source
 release (`eia860-<hash>`), the newest release is the current view, older releases stay
 selectable with `source_id`.
 """
@@ -21,6 +22,9 @@ PLANT_COLUMNS = [
     "Plant_Code", "Plant_Name", "Utility_ID", "Utility_Name", "sector_name", "County",
     "State", "Period", "Longitude", "Latitude",
 ]  # fmt: skip
+# Capacity columns read when present: a layer export without them still loads, its plants
+# without a capacity of their own.
+PLANT_CAPACITY_COLUMNS = {"installedMw": "Install_MW", "totalMw": "Total_MW"}
 GENERATOR_COLUMNS = [
     "Plant Code", "Generator ID", "Technology", "Prime Mover", "Nameplate Capacity (MW)",
     "Summer Capacity (MW)", "Winter Capacity (MW)", "Status", "Operating Month",
@@ -82,14 +86,19 @@ def parse_plants(asset: Asset, conn: sqlite3.Connection) -> Harvest:
                 "utilityId": integer(row["Utility_ID"]),
                 "latitude": number(row["Latitude"]),
                 "longitude": number(row["Longitude"]),
+                **{key: number(row.get(column)) for key, column in PLANT_CAPACITY_COLUMNS.items()},
                 "preliminary": False,
                 "evidence": _evidence(PLANTS_SOURCE_ID, asset, line, observed),
                 "qualityFlags": [],
             }
         )
 
+    # A file replaces the plants of the states it lists: the national file and a one-state
+    # extract load in either order, each plant once (by its EIA code).
+    states = sorted({p["state"] for p in plants if p["state"]})
+
     def store(conn: sqlite3.Connection) -> None:
-        harvest_store.delete_plants(conn, PLANTS_SOURCE_ID)
+        harvest_store.delete_plants(conn, PLANTS_SOURCE_ID, states)
         writer.insert_plants(conn, plants)
 
     return Harvest(PLANTS_SOURCE_ID, read, len(plants), rejections, store)

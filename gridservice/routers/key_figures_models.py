@@ -36,13 +36,22 @@ class TightestReserveMargin(BaseModel):
 
 
 class NearestPlant(BaseModel):
-    """The generating plant nearest the site by its own coordinates, within 300 km."""
+    """The generating plant of at least `minimumMw` nearest the site by its own coordinates,
+    within 300 km."""
 
     id: str
     plantId: int | None
     plantName: str | None
     distanceKm: float
     capacityMw: float | None
+    capacityBasis: str | None = Field(
+        default=None, description="What `capacityMw` is (absent in assessments made before)."
+    )
+    minimumMw: float | None = Field(
+        default=None,
+        description="The least MW a plant needs to count as the nearest (10): a plant that "
+        "matters to a large load (absent in assessments made before).",
+    )
 
 
 class KeyFigures(BaseModel):

@@ -78,22 +78,52 @@ class FirmnessCount(BaseModel):
 
 class QueueTotals(BaseModel):
     locationBasis: Literal["county"]
-    report: QueueReport
+    report: QueueReport | None = Field(
+        description="The newest monthly report of the market the radius lies in; null when "
+        "no harvested report names a county within the radius (see `abstentions`)."
+    )
     activeProjects: int
     activeMw: float
     withoutCapacity: int
     byFuel: list[FuelCount]
     byFirmness: list[FirmnessCount]
+
+
+class QueueRecordRef(BaseModel):
+    """An active queue record of a county no monthly report names."""
+
+    projectId: str | None
+    recordId: str
+    capacityMw: float | None
+    market: str | None
 
 
 class CountyQueue(BaseModel):
+    """A county's active queue (extension members `markets`, `basis`, `asOf`, `dated`,
+    `records`, `recordsTotal`, `unavailable`): the figures are null, never 0, when no
+    loaded queue covers the county."""
+
     locationBasis: Literal["county"]
-    reportId: str
-    activeProjects: int
-    activeMw: float
-    withoutCapacity: int
-    byFuel: list[FuelCount]
-    byFirmness: list[FirmnessCount]
+    reportId: str | None
+    markets: list[str] = Field(description="The markets whose loaded queues cover the county.")
+    basis: Literal["queue_history", "queue_records"] | None = Field(
+        description="Where the figures come from: the market's monthly reports (ERCOT), its "
+        "queue records (other markets: no firmness), or nothing (null figures)."
+    )
+    asOf: str | None = Field(description="The date of the figures' source (YYYY-MM-DD).")
+    dated: bool = Field(
+        description="True when the source is more than a year older than the answer's newest."
+    )
+    unavailable: str | None = Field(description="Why the figures are null, else null.")
+    activeProjects: int | None
+    activeMw: float | None
+    withoutCapacity: int | None
+    byFuel: list[FuelCount] | None
+    byFirmness: list[FirmnessCount] | None
+    records: list[QueueRecordRef] = Field(
+        description="`basis: queue_records`: the first 25 active records by queue id."
+    )
+    recordsTotal: int | None
     projects: list[QueueProject] = Field(
         description="The first `lists.projects.listed` active projects by queue id; the "
         "figures above count every one."
@@ -134,6 +164,9 @@ class NearbyPlant(BaseModel):
     longitude: float
     distanceKm: float
     capacityMw: float | None
+    installedMw: float | None = Field(
+        default=None, description="The plant file's installed (nameplate) MW, when it gives one."
+    )
     technologies: list[str]
     capacityBasis: str
     evidence: SourceEvidence | None
@@ -243,6 +276,17 @@ class DropoutRates(BaseModel):
     statement: str
 
 
+class Abstention(BaseModel):
+    """A dataset the answer leaves out for some counties: it covers other markets only."""
+
+    dataset: str
+    title: str
+    coversMarkets: list[str]
+    missingForMarkets: list[str]
+    countyFips: list[str]
+    statement: str
+
+
 class Point(BaseModel):
     latitude: float
     longitude: float
@@ -259,7 +303,10 @@ class SiteSurroundings(BaseModel):
     location: Point
     radiusKm: float
     siteCounty: SiteCounty
-    market: str
+    market: str | None = Field(
+        description="The market of the site's county, as its loaded queues or territories "
+        "name it (null: not known here)."
+    )
     marketRegion: Opaque | None = Field(
         default=None,
         description="Extension: the market region the site's point is in (HIFLD ISO "
@@ -272,5 +319,8 @@ class SiteSurroundings(BaseModel):
     reports: list[QueueReport]
     counties: list[SurroundingCounty]
     changes: QueueChanges | None
-    dropout: DropoutRates
+    dropout: DropoutRates | None
+    abstentions: list[Abstention] = Field(
+        description="Datasets covering only some markets, left out for counties outside them."
+    )
     limitations: list[str]

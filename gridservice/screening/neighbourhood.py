@@ -161,13 +161,28 @@ def plants_by_county(
         if not short:
             break
     rows = surroundings_reads.plants_with_ids(conn, [i for c in chosen.values() for _, i in c])
-    wire = {row["id"]: _plant_wire(row, latitude, longitude) for row in rows}
+    wire = {row["id"]: plant_wire(row, latitude, longitude) for row in rows}
     return {f: [wire[i] for _, i in found] for f, found in chosen.items()}
 
 
-def _plant_wire(row: Row, latitude: float, longitude: float) -> dict[str, Any]:
+def plant_capacity(row: Row, body: dict[str, Any]) -> tuple[float | None, str]:
+    """Return (a plant's MW, what it is): its current generators' nameplate sum when any is
+    loaded, else the plant file's own total, else None."""
+    if row["capacity_mw"] is not None:
+        return round(row["capacity_mw"], 1), "sum of the plant's current generators' nameplate MW"
+    if body.get("totalMw") is not None:
+        return round(float(body["totalMw"]), 1), (
+            "the plant file's total MW (Total_MW: the sum of its energy sources' MW); no "
+            "generator of this plant is loaded"
+        )
+    return None, "no generator of this plant is loaded and the plant file gives no MW"
+
+
+def plant_wire(row: Row, latitude: float, longitude: float) -> dict[str, Any]:
+    """Return a plant as the surroundings and key figures give it (`NearbyPlant`)."""
     body = json.loads(row["body"])
     technologies = row["technologies"].split("|") if row["technologies"] else []
+    capacity, basis = plant_capacity(row, body)
     return {
         "id": row["id"],
         "plantId": row["plant_id"],
@@ -177,10 +192,9 @@ def _plant_wire(row: Row, latitude: float, longitude: float) -> dict[str, Any]:
         "distanceKm": round(
             great_circle_km(latitude, longitude, row["latitude"], row["longitude"]), 2
         ),
-        "capacityMw": round(row["capacity_mw"], 1) if row["capacity_mw"] is not None else None,
+        "capacityMw": capacity,
+        "installedMw": body.get("installedMw"),
         "technologies": technologies,
-        "capacityBasis": "sum of the plant's current generators' nameplate MW"
-        if row["capacity_mw"] is not None
-        else "no generator of this plant is loaded",
+        "capacityBasis": basis,
         "evidence": body.get("evidence"),
     }

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from gridservice.screening import county_queues
 from gridservice.screening.neighbourhood import plants_by_county, points_by_county, queue_figures
 from gridservice.screening.queue_change import dropout_rates, queue_changes, report_wire
 from gridservice.screening.queue_history import firm_mw, month_shift
@@ -107,14 +108,16 @@ def _report_rows(
     return surroundings_reads.history_rows(conn, ids, fips, described=described)
 
 
-def _county_entry(county: dict, distance: float, site_fips: str, report: Row) -> dict[str, Any]:
+def _county_entry(
+    county: dict, distance: float, site_fips: str, report: Row | None
+) -> dict[str, Any]:
     return {
         "countyFips": county["county_fips"],
         "name": county["name"],
         "state": county["state"],
         "distanceKm": round(distance, 2),
         "isSiteCounty": county["county_fips"] == site_fips,
-        "queue": {"locationBasis": "county", "reportId": report["report_id"]},
+        "queue": {"locationBasis": "county", "reportId": report["report_id"] if report else None},
     }
 
 
@@ -183,21 +186,17 @@ def site_surroundings(
         )
     within = index.counties_within(latitude, longitude, radius)
     fips = [c["county_fips"] for c, _ in within]
-    states = {c["state"]: c["state_fips"] for c, _ in within}
-    if not any(surroundings_reads.history_covers_state(conn, f) for f in states.values()):
-        covered = surroundings_reads.history_states(conn)
-        raise SurroundingsInputError(
-            404,
-            "site_outside_harvested_counties",
-            f"No harvested queue report covers {site_county['name']} County, "
-            f"{site_county['state']} or any county within {radius:g} km of it; the harvested "
-            f"reports cover counties in {', '.join(covered) or 'no state'} only.",
-        )
-    reports = _market_reports(conn, surroundings_reads.queue_reports(conn), fips)
-    from_report, to_report = _report_pair(reports, from_month, to_month)
-    newest = reports[-1]
-    report_rows = _report_rows(conn, [newest, from_report, to_report], fips)
-    now_rows = [r for r in report_rows if r["report_id"] == newest["report_id"]]
+    in_history = surroundings_reads.counties_in_history(conn, fips)
+    reports = (
+        _market_reports(conn, surroundings_reads.queue_reports(conn), fips) if in_history else []
+    )
+    from_report, to_report = (
+        _report_pair(reports, from_month, to_month) if reports else (None, None)
+    )
+    newest = reports[-1] if reports else None
+    history_fips = [f for f in fips if f in in_history]
+    report_rows = _report_rows(conn, [newest, from_report, to_report], history_fips)
+    now_rows = [r for r in report_rows if newest and r["report_id"] == newest["report_id"]]
     points = points_by_county(conn, fips)
     plants = plants_by_county(conn, index, fips, latitude, longitude)
     now_by_county: dict[str, list[Row]] = {}
@@ -206,14 +205,28 @@ def site_surroundings(
     counties = []
     for county, distance in within:
         entry = _county_entry(county, distance, site_county["county_fips"], newest)
-        rows = now_by_county.get(county["county_fips"], [])
-        entry["queue"].update(queue_figures(conn, rows, summaries=summaries))
+        in_reports = county["county_fips"] in in_history
+        markets = county_queues.county_markets(conn, county, in_reports)
+        if in_reports:
+            rows = now_by_county.get(county["county_fips"], [])
+            entry["queue"].update(queue_figures(conn, rows, summaries=summaries))
+            as_of = newest["report_date"] or newest["report_month"]
+            entry["queue"].update(markets=markets, basis="queue_history", asOf=as_of)
+            entry["queue"].update(records=[], recordsTotal=None, unavailable=None)
+        else:
+            entry["queue"] = county_queues.records_queue(conn, county, markets)
         entry["interconnectionPoints"] = points[county["county_fips"]]
         entry["plants"] = {"locationBasis": "coordinates", "nearest": plants[county["county_fips"]]}
         counties.append(entry)
+    county_queues.mark_stale(counties, max(c["queue"]["asOf"] or "" for c in counties) or None)
     totals = queue_figures(conn, now_rows, with_projects=False)
     names = {c["county_fips"]: c["name"] for c, _ in within}
     checked = [r for r in (from_report, to_report, newest) if r is not None]
+    site_entry = next(c for c in counties if c["isSiteCounty"])
+    site_markets = site_entry["queue"]["markets"] or county_queues.territory_markets(
+        conn, site_county["county_fips"]
+    )
+    uncovered = [c for c in counties if c["countyFips"] not in in_history]
     return {
         "siteId": site.get("id"),
         "location": {"latitude": latitude, "longitude": longitude},
@@ -223,17 +236,22 @@ def site_surroundings(
             "name": site_county["name"],
             "state": site_county["state"],
         },
-        "market": newest["market"],
+        "market": site_markets[0] if site_markets else None,
         "distanceBasis": DISTANCE_BASIS,
-        "queueNow": {"locationBasis": "county", "report": report_wire(newest), **totals},
+        "queueNow": {
+            "locationBasis": "county",
+            "report": report_wire(newest) if newest else None,
+            **totals,
+        },
         "reports": [report_wire(r) for r in reports],
         "counties": counties,
         "changes": (
             queue_changes(conn, reports, from_report, to_report, fips, report_rows, summaries)
-            if from_report is not None
+            if from_report is not None and to_report is not None
             else None
         ),
-        "dropout": dropout_rates(conn, reports, fips, names),
+        "dropout": dropout_rates(conn, reports, fips, names) if reports else None,
+        "abstentions": county_queues.abstentions(site_markets, uncovered),
         "limitations": _limitations(
             conn, counties, reports, list({id(r): r for r in checked}.values())
         ),
@@ -245,7 +263,7 @@ def county_queue_history(conn: sqlite3.Connection, county: dict | None) -> dict[
     in the newest harvested report and what changed over the twelve months before it, every
     project citing its source cells; None when no harvested report covers the county's state.
     """
-    if county is None or not surroundings_reads.history_covers_state(conn, county["stateFips"]):
+    if county is None or not surroundings_reads.counties_in_history(conn, [county["fips"]]):
         return None
     fips = [county["fips"]]
     reports = _market_reports(conn, surroundings_reads.queue_reports(conn), fips)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -127,10 +128,13 @@ def delete_territories(conn: sqlite3.Connection, source_id: str) -> int:
     return len(ids)
 
 
-def delete_plants(conn: sqlite3.Connection, source_id: str) -> int:
+def delete_plants(conn: sqlite3.Connection, source_id: str, states: Sequence[str]) -> int:
+    """Return how many plants of a source in some states were deleted."""
+    marks = ",".join("?" for _ in states)
     return conn.execute(
-        "DELETE FROM generation_plants WHERE json_extract(body, '$.evidence.sourceId') = ?",
-        (source_id,),
+        "DELETE FROM generation_plants WHERE json_extract(body, '$.evidence.sourceId') = ? "
+        f"AND state IN ({marks})",
+        (source_id, *states),
     ).rowcount
 
 

@@ -79,24 +79,6 @@ def queue_reports(conn: sqlite3.Connection) -> list[Row]:
     )
 
 
-def history_covers_state(conn: sqlite3.Connection, state_fips: str) -> bool:
-    """Return whether any harvested report names a county of a state (by its FIPS prefix)."""
-    row = conn.execute(
-        "SELECT 1 FROM queue_history WHERE county_fips >= ? AND county_fips < ? LIMIT 1",
-        (state_fips, f"{int(state_fips) + 1:02d}"),
-    ).fetchone()
-    return row is not None
-
-
-def history_states(conn: sqlite3.Connection) -> list[str]:
-    """Return the states (two letters) of the counties any harvested report names."""
-    rows = conn.execute(
-        "SELECT DISTINCT c.state FROM counties c WHERE EXISTS (SELECT 1 FROM queue_history h "
-        "WHERE h.county_fips = c.county_fips) ORDER BY c.state"
-    ).fetchall()
-    return [r[0] for r in rows]
-
-
 def history_rows(
     conn: sqlite3.Connection,
     report_ids: Sequence[str],
@@ -341,3 +323,38 @@ def report_has_security_dates(conn: sqlite3.Connection, report_id: str) -> bool:
         (report_id,),
     ).fetchone()
     return row is not None
+
+
+def counties_in_history(conn: sqlite3.Connection, county_fips: Sequence[str]) -> set[str]:
+    """Return the counties of `county_fips` that any harvested report's row names (one seek
+    in the county index each)."""
+    hint = "" if is_postgres(conn) else " INDEXED BY queue_history_county"
+    return {
+        fips
+        for fips in county_fips
+        if conn.execute(
+            f"SELECT 1 FROM queue_history{hint} WHERE county_fips = ? LIMIT 1", (fips,)
+        ).fetchone()
+    }
+
+
+def queue_markets_in_county(conn: sqlite3.Connection, state: str, county: str) -> list[str]:
+    """Return the markets (upper case, alphabetically) of the queue records in a county."""
+    rows = conn.execute(
+        "SELECT DISTINCT upper(market) FROM queue_records WHERE state = ? AND county IN (?, ?) "
+        "AND market IS NOT NULL ORDER BY 1",
+        (state, county, f"{county} County"),
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def queue_record_bodies_in_county(
+    conn: sqlite3.Connection, state: str, county: str, markets: Sequence[str]
+) -> list[str]:
+    """Return the bodies (JSON text) of a county's queue records of some markets, by id."""
+    rows = conn.execute(
+        "SELECT body FROM queue_records WHERE state = ? AND county IN (?, ?) "
+        f"AND upper(market) IN ({_marks(markets)}) ORDER BY id",
+        (state, county, f"{county} County", *markets),
+    ).fetchall()
+    return [r[0] for r in rows]

@@ -249,27 +249,77 @@ def test_a_list_longer_than_the_answer_says_so_and_lists_all_on_request(
     assert list(entered["Project id"]) == [p.project_id for p in every]
 
 
-def test_a_site_outside_the_harvested_counties_shows_the_services_problem(
-    service_env, demo_service
-):
+def screen_at(demo_service: str, point: tuple[float, float], key: str):
+    """Return (the assessment of an alpha site at a point, its surroundings in 40 km, or the
+    client's error for them)."""
     from gridclient import APIStatusError, GridDataClient
 
     with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:
         site = client.sites.create(
-            # Oklahoma City: a stored county, but no harvested queue report covers Oklahoma
             {
                 "requestedPeakLoadMw": 200.0,
-                "location": {"latitude": 35.4676, "longitude": -97.5164},
+                "location": {"latitude": point[0], "longitude": point[1]},
             },
-            idempotency_key="surroundings-page-test-outside",
+            idempotency_key=key,
         )
         assessment = client.assessments.create(site.id)
-        with pytest.raises(APIStatusError) as refused:
-            client.sites.surroundings(site.id, radius_km=40)
+        try:
+            return assessment, client.sites.surroundings(site.id, radius_km=40)
+        except APIStatusError as exc:
+            return assessment, exc
+
+
+LOUDOUN = (39.08, -77.65)
+
+
+def test_a_loudoun_site_shows_the_pjm_records_and_what_the_ercot_history_leaves_out(
+    service_env, demo_service
+):
+    assessment, near = screen_at(demo_service, LOUDOUN, "surroundings-page-test-loudoun")
     at = open_page(assessment.id)
-    assert refused.value.status == 404
+    text = unescape(" ".join(m.value for m in at.markdown))
+    from_records = [c for c in near.counties if c.queue.basis == "queue_records"]
+    assert any(c.is_site_county and c.queue.markets == ["PJM"] for c in from_records)
+    for county in from_records:
+        assert (
+            f"{county.name}, {county.state}" in text
+            and f"{county.queue.active_mw:,.1f} MW (PJM queue records of {county.queue.as_of}"
+            in text
+        )
+    assert "0 active queue projects" not in text  # no report here: no figures read as none
+    (abstention,) = near.abstentions
+    assert "ERCOT only" in abstention.statement
+    assert abstention.statement in [unescape(i.value) for i in at.info]
+    reasons = [c.queue.unavailable for c in near.counties if c.queue.unavailable]
+    captions = unescape(" ".join(c.value for c in at.caption))
+    assert reasons and all(reason in captions for reason in reasons)
+
+    counties = frame_with(at, "Active MW")
+    without = counties[counties["Why no figures"] != ""]
+    assert len(without) == len(reasons)
+    assert without["Active MW"].isna().all() and without["Active projects"].isna().all()
+    site_row = counties[counties["County"].str.endswith("(site)")].iloc[0]
+    assert site_row["Figures from"].startswith("PJM queue records")
+    assert all(site_row[label] is None for label in FIRMNESS.values())  # PJM states none
+
+    choose_tab(at, NEAR_TAB_KEY, "Queue records")
+    records = frame_with(at, "Market")
+    listed = [r for c in from_records for r in c.queue.records]
+    assert list(records["Record"]) == [f"queue?record={r.record_id}" for r in listed]
+    assert set(records["Market"]) == {"PJM"}
+
+
+def test_a_site_outside_every_county_shows_the_services_problem(service_env, demo_service):
+    from gridclient import APIStatusError
+
+    assessment, refused = screen_at(
+        demo_service, DEMO_POINTS["outside_coverage"], "surroundings-page-test-outside"
+    )
+    assert isinstance(refused, APIStatusError)
+    at = open_page(assessment.id)
+    assert refused.status == 404
     errors = [e.value for e in at.error]
-    assert any(refused.value.detail in unescape(e) for e in errors), errors
+    assert any(refused.detail in unescape(e) for e in errors), errors
     # the rest of the page still draws: the downloads follow the section
     assert "Downloads" in [h.value for h in at.subheader]
 

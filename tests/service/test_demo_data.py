@@ -44,7 +44,8 @@ GENERATOR = fields(
 )
 PLANT = fields(
     "id plantName utilityName state county balancingAuthorityCode nercRegion sectorName "
-    "agencyPlantId utilityId latitude longitude preliminary evidence qualityFlags"
+    "agencyPlantId utilityId latitude longitude installedMw totalMw preliminary evidence "
+    "qualityFlags"  # installedMw, totalMw: the plant file's own MW (stored, not on the wire)
 )
 GENERATOR_OPERATION = fields(
     "id generatorId primeMoverCode balancingAuthorityCode state agencyPlantId period "
@@ -197,7 +198,7 @@ def test_volumes_at_scale_one(conn):
     assert kinds == {"prose", "table", "figure"}
     markets = conn.execute("SELECT kind, count(DISTINCT market) FROM facts GROUP BY kind")
     assert dict(markets.fetchall()) == {"load_forecast": 2, "resource_adequacy": 2}
-    assert count(conn, "SELECT count(*) FROM service_territories") == 6
+    assert count(conn, "SELECT count(*) FROM service_territories") == 7  # 6 + the PJM one
     assert {r[0] for r in conn.execute("SELECT state FROM states")} >= {"TX", "OK", "NM"}
 
 

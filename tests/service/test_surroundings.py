@@ -321,9 +321,12 @@ def test_sites_outside_the_harvested_counties(demo_with_db):
     assert response.status_code == 404 and response.json()["code"] == "site_outside_counties"
     oklahoma_city = make_site(client, ALPHA, (35.4676, -97.5164), "okc")
     response = surroundings(client, oklahoma_city)
-    assert response.status_code == 404
-    assert response.json()["code"] == "site_outside_harvested_counties"
-    assert "Oklahoma County, OK" in response.json()["detail"]
+    assert response.status_code == 200
+    answer = response.json()["data"]
+    assert answer["market"] == "SPP" and answer["dropout"] is None
+    site_county = next(c for c in answer["counties"] if c["isSiteCounty"])
+    assert site_county["queue"]["basis"] == "queue_records"
+    assert "not available for SPP" in answer["abstentions"][0]["statement"]
 
 
 def test_an_explicit_window_and_a_zero_radius(demo_with_db, hays):

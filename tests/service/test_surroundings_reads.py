@@ -51,16 +51,16 @@ def clean_demo(tmp_path_factory):
 # these with that change and say why in its commit.
 ANSWERS_BEFORE = {
     "dual_certified": (
-        "168d1289a8b4d27d0e686ada68b71f27c3aa434d62efedb3fea1dfba2eca7fed",
-        "3d058cd7357667387f0ae2df2e6a8b472316adf1580f42fef433173bb42d26a9",
+        "8f6f9e970c5c23fc98d53289166533dcedbe0416220ca45214489a46b18b54e4",
+        "62e82905ecb3a7d40d0490380d54aa6d77c485e6861c726c8aedba2a930c946b",
     ),
     "single_territory": (
-        "0a95a688609bfeabb042e5f4c2f55aba5b882c7575df7d9b7f946c0bf7796c04",
-        "95f8ed33f8f426c1e373991fdef5c41d2d79cac0592f845884f343622154fad0",
+        "51b847e8fddcdb7a6d9af4500fc7cb0318e00cd4a978f5cbaa089bf204b7b6db",
+        "372f6c379082cc5ecac8a821eb4ce9cd8fd18993269cee4e39f8b3af4e01a69b",
     ),
     "unserved": (
-        "9306081328b5026e708857fc0d7030720cf0c8d38d9b5c587df2f4d2c9abb517",
-        "7e5bc0e32b265f8e8a91ef8f39b43dd7763d15b99932ca63f455341094b9f564",
+        "e8263dbae78d05021d25f25f6876f9fc440265abba29b44f8a76b41a23a78ff5",
+        "c803ebd01aefd72a477f86567e778fb23f9954538af5ac95bc9c94f2686da6f3",
     ),
 }
 
