@@ -78,6 +78,9 @@ def _report(result: HarvestResult) -> None:
         reason = run["rejections"][0]["reasons"][0]
         print(f"REJECTED {result.source} {result.path.name}: {reason} (run {run['runId']})")
         return
+    if run.get("supersededBy"):
+        print(f"superseded {result.source} {result.path.name} by {run['supersededBy']}")
+        return
     state = "unchanged" if run["unchangedAsset"] else "harvested"
     print(
         f"{state} {result.source} {result.path.name}: {run['inputRecords']} read, "
@@ -135,6 +138,8 @@ class TerminalProgress(BuildProgress):
         run = result.run
         if run.get("rejectedAsset"):
             outcome = "REJECTED (see the quality report)"
+        elif run.get("supersededBy"):
+            outcome = f"superseded by {run['supersededBy']}"
         elif run["unchangedAsset"]:
             outcome = "unchanged"
         else:

@@ -13,10 +13,12 @@ from __future__ import annotations
 import datetime as dt
 import re
 import sqlite3
+from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from gridservice.harvest import ercot_gis_history as history
+from gridservice.harvest import ercot_gis_layout as layout
 from gridservice.harvest._base import (
     ASSERTION_OBSERVED,
     Asset,
@@ -27,7 +29,6 @@ from gridservice.harvest._base import (
     open_workbook,
     rejection,
     require_columns,
-    worksheet,
 )
 from gridservice.harvest._quality import queue_flags
 from gridservice.harvest.ercot_gis_status import status_listings
@@ -55,16 +56,38 @@ SHEET_COLUMNS = {
     "large": [*COMMON_COLUMNS, "GIM Study Phase", "IA Signed", history.SECURITY_NTP],
     "small": [*COMMON_COLUMNS, "Model Ready Date", "IA Signed"],
 }
+HEADER_MARKS = ("INR", "Project Name")
 REPORT_RUN = re.compile(r"Time of Report Run:\s*(.+)$")
 REPORT_TZ = ZoneInfo("America/Chicago")
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What one workbook says, read without the store (so a worker process can read it)."""
+
+    month: str
+    observed_at: str
+    kinds: tuple[str, ...]
+    records: list[tuple[dict, dict, dict]]
+    history_rows: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    event_sheets: list[str]
+    listings: list[dict[str, Any]]
+    rejections: list[dict[str, Any]]
+    input_records: int
+
+
 def parse(asset: Asset, conn: sqlite3.Connection) -> Harvest:
     """Read the workbook and return its queue records (nothing is written yet)."""
-    fips = harvest_store.county_fips_by_name(conn, "TX")
+    return harvest_from(read(asset), asset, conn)
+
+
+def read(asset: Asset) -> Reading:
+    """Return what the workbook says: its queue records, the month's history rows, its
+    status listings and its rejected rows (a HarvestError when it cannot be read)."""
     workbook = open_workbook(asset, EXPECTED)
     try:
-        sheets = {name: worksheet(workbook, name, asset, EXPECTED) for name in SHEETS}
+        sheets = _project_sheets(workbook, asset)
         observed_at = _report_run_time(workbook, asset)
         month = history.report_month(workbook, asset, EXPECTED)
         rows: list[tuple[dict, dict, dict]] = []
@@ -72,8 +95,8 @@ def parse(asset: Asset, conn: sqlite3.Connection) -> Harvest:
         rejections: list[dict[str, Any]] = []
         seen: dict[str, str] = {}
         input_records = 0
-        for name, sheet in sheets.items():
-            for row_number, published in _sheet_rows(sheet, name, SHEETS[name], asset):
+        for kind, (name, sheet) in sheets.items():
+            for row_number, published in _sheet_rows(sheet, name, kind, asset):
                 input_records += 1
                 locator = f"{asset.file_name}#{name}!R{row_number}"
                 problems = _problems(published, seen)
@@ -81,35 +104,77 @@ def parse(asset: Asset, conn: sqlite3.Connection) -> Harvest:
                     rejections.append(rejection(locator, *problems))
                     continue
                 seen[published["INR"]] = locator
-                rows.append(_records(asset, observed_at, name, SHEETS[name], row_number, published))
+                rows.append(_records(asset, observed_at, name, kind, row_number, published))
                 history_rows.append(
-                    history.project_row(asset, month, SHEETS[name], name, row_number, published)
+                    history.project_row(asset, month, kind, name, row_number, published)
                 )
-        events, event_rejections, event_rows = history.event_rows(workbook, asset, month, EXPECTED)
+        events, event_rejections, event_count, event_sheets = history.event_rows(
+            workbook, asset, month, EXPECTED
+        )
         listings = status_listings(workbook, asset, source_id=SOURCE_ID, observed_at=observed_at)
     finally:
         workbook.close()
+    return Reading(
+        month=month,
+        observed_at=observed_at,
+        kinds=tuple(sheets),
+        records=rows,
+        history_rows=history_rows,
+        events=events,
+        event_sheets=event_sheets,
+        listings=listings,
+        rejections=rejections + event_rejections,
+        input_records=input_records + event_count,
+    )
+
+
+def harvest_from(reading: Reading, asset: Asset, conn: sqlite3.Connection) -> Harvest:
+    """Return the harvest of a workbook already read (nothing is written yet)."""
+    fips = harvest_store.county_fips_by_name(conn, "TX")
+    sheets = ",".join([*(history.PROJECT_SHEETS[k] for k in reading.kinds), *reading.event_sheets])
 
     def store(conn: sqlite3.Connection) -> None:
         harvest_store.delete_queue_records(conn, SOURCE_ID)
-        for record, details, evidence in rows:
+        for record, details, evidence in reading.records:
             details["countyFips"] = fips.get((record["county"] or "").lower())
             record["qualityFlags"] = queue_flags(record, details)
             details["qualityFlags"] = record["qualityFlags"]
             writer.insert_queue_record(conn, record, details, evidence)
         history.store_month(
-            conn, asset, month, history.central_date(observed_at), [*history_rows, *events], fips
+            conn,
+            asset,
+            reading.month,
+            history.central_date(reading.observed_at),
+            [*reading.history_rows, *reading.events],
+            fips,
+            sheets=sheets,
         )
-        harvest_store.replace_queue_status_listings(conn, SOURCE_ID, listings)
+        harvest_store.replace_queue_status_listings(conn, SOURCE_ID, reading.listings)
 
     return Harvest(
         source_id=SOURCE_ID,
-        input_records=input_records + event_rows,
-        accepted_records=len(rows) + len(events),
-        rejections=rejections + event_rejections,
+        input_records=reading.input_records,
+        accepted_records=len(reading.records) + len(reading.events),
+        rejections=reading.rejections,
         store=store,
-        observed_at=observed_at,
+        observed_at=reading.observed_at,
     )
+
+
+def _project_sheets(workbook, asset: Asset) -> dict[str, tuple[str, Any]]:
+    """Return kind -> (worksheet name, worksheet) of the project sheets this workbook has:
+    always the large-generation one (the single "Project Details" before 2022), the
+    small-generation one when the report has it."""
+    found = {}
+    for sheet, kind in SHEETS.items():
+        name = (
+            layout.require_sheet(workbook, sheet, asset, EXPECTED)
+            if kind == "large"
+            else layout.sheet_name(workbook, sheet)
+        )
+        if name is not None:
+            found[kind] = (name, workbook[name])
+    return found
 
 
 def _report_run_time(workbook, asset: Asset) -> str:
@@ -128,35 +193,33 @@ def _report_run_time(workbook, asset: Asset) -> str:
 
 
 def _sheet_rows(sheet, name: str, kind: str, asset: Asset):
-    """Yield (Excel row number, {header: value}) for every non-blank data row."""
+    """Yield (Excel row number, {header: value}) for every non-blank data row.
+
+    The header is the first row naming INR and Project Name, wherever it sits; its names run over several rows, and the data starts at the first row below it
+    with a value in the INR column."""
     rows = list(enumerate(sheet.iter_rows(values_only=True), 1))
-    header_at = next(
-        (i for i, (_, row) in enumerate(rows) if row and _is_text(row[0], "INR")), None
-    )
+    header_at = layout.header_row([row for _, row in rows], HEADER_MARKS)
     if header_at is None:
         raise HarvestError(
-            f"{asset.file_name}: worksheet {name!r} has no header row starting with 'INR' "
-            f"(expected {EXPECTED})"
+            f"{asset.file_name}: worksheet {name!r} has no header row naming "
+            f"{', '.join(repr(m) for m in HEADER_MARKS)} (expected {EXPECTED})"
         )
-    # The header runs over several rows; the data starts at the first row with a key.
+    first = rows[header_at][1]
+    inr_at = next(i for i, v in enumerate(first) if layout.cell_name(v) == "INR")
     data_at = next(
         (
             i
             for i in range(header_at + 1, len(rows))
-            if rows[i][1] and rows[i][1][0] not in (None, "")
+            if len(rows[i][1]) > inr_at and rows[i][1][inr_at] not in (None, "")
         ),
         len(rows),
     )
-    header = _joined_header([row for _, row in rows[header_at:data_at]])
+    header = [layout.canonical(n) for n in _joined_header([r for _, r in rows[header_at:data_at]])]
     index = require_columns(header, SHEET_COLUMNS[kind], asset, f"worksheet {name!r}")
     for number, row in rows[data_at:]:
         if row is None or all(v in (None, "") for v in row):
             continue
         yield number, {h: row[i] if i < len(row) else None for h, i in index.items()}
-
-
-def _is_text(value: Any, text: str) -> bool:
-    return isinstance(value, str) and value.strip() == text
 
 
 def _joined_header(header_rows: list[tuple]) -> list[str]:

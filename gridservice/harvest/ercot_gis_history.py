@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from gridservice.harvest import ercot_gis_layout as layout
 from gridservice.harvest import poi
 from gridservice.harvest._base import Asset, HarvestError, rejection, require_columns
 from gridservice.harvest.fuels import FUEL_CODES
@@ -29,7 +30,8 @@ EVENT_SHEETS = {
     "Cancellation Update": ("cancellation", "cancelled", "Cancel Date"),
     "Commissioning Update": ("commissioning", "commissioned", "Approval Date *"),
 }
-EVENT_COLUMNS = ["INR", "Size Category", "Project Name", "Fuel", "County", "MW **"]
+# "Size Category" came in 2022 with the large/small split; before, it is not there.
+EVENT_COLUMNS = ["INR", "Project Name", "Fuel", "County", "MW **"]
 MILESTONES = {
     "energization approved by ercot": "energization",
     "synchronization approved by ercot": "synchronization",
@@ -37,7 +39,8 @@ MILESTONES = {
 }
 SECURITY_NTP = "Financial Security and Notice to Proceed Provided"
 INR = re.compile(r"^\d{2}INR\d{4}", re.IGNORECASE)
-ACTIVITY = re.compile(r"GIM Activity:\s*(\w{3}) \d{2}, (\d{4}) to")
+# "GINR Activity" until 2022, "GIM Activity" since.
+ACTIVITY = re.compile(r"GI(?:M|NR) Activity:\s*(\w{3}) \d{2}, (\d{4}) to")
 # Per the report's notes, 1-1-1900 means "date not available".
 NOT_AVAILABLE = dt.date(1900, 1, 1)
 REPORT_TZ = ZoneInfo("America/Chicago")
@@ -126,18 +129,22 @@ def project_row(
 
 def event_rows(
     workbook, asset: Asset, month: str, expected: str
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
-    """Return (history rows, rejections, rows read) of the month's three event sheets."""
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int, list[str]]:
+    """Return (history rows, rejections, rows read, sheet codes read) of the month's event
+    sheets: the cancellation and commissioning sheets every report has, the inactive one
+    when it has it (reports before mid-2019 list no inactive projects)."""
     rows: list[dict[str, Any]] = []
     rejections: list[dict[str, Any]] = []
     read = 0
-    for worksheet, (sheet, status, date_column) in EVENT_SHEETS.items():
-        if worksheet not in workbook.sheetnames:
-            found = ", ".join(repr(s) for s in workbook.sheetnames)
-            raise HarvestError(
-                f"{asset.file_name}: no worksheet {worksheet!r} (expected {expected}); "
-                f"the workbook has {found}"
-            )
+    sheets_read = []
+    for today, (sheet, status, date_column) in EVENT_SHEETS.items():
+        if sheet == "inactive":
+            worksheet = layout.sheet_name(workbook, today)
+            if worksheet is None:
+                continue
+        else:
+            worksheet = layout.require_sheet(workbook, today, asset, expected)
+        sheets_read.append(sheet)
         columns = [*EVENT_COLUMNS, date_column]
         if sheet == "commissioning":
             columns.append("Commissioning Category")
@@ -153,19 +160,24 @@ def event_rows(
                 continue
             seen[(history["project_id"].lower(), history["milestone"])] = number_
             rows.append(history)
-    return rows, rejections, read
+    return rows, rejections, read, sheets_read
 
 
 def _event_sheet(sheet, name: str, columns: list[str], asset: Asset):
     """Yield (Excel row, {header: value}) of every row whose INR cell is filled in."""
-    iterator = enumerate(sheet.iter_rows(values_only=True), 1)
-    for _, row in iterator:
-        if row and "INR" in row:
-            header = [text(v) or "" for v in row]
-            break
-    else:
-        raise HarvestError(f"{asset.file_name}: worksheet {name!r} has no header row with 'INR'")
+    rows = list(enumerate(sheet.iter_rows(values_only=True), 1))
+    header_at = layout.header_row([row for _, row in rows], ("INR", "Project Name"))
+    if header_at is None:
+        # A month without events prints "No cancelled projects during the month" instead.
+        if any(layout.says_none(row) for _, row in rows[: layout.HEADER_SEARCH_ROWS]):
+            return
+        raise HarvestError(
+            f"{asset.file_name}: worksheet {name!r} has no header row naming 'INR' and "
+            "'Project Name'"
+        )
+    header = [layout.canonical(layout.cell_name(v)) for v in rows[header_at][1]]
     index = require_columns(header, columns, asset, f"worksheet {name!r}")
+    iterator = iter(rows[header_at + 1 :])
     inr_at = index["INR"]
     for number_, row in iterator:
         value = row[inr_at] if row and inr_at < len(row) else None

@@ -8,7 +8,6 @@ before the transaction starts, and any failure inside it rolls everything back.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from gridservice.harvest import (
     eia_fleet,
     ercot_cdr,
     ercot_gis,
+    ercot_gis_archive,
     ercot_gis_extract,
     ercot_large_load,
     hifld,
@@ -206,6 +206,7 @@ def run_harvest(
     harvested_at: str | None = None,
     on_step: Callable[[str], None] | None = None,
     refresh_search_index: bool = True,
+    parse: Callable[[Asset, sqlite3.Connection], Harvest] | None = None,
 ) -> HarvestResult:
     """Harvest one file of `source` into the store and return the recorded run.
 
@@ -213,6 +214,7 @@ def run_harvest(
     When the harvest changed the evidence, the search's impact index is rebuilt
     (`store.search.impacts`), and when it changed the queue history the surroundings'
     summary (`store.surroundings_summary`), unless `refresh_search_index` is False.
+    `parse` stands in for the source's own (a build hands in workbooks read ahead).
     """
     step = on_step or (lambda _stage: None)
     spec = _source(source)
@@ -229,7 +231,7 @@ def run_harvest(
             writer.insert_harvest_run(conn, run)
         return HarvestResult(source, asset.path, run)
     step("parse")
-    harvest = spec.parse(asset, conn)
+    harvest = (parse or spec.parse)(asset, conn)
     step("store")
     counts = {
         "inputRecords": harvest.input_records,
@@ -282,20 +284,44 @@ def build_from_dir(
         key=lambda item: (item[0], _release_key(item[3]), item[1]),
     )
     progress = progress or BuildProgress()
+    workbooks = [p for _, _, name, p in plan if name == "ercot-gis"]
+    superseded = ercot_gis_archive.superseded_by(workbooks)
+    readings = ercot_gis_archive.ReadAhead([p for p in workbooks if p not in superseded])
     results = []
-    for number, (_, _, name, path) in enumerate(plan, 1):
-        progress.start(number, len(plan), path)
-        try:
-            result = run_harvest(
-                conn, name, path, on_step=progress.step, refresh_search_index=False
-            )
-        except HarvestError as exc:
-            result = _rejected_run(conn, SOURCES[name], path, str(exc))
-        progress.done(result)
-        results.append(result)
+    try:
+        for number, (_, _, name, path) in enumerate(plan, 1):
+            progress.start(number, len(plan), path)
+            if path in superseded:
+                result = _superseded_run(conn, SOURCES[name], path, superseded[path])
+            else:
+                result = _build_one(conn, name, path, progress, readings)
+            progress.done(result)
+            results.append(result)
+    finally:
+        readings.close()
     impacts.refresh(conn)
     surroundings_summary.refresh(conn)
     return results
+
+
+def _build_one(
+    conn: sqlite3.Connection,
+    name: str,
+    path: Path,
+    progress: BuildProgress,
+    readings: ercot_gis_archive.ReadAhead,
+) -> HarvestResult:
+    """Harvest one file of a build; one that cannot be read gets a rejected run."""
+    parse = readings.parser(path) if name == "ercot-gis" else None
+    try:
+        return run_harvest(
+            conn, name, path, on_step=progress.step, refresh_search_index=False, parse=parse
+        )
+    except HarvestError as exc:
+        return _rejected_run(conn, SOURCES[name], path, str(exc))
+    finally:
+        if parse is not None:
+            readings.forget(path)
 
 
 class BuildProgress:
@@ -326,35 +352,24 @@ def _rejected_run(conn: sqlite3.Connection, spec: Source, path: Path, reason: st
     return HarvestResult(spec.name, asset.path, run)
 
 
-MONTHS = {
-    m: i
-    for i, m in enumerate(
-        [
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ],
-        1,
-    )  # fmt: skip
-}
+def _superseded_run(conn: sqlite3.Connection, spec: Source, path: Path, by: Path) -> HarvestResult:
+    """Record that a file was superseded by a re-issue of its month and not read."""
+    asset = Asset.from_path(path)
+    counts = {"inputRecords": 0, "acceptedRecords": 0, "rejectedRecords": 0, "rejections": []}
+    run = {
+        **_run_record(conn, spec, asset, counts, unchanged=False),
+        "supersededAsset": True,
+        "supersededBy": by.name,
+    }
+    with _transaction(conn):
+        writer.insert_harvest_run(conn, run)
+    return HarvestResult(spec.name, asset.path, run)
 
 
 def _release_key(path: Path) -> tuple[int, int]:
-    """Year and month named in a file name ('..._November2025...'), so older reports load
-    first and the newest is the one that stays current."""
-    match = re.search(r"([A-Za-z]+)(\d{4})", path.stem)
-    if match and match.group(1).lower() in MONTHS:
-        return int(match.group(2)), MONTHS[match.group(1).lower()]
-    return 0, 0
+    """Year and month named in a file name, so older reports load first and the newest is
+    the one that stays current."""
+    return ercot_gis_archive.release_key(path)
 
 
 def _source(name: str) -> Source:

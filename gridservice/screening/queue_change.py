@@ -2,8 +2,10 @@
 
 A project is in the queue of a report when it has a row on the report's large- or
 small-generation sheet. It *entered* between two reports when it is there in the later
-one only; it *left* when it is there in the earlier one only, and the inactive,
-cancellation or commissioning sheets of the reports between say why (or nothing does).
+one only; it *left* when it is there in the earlier one only and the later report lists
+it in no other county either (a project that moved county did not leave), and the
+inactive, cancellation or commissioning sheets of the reports between say why (or nothing
+does).
 """
 
 from __future__ import annotations
@@ -98,6 +100,11 @@ def queue_changes(
         and r["market"] == to_report["market"]
     ]
     gone = sorted(set(before) - set(after))
+    # A project queued in another county of the later report moved: it did not leave.
+    moved_away = surroundings_reads.still_queued(
+        conn, to_id, [before[key]["project_id"] for key in gone]
+    )
+    gone = [key for key in gone if key not in moved_away]
     later = others_by_project(surroundings_reads.project_event_rows(conn, between, gone))
     came = sorted(set(after) - set(before))
     # Counted and paged past unless among the first `summaries`: a changed project's

@@ -150,10 +150,16 @@ def ranked_history_sql(partition: str, where: str) -> str:
     case), county_fips, project_key (upper case), status, fuel, newest (that row's month and
     '1' for large-gen, '0' else), place, first_active, last_inactive, last_cancelled,
     last_commissioned."""
+    # Reaching commercial operation is the commissioning sheet's COD approval only: an
+    # approval for energization or synchronisation is an earlier, separate milestone.
+    listed = {
+        "inactive": "h.status = 'inactive'",
+        "cancelled": "h.status = 'cancelled'",
+        "commissioned": "h.status = 'commissioned' AND h.milestone = 'commercial_operation'",
+    }
     outcomes = ", ".join(
-        f"max(CASE WHEN h.status = '{status}' THEN r.report_month END) OVER project "
-        f"AS last_{status}"
-        for status in ("inactive", "cancelled", "commissioned")
+        f"max(CASE WHEN {condition} THEN r.report_month END) OVER project AS last_{status}"
+        for status, condition in listed.items()
     )
     return (
         "SELECT upper(r.market) AS market, h.county_fips, upper(h.project_id) AS project_key, "
@@ -218,6 +224,22 @@ def project_event_rows(
         )
         rows += _dicts(cursor, names)
     return sorted(rows, key=lambda r: (r["report_id"], r["project_id"].upper(), r["sheet"]))
+
+
+def still_queued(conn: sqlite3.Connection, report_id: str, project_ids: Sequence[str]) -> set[str]:
+    """Return the ids (upper case) of those projects a report still lists on a large- or
+    small-generation sheet, in any county: a project gone from one county but queued in
+    another changed county, it did not leave the queue."""
+    found: set[str] = set()
+    for chunk in _chunks(sorted(set(project_ids))):
+        cursor = tuples(
+            conn,
+            f"SELECT DISTINCT upper(project_id) FROM queue_history WHERE project_id IN "
+            f"({_marks(chunk)}) AND +report_id = ? AND status = 'active'",
+            [*chunk, report_id],
+        )
+        found.update(key for (key,) in cursor.fetchall())
+    return found
 
 
 POINT_COLUMNS = [

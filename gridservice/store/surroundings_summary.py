@@ -38,7 +38,7 @@ from gridservice.store.pg import is_postgres
 
 Row = dict[str, Any]
 SUMMARY_KEY = "surroundings_summary"
-SUMMARY_VERSION = "3"  # a change to what the tables hold changes this: they are rebuilt
+SUMMARY_VERSION = "4"  # a change to what the tables hold changes this: they are rebuilt
 WATCHED_TABLES = (
     "queue_reports", "queue_history", "interconnection_points", "interconnection_point_projects",
 )  # fmt: skip
@@ -103,8 +103,25 @@ _COUNTY_COUNTS_SQL = (
     "INSERT INTO queue_county_outcomes (market, county_fips, fuel, inactive, cancelled, "
     "commissioned, projects) SELECT market, county_fips, coalesce(fuel, ''), "
     + ", ".join(
-        f"CASE WHEN last_{status} >= first_active THEN 1 ELSE 0 END"
-        for status in ("inactive", "cancelled", "commissioned")
+        f"CASE WHEN last_{status} >= first_active AND {newest} THEN 1 ELSE 0 END"
+        for status, newest in (
+            # Counted once, by the newest word (a tie goes to the later step).
+            (
+                "inactive",
+                "last_inactive > coalesce(last_cancelled, '') "
+                "AND last_inactive > coalesce(last_commissioned, '')",
+            ),
+            (
+                "cancelled",
+                "last_cancelled >= coalesce(last_inactive, '') "
+                "AND last_cancelled > coalesce(last_commissioned, '')",
+            ),
+            (
+                "commissioned",
+                "last_commissioned >= coalesce(last_inactive, '') "
+                "AND last_commissioned >= coalesce(last_cancelled, '')",
+            ),
+        )
     )
     + ", count(*) FROM queue_project_counties WHERE newest_active IS NOT NULL "
     "AND (market, project_key) NOT IN (SELECT market, project_key FROM "
@@ -159,8 +176,19 @@ def _count(alike: Outcomes, rows: Iterable[Sequence[Any]]) -> None:
     county and outcome: a status counts when a report from the project's first queued
     month on lists it."""
     for _, fuel, county, first, *lasts in rows:
-        inactive, cancelled, commissioned = (m is not None and m >= first for m in lasts)
-        alike[(fuel or "unknown", county, inactive, cancelled, commissioned)] += 1
+        alike[(fuel or "unknown", county, *final_outcome(first, lasts))] += 1
+
+
+def final_outcome(first: str | None, lasts: Sequence[str | None]) -> tuple[bool, bool, bool]:
+    """Return (inactive, cancelled, commissioned) with at most one True: the status whose
+    sheet lists the project newest, from its first queued month on (a tie goes to the later
+    step), so a project inactive and then cancelled is counted once, as cancelled."""
+    listed = [(m, i) for i, m in enumerate(lasts) if m is not None and first and m >= first]
+    if not listed:
+        return False, False, False
+    _, newest = max(listed)
+    inactive, cancelled, commissioned = (i == newest for i in range(3))
+    return inactive, cancelled, commissioned
 
 
 def _combined(rows: Iterable[Sequence[Any]]) -> list[tuple]:

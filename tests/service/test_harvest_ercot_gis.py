@@ -198,9 +198,9 @@ def _bad_files(tmp_path):
         "missing sheet": (
             rewrite_xlsx(
                 src, tmp_path / f"sheet_{name}", "xl/workbook.xml",
-                lambda x: x.replace('name="Project Details - Small Gen"', 'name="Small Gen"'),
+                lambda x: x.replace('name="Project Details - Large Gen"', 'name="Large Gen"'),
             ),
-            "no worksheet 'Project Details - Small Gen'",
+            "no worksheet 'Project Details - Large Gen' or 'Project Details'",
         ),
         "renamed column": (
             rewrite_xlsx(
@@ -211,7 +211,7 @@ def _bad_files(tmp_path):
         ),
         "wrong file": (
             data_file("ercot_cdr/CapacityDemandandReservesReport_May2025.xlsx"),
-            "no worksheet 'Project Details - Large Gen' (expected an ERCOT GIS report",
+            "no worksheet 'Project Details - Large Gen' or 'Project Details' (expected an ERCOT GIS",
         ),
     }  # fmt: skip
 

@@ -1,0 +1,225 @@
+"""Seven years of ERCOT GIS reports (Dec 2018 - Nov 2025) built into one store.
+
+Every expected figure is read here from the published files (the index CSV, openpyxl on
+the workbooks), never copied from the harvester's output. The build runs once per module.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import re
+
+import openpyxl
+import pytest
+from test_harvest_support import DATA, fresh_store
+
+from gridservice.harvest import runner
+from gridservice.screening import queue_change
+from gridservice.store import surroundings_reads
+
+pytestmark = pytest.mark.slow
+
+FOLDERS = ("ercot_gis_queue", "ercot_gis_queue_monthly_2024", "ercot_gis_queue_monthly_archive")
+INDEX = "ercot_gis_queue_monthly_archive/ercot_gis_monthly_reports_index_Dec2018_Oct2025.csv"
+MONTH = re.compile(r"GIS_Report_([A-Za-z]+)_?(\d{4})")
+NAMES = [
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+]  # fmt: skip
+BROKEN = "GIS_Report_renamed_column.xlsx"
+INR = re.compile(r"^\d{2}INR\d{4}")
+ECTOR = "48135"
+
+
+def _month(name: str) -> str:
+    found = MONTH.match(name)
+    return f"{found[2]}-{NAMES.index(found[1].lower()) + 1:02d}"
+
+
+def _workbooks() -> list:
+    if not (DATA / INDEX).is_file():
+        pytest.skip(f"shared data file not present: {INDEX} (looked in {DATA.resolve()})")
+    return sorted(p for folder in FOLDERS for p in (DATA / folder).glob("GIS_Report_*.xlsx"))
+
+
+def _standing() -> dict[str, object]:
+    """Month -> the workbook that stands for it: the index's last re-issue, else the one."""
+    with (DATA / INDEX).open(newline="") as handle:
+        reissues = {r["file_name"] for r in csv.DictReader(handle) if r["is_reissue"] == "yes"}
+    by_month: dict[str, list] = {}
+    for path in _workbooks():
+        by_month.setdefault(_month(path.name), []).append(path)
+    return {
+        month: max((p for p in paths if p.name in reissues), default=paths[0], key=lambda p: p.name)
+        for month, paths in by_month.items()
+    }
+
+
+def _break_county_column(source, target) -> None:
+    """Write a copy of a workbook whose project sheet calls its County column 'Area'."""
+    book = openpyxl.load_workbook(source)
+    sheet = book["Project Details"]
+    for row in sheet.iter_rows(max_row=60):
+        if row[0].value == "INR":
+            next(c for c in row if c.value == "County").value = "Area"
+            break
+    book.save(target)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """Every GIS workbook and a broken copy of one, built as `gridservice build` does."""
+    folder = tmp_path_factory.mktemp("archive")
+    for path in _workbooks():
+        (folder / path.name).symlink_to(path)
+    _break_county_column(DATA / FOLDERS[2] / "GIS_Report_December_2018.xlsx", folder / BROKEN)
+    conn = fresh_store(folder.parent / "archive.db")
+    results = runner.build_from_dir(conn, folder)
+    yield conn, {r.path.name: r.run for r in results}
+    conn.close()
+
+
+def test_every_month_is_read_and_reissues_supersede(built):
+    conn, runs = built
+    standing = _standing()
+    held = dict(conn.execute("SELECT report_month, file_name FROM queue_reports").fetchall())
+    assert held == {month: path.name for month, path in standing.items()}
+    assert len(held) == 84
+    superseded = {name: run["supersededBy"] for name, run in runs.items() if "supersededBy" in run}
+    expected = {
+        p.name: standing[_month(p.name)].name
+        for p in _workbooks()
+        if p.name != standing[_month(p.name)].name
+    }
+    assert superseded == expected
+    assert len(superseded) == 6
+
+
+def test_a_broken_workbook_is_rejected_with_its_reason(built):
+    _, runs = built
+    run = runs[BROKEN]
+    assert run["rejectedAsset"]
+    assert "'County'" in run["rejections"][0]["reasons"][0]
+    assert not any(r.get("rejectedAsset") for name, r in runs.items() if name != BROKEN)
+
+
+def _sheet_rows(path) -> list[dict]:
+    """Every project row of a workbook, read by the header's own names (first header row)."""
+    book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    rows = []
+    for sheet in (s for s in book.sheetnames if s.startswith("Project Details")):
+        header = None
+        for number, row in enumerate(book[sheet].iter_rows(values_only=True), 1):
+            if header is None and row and row[0] == "INR":
+                header = {str(v).strip(): i for i, v in enumerate(row) if v is not None}
+            elif header and row and isinstance(row[0], str) and INR.match(row[0]):
+                phase = header.get("GIM Study Phase", header.get("GINR Study Phase"))
+                rows.append({
+                    "project_id": row[0].strip(), "worksheet": sheet, "row": number,
+                    "project_name": row[header["Project Name"]], "county": row[header["County"]],
+                    "capacity_mw": row[header["Capacity (MW)"]], "fuel": row[header["Fuel"]],
+                    "study_phase": None if phase is None else row[phase], "poi_location": row[header["POI Location"]],
+                })  # fmt: skip
+    book.close()
+    return rows
+
+
+@pytest.mark.parametrize("month", ["2019-06", "2021-06", "2023-06", "2025-06"])
+def test_rows_of_each_era_match_the_workbook_cells(built, month):
+    conn, _ = built
+    path = _standing()[month]
+    published = _sheet_rows(path)
+    sample = [published[0], published[len(published) // 2], published[-1]]
+    columns = [*sample[0]]
+    for expected in sample:
+        held = conn.execute(
+            f"SELECT {', '.join(columns)} FROM queue_history h JOIN queue_reports r "
+            "USING (report_id) WHERE r.report_month = ? AND h.worksheet = ? AND h.row = ?",
+            (month, expected["worksheet"], expected["row"]),
+        ).fetchone()
+        got = dict(zip(columns, held, strict=True))
+        for column in ("project_name", "county", "study_phase", "poi_location"):
+            value = expected[column]
+            expected[column] = None if value is None else " ".join(str(value).split()) or None
+        assert got == expected
+    sha = conn.execute(
+        "SELECT sha256 FROM queue_reports WHERE report_month = ?", (month,)
+    ).fetchone()[0]
+    assert sha == hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _newest_words() -> dict[str, tuple[str, str]]:
+    """INR -> (month, status) of the newest event sheet row naming it, read from every
+    standing workbook (COD approvals only count as commissioned; a tie goes to the later
+    step: inactive, cancelled, commissioned)."""
+    step = {"inactive": 0, "cancelled": 1, "commissioned": 2}
+    words: dict[str, tuple[str, int]] = {}
+    for month, path in _standing().items():
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+        for sheet in book.sheetnames:
+            status = next((s for k, s in (("Inactive", "inactive"), ("Cancel", "cancelled"),
+                                          ("Commissioning", "commissioned")) if k in sheet), None)  # fmt: skip
+            if status is None or "Project Details" in sheet:
+                continue
+            for row in book[sheet].iter_rows(values_only=True):
+                inr = next((v.strip() for v in row if isinstance(v, str) and INR.match(v)), None)
+                if inr is None:
+                    continue
+                if status == "commissioned" and not str(row[0]).lower().startswith("commercial"):
+                    continue
+                word = (month, step[status])
+                words[inr.upper()] = max(words.get(inr.upper(), word), word)
+        book.close()
+    names = {v: k for k, v in step.items()}
+    return {inr: (month, names[i]) for inr, (month, i) in words.items()}
+
+
+def test_ector_counts_each_project_once_by_its_final_outcome(built):
+    conn, _ = built
+    reports = surroundings_reads.queue_reports(conn)
+    active = conn.execute(
+        "SELECT upper(h.project_id), min(r.report_month), max(r.report_month) FROM queue_history "
+        "h JOIN queue_reports r USING (report_id) WHERE h.status = 'active' GROUP BY 1"
+    ).fetchall()
+    # The rates' cohort: every project a report queues in the county (see dropout_rates).
+    queued_here = {
+        key
+        for (key,) in conn.execute(
+            "SELECT DISTINCT upper(project_id) FROM queue_history WHERE status = 'active' "
+            "AND county_fips = ?",
+            (ECTOR,),
+        )
+    }
+    words = _newest_words()
+    expected = {"projects": 0, "wentInactive": 0, "cancelled": 0, "commissioned": 0}
+    for key, first, _ in active:
+        if key not in queued_here:
+            continue
+        expected["projects"] += 1
+        month, status = words.get(key, (None, None))
+        if month is not None and month >= first:
+            expected[{"inactive": "wentInactive"}.get(status, status)] += 1
+    rates = queue_change.dropout_rates(conn, reports, [ECTOR], {ECTOR: "Ector"})
+    (county,) = rates["byCounty"]
+    assert {k: county[k] for k in expected} == expected
+    assert county["droppedOut"] == county["wentInactive"] + county["cancelled"]
+
+
+def test_a_project_that_moved_county_did_not_leave_it(built):
+    conn, _ = built
+    reports = surroundings_reads.queue_reports(conn)
+    moved = {"27INR0385", "27INR0386"}
+    held = conn.execute(
+        "SELECT r.report_month, upper(h.project_id), h.county_fips FROM queue_history h JOIN "
+        "queue_reports r USING (report_id) WHERE upper(h.project_id) IN (?, ?) "
+        "AND h.status = 'active' ORDER BY 1",
+        sorted(moved),
+    ).fetchall()
+    in_ector = [m for m, _, fips in held if fips == ECTOR]
+    assert in_ector, "the reports list these projects in Ector in some month"
+    first = next(r for r in reports if r["report_month"] == min(in_ector))
+    last = reports[-1]
+    changes = queue_change.queue_changes(conn, reports, first, last, [ECTOR])
+    assert moved.isdisjoint(p["projectId"].upper() for p in changes["left"])
+    assert any(fips != ECTOR for m, _, fips in held if m == last["report_month"])
