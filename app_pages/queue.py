@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, coverage, data, queue_requests, queue_view
+from components import connection, coverage, data, queue_markets, queue_requests, queue_view
 from components.problems import problem_boundary
 from components.text import escape_markdown
 
@@ -19,7 +19,12 @@ with problem_boundary():
     coverage.draw_notice(conn, "interconnection_queue")
     queue = queue_view.queue_list(conn, data.all_queue_records(conn))
     frame = queue.frame
-    narrowed = queue_view.filter_queue(frame, queue_view.draw_filters(queue))
+    chosen = queue_view.draw_filters(queue)
+    narrowed = queue_view.filter_queue(frame, chosen)
+    st.caption(queue_markets.market_counts_text(frame))
+    unloaded = queue_markets.states_without_records(frame, chosen.states)
+    if unloaded:
+        st.warning(queue_markets.unloaded_states_text(unloaded, frame), icon=":material/dataset:")
     filtered = queue_view.draw_technology(conn, narrowed)
 
     total_mw = filtered["requestedCapacityMw"].sum()

@@ -602,7 +602,7 @@ def time_map_clicks(context, base_url: str) -> tuple[tuple, list[tuple]]:
     import h3  # deferred, as the picker below: only the click timings need it
 
     # Deferred: the app's picker (Streamlit, pydeck) loads only for the click timings.
-    from components.picker import NEAR_RES, NEAR_ZOOM, REGION_VIEW
+    from components.picker import NEAR_RES, NEAR_ZOOM, country_view
 
     page = context.new_page()
     page.goto(f"{base_url}/")
@@ -610,7 +610,9 @@ def time_map_clicks(context, base_url: str) -> tuple[tuple, list[tuple]]:
     canvas = page.locator(PICKER_FRAME).first  # the map fills its frame
     page.frame_locator(PICKER_FRAME).first.locator("canvas").wait_for(state="visible")
     page.wait_for_timeout(1500)  # the first frame is drawn before anything is picked
-    first = time_click(page, *deck_pixel(REGION_VIEW, canvas.bounding_box(), *CLICK_POINT))
+    opened = country_view()
+    opened_view = {"latitude": opened.latitude, "longitude": opened.longitude, "zoom": opened.zoom}
+    first = time_click(page, *deck_pixel(opened_view, canvas.bounding_box(), *CLICK_POINT))
     pin = (
         float(page.locator('input[aria-label="Latitude"]').input_value()),
         float(page.locator('input[aria-label="Longitude"]').input_value()),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import functools
 import json
+import math
 import os
 import threading
 from collections import OrderedDict
@@ -224,6 +225,29 @@ def layer_rows(spec: dict[str, Any]) -> list[Any]:
 
 def view(latitude: float, longitude: float, zoom: float) -> pdk.ViewState:
     return pdk.ViewState(latitude=latitude, longitude=longitude, zoom=zoom, pitch=0, bearing=0)
+
+
+# deck.gl's web-Mercator world is 512 pixels wide at zoom 0
+WORLD_PX = 512
+
+
+def _mercator_y(latitude: float) -> float:
+    """Return a latitude's web-Mercator ordinate, in radians of the world's width."""
+    return math.log(math.tan(math.pi / 4 + math.radians(latitude) / 2))
+
+
+def view_fitting(
+    bounds: tuple[float, float, float, float], width_px: int, height_px: int
+) -> pdk.ViewState:
+    """Return the view centred on a box (south, west, north, east) at the highest zoom that
+    shows all of it on a map of that many pixels."""
+    south, west, north, east = bounds
+    low, high = _mercator_y(south), _mercator_y(north)
+    zoom_across = math.log2(width_px * 360 / (WORLD_PX * (east - west)))
+    zoom_up = math.log2(height_px * 2 * math.pi / (WORLD_PX * (high - low)))
+    middle = math.degrees(2 * math.atan(math.exp((low + high) / 2)) - math.pi / 2)
+    zoom = math.floor(min(zoom_across, zoom_up) * 100) / 100  # rounded down: never cut off
+    return view(round(middle, 4), round((west + east) / 2, 4), zoom)
 
 
 class CompactDeck(pdk.Deck):

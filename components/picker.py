@@ -4,8 +4,8 @@ The map is `components.click_map`: deck.gl drawing the deck JSON pydeck writes, 
 browser, with the pin placed there at the clicked point as soon as the map is clicked, and
 the point reported to the app. (Streamlit's own deck chart reports the objects a click
 picked, never the point, and redraws the whole map for each click.)
-- the region view (Texas and its neighbours): a click places the pin and brings the view to
-  the pin's surroundings;
+- the country view (the lower 48, their state outlines, fitted to the map): a click places
+  the pin and brings the view to the pin's surroundings, its counties outlined;
 - the surroundings view, around a centre: a click moves the pin and leaves the view where it
   is, with the county outlines, their names and a 20 km scale bar drawn with it; a click
   outside the surroundings box (NEAR_HALF_SPAN_KM, wider than the map at any common screen
@@ -31,17 +31,18 @@ from components import click_map, grid_context, state
 from components.geography import (
     County,
     counties_in_box,
+    country_counties_in_box,
+    country_states,
     county_at,
-    region_counties,
-    region_states,
+    outline_bounds,
 )
 from components.maps import (
-    OUTLINE_COLOUR,
-    REGION_VIEW,
     county_layer,
+    outline_layer,
     pin_layer,
     rows_by_url,
     view,
+    view_fitting,
 )
 
 NEAR_RES = 7  # the surroundings view is centred on an H3 cell of this resolution (~2.5 km)
@@ -51,6 +52,9 @@ NEAR_ZOOM = 9.0
 NEAR_HALF_SPAN_KM = (90.0, 50.0)
 SCALE_KM = 20
 NEAR_HIGHLIGHT = [255, 140, 0, 40]  # the pin's county: a light wash, the names stay readable
+# the country view is fitted to the narrowest map the picker gets (its column in Streamlit's
+# centred layout); a wider map shows more around the lower 48
+COUNTRY_FIT_PX = (420, 460)
 
 
 def layer_spec(layer: pdk.Layer) -> dict[str, Any]:
@@ -68,20 +72,19 @@ def near_box(latitude: float, longitude: float) -> tuple[float, float, float, fl
     return latitude - reach_lat, longitude - reach_lng, latitude + reach_lat, longitude + reach_lng
 
 
-@st.cache_resource(show_spinner=False)
+STATES_LAYER_ID = "states"
+
+
 def state_outlines() -> dict[str, Any]:
-    """Return the region's state outlines (five light polygons, not pickable)."""
-    features = [s.feature(fill=[0, 0, 0, 0], label=s.name) for s in region_states().values()]
-    layer = pdk.Layer(
-        "GeoJsonLayer",
-        id="states",
-        data=features,
-        stroked=True,
-        filled=False,
-        get_line_color=OUTLINE_COLOUR,
-        line_width_min_pixels=1,
-    )
-    return layer_spec(layer)
+    """Return the outlines of the lower 48's states, as lines (a border two states share
+    drawn once; lines cost a first frame less than polygons' strokes, `maps.outline_layer`)."""
+    return layer_spec(outline_layer(country_states().values(), layer_id=STATES_LAYER_ID))
+
+
+@st.cache_resource(show_spinner=False)
+def country_view() -> pdk.ViewState:
+    """Return the view the map opens on: the state outlines drawn, fitted to the map."""
+    return view_fitting(outline_bounds(country_states().values()), *COUNTRY_FIT_PX)
 
 
 def counties_near(
@@ -89,6 +92,11 @@ def counties_near(
 ) -> list[County]:
     """Return the counties whose outline box meets the surroundings box of the point."""
     return counties_in_box(counties, *near_box(latitude, longitude))
+
+
+def country_counties_near(latitude: float, longitude: float) -> list[County]:
+    """Return the lower 48's counties whose outline box meets the point's surroundings box."""
+    return country_counties_in_box(*near_box(latitude, longitude))
 
 
 def label_point(county: County) -> list[float]:
@@ -165,7 +173,7 @@ def scale_bar(latitude: float, longitude: float) -> tuple[dict[str, Any], dict[s
 def deck_spec(layers: list[dict[str, Any]], view_state: pdk.ViewState | None) -> dict[str, Any]:
     """Return the picker's deck JSON: the layers, the view, and no double-click zoom (a double
     click would zoom as well as place the pin twice; the wheel and a drag still move the map)."""
-    initial = view_state or view(**REGION_VIEW)
+    initial = view_state or country_view()
     return {
         "initialViewState": {
             "latitude": initial.latitude,
@@ -180,7 +188,7 @@ def deck_spec(layers: list[dict[str, Any]], view_state: pdk.ViewState | None) ->
 
 
 def in_view(point: tuple[float, float], centre: str | None) -> bool:
-    """Return whether a point is inside the surroundings box the map shows (none: the region)."""
+    """Return whether a point is inside the surroundings box the map shows (none: the country)."""
     if centre is None:
         return False
     south, west, north, east = near_box(*h3.cell_to_latlng(centre))
@@ -242,7 +250,7 @@ def picker_caption(centre: str | None) -> str:
         return "Click the map to place the pin; the map then shows its surroundings."
     return (
         "Click to move the pin to the clicked point; drag to pan, scroll to zoom. Grey lines "
-        f'are county borders, the bar is {SCALE_KM} km; "Whole region" zooms back out.'
+        f'are county borders, the bar is {SCALE_KM} km; "{ZOOM_OUT_LABEL}" zooms back out.'
     )
 
 
@@ -287,7 +295,7 @@ def draw_picker_map(
 
     `extra_layers` are drawn over the map's surfaces. The surroundings view names every
     county in its box and `named_counties` (a shaded territory's) over any shading; the
-    region view names none (at that zoom a territory's names run into one blot). `grid`,
+    country view names none (at that zoom a territory's names run into one blot). `grid`,
     called only for the surroundings view, gives the plants and queue drawn there too.
     """
     take_click(picker)
@@ -304,7 +312,7 @@ def draw_picker_map(
     view_state = None
     if centre is not None:
         latitude, longitude = h3.cell_to_latlng(centre)
-        near = counties_near(region_counties(), latitude, longitude)
+        near = country_counties_near(latitude, longitude)
         layers = [state_outlines(), near_outlines(near, point)]
         named.update((county.fips, county) for county in [*named_counties, *near])
         bar, bar_label = scale_bar(latitude, longitude)
@@ -333,7 +341,7 @@ def draw_picker_map(
 
 def near_outlines(near: list[County], point: tuple[float, float] | None) -> dict[str, Any]:
     """Return the outlines of the counties around, the point's county lightly washed."""
-    here = county_at(region_counties(), *point) if point else None
+    here = county_at({county.fips: county for county in near}, *point) if point else None
     outlines = layer_spec(county_layer(near, highlight=[here.fips] if here else [], pickable=False))
     for feature in outlines["data"]:
         if feature["properties"]["fill"][3]:
@@ -341,19 +349,22 @@ def near_outlines(near: list[County], point: tuple[float, float] | None) -> dict
     return outlines
 
 
+ZOOM_OUT_LABEL = "Whole country"
+
+
 def zoom_out(picker: str) -> None:
-    """Go back to the whole region (a callback: it runs before the picker redraws)."""
+    """Go back to the whole country (a callback: it runs before the picker redraws)."""
     state.set_picked_cell(picker, None)
 
 
 def zoom_out_button(picker: str) -> None:
-    """Draw "Whole region" while the map shows a pin's surroundings."""
+    """Draw "Whole country" while the map shows a pin's surroundings."""
     if state.picked_cell(picker):
-        st.button("Whole region", key=f"{picker}.zoom_out", on_click=zoom_out, args=(picker,))
+        st.button(ZOOM_OUT_LABEL, key=f"{picker}.zoom_out", on_click=zoom_out, args=(picker,))
 
 
 def point_inputs(picker: str, *, zoom_button: bool = True) -> tuple[float, float] | None:
-    """Draw latitude and longitude inputs bound to the picker (and "Whole region" beside
+    """Draw latitude and longitude inputs bound to the picker (and "Whole country" beside
     them, unless drawn elsewhere); return the point if complete."""
     if zoom_button:
         left, right, back = st.columns([2, 2, 1.4], vertical_alignment="bottom")

@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from components import charts, data, filters, glossary, queue_requests
+from components import charts, data, filters, glossary, queue_markets, queue_requests
 from components.connection import ConnectionKey
 from components.evidence_view import draw_flags, draw_queue_evidence
 from components.queue_requests import CollapsedQueue
@@ -172,7 +172,8 @@ def _queue_list(conn: ConnectionKey, records: list[QueueRecord]) -> QueueList:
         collapsed=collapsed,
         frame=frame,
         table=shown_table(frame, table_config()),
-        choices={column: options(frame, column) for column in CHOICE_COLUMNS},
+        choices={column: options(frame, column) for column in CHOICE_COLUMNS}
+        | {"state": queue_markets.state_choices(options(frame, "state"))},
     )
 
 

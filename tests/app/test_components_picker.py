@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import h3
 import pytest
@@ -18,18 +19,28 @@ def counties():
     return geography.read_counties()
 
 
+def shown_box(opened: dict, width_px: int, height_px: int) -> tuple[float, float, float, float]:
+    """Return (south, west, north, east) a map of that size shows at a deck's view."""
+    world = 512 * 2 ** opened["zoom"]
+    y = math.log(math.tan(math.pi / 4 + math.radians(opened["latitude"]) / 2))
+
+    def latitude(dy: float) -> float:
+        return math.degrees(2 * math.atan(math.exp(y + dy / world * 2 * math.pi)) - math.pi / 2)
+
+    half_lng = width_px / 2 / world * 360
+    return (
+        latitude(-height_px / 2),
+        opened["longitude"] - half_lng,
+        latitude(height_px / 2),
+        opened["longitude"] + half_lng,
+    )
+
+
 def corners_of_view(latitude: float, longitude: float, width_px: int, height_px: int):
     """Return the corners of a map of that size at the surroundings zoom (web mercator)."""
-    import math
-
-    world = 512 * 2**picker.NEAR_ZOOM
-    half_lng = width_px / 2 / world * 360
-    y = math.log(math.tan(math.pi / 4 + math.radians(latitude) / 2))
-    corners = []
-    for dy in (-height_px / 2, height_px / 2):
-        lat = math.degrees(2 * math.atan(math.exp(y + dy / world * 2 * math.pi)) - math.pi / 2)
-        corners += [(lat, longitude - half_lng), (lat, longitude + half_lng)]
-    return corners
+    opened = {"latitude": latitude, "longitude": longitude, "zoom": picker.NEAR_ZOOM}
+    south, west, north, east = shown_box(opened, width_px, height_px)
+    return [(south, west), (south, east), (north, west), (north, east)]
 
 
 @pytest.mark.parametrize("where", [HAYS, (35.1, -106.6), (25.9, -97.5)])
@@ -67,8 +78,8 @@ def test_the_deck_holds_its_view_and_layers_and_no_double_click_zoom():
     assert spec["layers"][0]["@@type"] == "TextLayer"
     # a double click would zoom as well as place the pin twice
     assert spec["views"][0]["controller"]["doubleClickZoom"] is False
-    # the region view when no view is given
-    assert picker.deck_spec([], None)["initialViewState"]["zoom"] == picker.REGION_VIEW["zoom"]
+    # the country view when no view is given
+    assert picker.deck_spec([], None)["initialViewState"]["zoom"] == picker.country_view().zoom
 
 
 def test_the_map_page_loads_deck_gl_from_the_component_that_serves_it():
@@ -132,3 +143,36 @@ def test_a_views_grid_layers_are_kept_for_its_next_click_and_never_shown_for_ano
     for index in range(picker.GRID_VIEWS_KEPT + 1):  # a bounded memo
         picker.grid_layers(context, near, (29.0, -98.5, 30.0 + index / 1000, -97.5))
     assert len(context.drawn) <= picker.GRID_VIEWS_KEPT
+
+
+def test_the_map_opens_on_the_lower_48_with_every_state_outline_in_view():
+    spec = picker.deck_spec([picker.state_outlines()], None)
+    edges = maps.layer_rows(spec["layers"][0])
+    points = [point for edge in edges for point in (edge["from"], edge["to"])]
+    drawn = (
+        min(lat for _, lat in points),
+        min(lng for lng, _ in points),
+        max(lat for _, lat in points),
+        max(lng for lng, _ in points),
+    )
+    # the outlines drawn reach the four corners of the lower 48
+    for city, (lat, lng) in {
+        "Seattle": (47.61, -122.33),
+        "San Diego": (32.72, -117.16),
+        "Miami": (25.76, -80.19),
+        "Bangor": (44.80, -68.77),
+    }.items():
+        assert drawn[0] < lat < drawn[2] and drawn[1] < lng < drawn[3], city
+    # the view opened on shows them all on the narrowest map, and fills it along one side
+    south, west, north, east = shown_box(spec["initialViewState"], *picker.COUNTRY_FIT_PX)
+    assert south <= drawn[0] and west <= drawn[1] and north >= drawn[2] and east >= drawn[3]
+    assert (drawn[3] - drawn[1]) / (east - west) > 0.9 or (drawn[2] - drawn[0]) / (
+        north - south
+    ) > 0.8
+
+
+def test_the_counties_around_a_point_are_read_wherever_in_the_lower_48_it_is():
+    for lat, lng, county in ((40.27, -76.88, "Dauphin"), (47.61, -122.33, "King")):
+        near = picker.country_counties_near(lat, lng)
+        here = geography.county_at({c.fips: c for c in near}, lat, lng)
+        assert here is not None and here.name == county

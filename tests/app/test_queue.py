@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from conftest import popover_labels
 from streamlit.testing.v1 import AppTest
 
-from components import queue_view
+from components import queue_markets, queue_view
 from components.sources import source_title
 from components.tables import ROWS_SENT
 
@@ -197,3 +198,48 @@ def test_the_records_and_the_charts_are_two_views_and_only_the_open_one_is_built
     # an address naming the charts' view opens it
     shared = page({queue_view.VIEW_KEY: "Charts"})
     assert len(shared.get("vega_lite_chart")) == 3 and not shared.dataframe
+
+
+def test_market_and_state_filters_narrow_the_table_and_live_in_the_url(service_env, all_records):
+    by_market = Counter(r["market"] for r in all_records)
+    market = min(by_market, key=by_market.get)  # the smaller market: a real narrowing
+    at = page({"market": market})
+    assert shown_count(at) == by_market[market] < len(all_records)
+    assert set(at.dataframe[0].value["market"]) == {market}
+    state = Counter(r["state"] for r in all_records if r["market"] == market).most_common(1)[0][0]
+    at.multiselect(key="filter:queue:state").set_value([state]).run()
+    expected = [r for r in all_records if r["market"] == market and r["state"] == state]
+    assert shown_count(at) == len(expected)
+    assert at.query_params["market"] in (market, [market])
+    assert at.query_params["state"] in (state, [state])
+
+
+def test_the_records_loaded_are_counted_by_market_and_missing_isos_named(service_env, all_records):
+    at = page()
+    line = next(c.value for c in at.caption if c.value.startswith("Requests loaded by market"))
+    shown = dict(
+        re.fullmatch(r"(.+) ([\d,]+)", part).groups()
+        for part in unescape(line).removeprefix("Requests loaded by market: ").split(" · ")
+        if not part.startswith("no queue loaded")
+    )
+    assert {m: int(n.replace(",", "")) for m, n in shown.items()} == dict(
+        Counter(r["market"] or queue_markets.NO_MARKET for r in all_records)
+    )
+    missing = [iso for iso in queue_markets.ISO_MARKETS if iso not in shown]
+    assert missing and unescape(line).endswith(f"no queue loaded for {', '.join(missing)}")
+
+
+def test_a_state_whose_queue_is_not_loaded_is_said_to_be_missing_not_empty(
+    service_env, all_records
+):
+    loaded = {r["state"] for r in all_records if r["state"]}
+    absent = next(s for s in ("PA", "NY", "CA", "MA") if s not in loaded)
+    at = page({"state": absent})
+    assert at.multiselect(key="filter:queue:state").value == [absent]
+    assert shown_count(at) == 0
+    warning = unescape(at.warning[-1].value)
+    assert f"No queue record is loaded for {absent}." in warning
+    assert "does not mean no projects" in warning
+    # a state with records says nothing of the kind
+    at = page({"state": sorted(loaded)[0]})
+    assert not any("No queue record is loaded" in w.value for w in at.warning)

@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from streamlit.testing.v1 import AppTest
 
-from components import geography, maps, picker
+from components import geography, map_rows, maps, picker
 from gridservice.demo import DEMO_POINTS
 from gridservice.server import bound_socket
 
@@ -197,6 +197,29 @@ def test_one_click_on_the_region_places_the_pin_and_shows_its_surroundings(servi
     assert any(c.value.startswith("Click to move the pin") for c in at.caption)
 
 
+def test_a_click_anywhere_in_the_lower_48_zooms_to_its_counties(service_env):
+    harrisburg = (40.2732, -76.8867)  # far from the demo data: the map is the country's
+    at = open_screen()
+    opened = drawn_map(at)
+    assert opened["initialViewState"]["zoom"] < 4 and "states" in {
+        layer.get("id") for layer in opened["layers"]
+    }
+    click_at(at, *harrisburg)
+    deck = drawn_map(at)
+    assert deck["initialViewState"]["zoom"] == picker.NEAR_ZOOM
+    assert deck["initialViewState"]["latitude"] == pytest.approx(harrisburg[0], abs=0.05)
+    layers = {layer.get("id"): layer for layer in deck["layers"]}
+    names = {row["text"] for row in layers["map_labels"]["data"]}
+    assert {"Dauphin", "Cumberland", "Perry"} <= names
+    # the pin's county outlined and lightly washed
+    washed = [
+        feature["properties"]["name"]
+        for feature in layers[maps.COUNTY_LAYER_ID]["data"]
+        if feature["properties"]["fill"] == picker.NEAR_HIGHLIGHT
+    ]
+    assert washed == ["Dauphin"]
+
+
 def test_a_click_in_the_surroundings_moves_the_pin_and_keeps_the_view(service_env):
     latitude, longitude = DEMO_POINTS["dual_certified"]
     at = open_screen()
@@ -237,8 +260,10 @@ def test_a_click_in_the_surroundings_sends_the_browser_only_a_new_pin(service_en
     after = sent_map(at)
     assert after["deck"] == before["deck"]
     layers = json.loads(after["deck"])["layers"]
+    # rows by URL: a `data:` URL, or the address of rows the app serves (the states' outlines)
     assert len(layers) >= 5 and all(
-        layer["data"].startswith(maps.ROWS_URL_PREFIX) for layer in layers
+        layer["data"].startswith(maps.ROWS_URL_PREFIX) or map_rows.digest_of(layer["data"])
+        for layer in layers
     )
     assert maps.PIN_LAYER_ID not in {layer.get("id") for layer in layers}
     pin = after["pin"]["data"][0]
@@ -276,9 +301,9 @@ def test_a_typed_point_moves_the_map_to_it_and_draws_the_pin(service_env):
     assert deck["initialViewState"]["longitude"] == pytest.approx(around[1])
     pin = next(layer for layer in deck["layers"] if layer.get("id") == "pin")
     assert (pin["data"][0]["latitude"], pin["data"][0]["longitude"]) == (latitude, longitude)
-    next(b for b in at.button if b.label == "Whole region").click()
+    next(b for b in at.button if b.label == "Whole country").click()
     at.run()
-    assert drawn_map(at)["initialViewState"]["zoom"] == maps.REGION_VIEW["zoom"]
+    assert drawn_map(at)["initialViewState"]["zoom"] == picker.country_view().zoom
     assert at.number_input(key="screen.latitude").value == latitude  # the pin stays
 
 

@@ -295,7 +295,7 @@ def click_map(page, view: Mapping[str, float], latitude: float, longitude: float
 
 
 def drop_pin(page, latitude: float, longitude: float) -> str:
-    """Place the first map's pin at a point the way a user does: one click on the region map
+    """Place the first map's pin at a point the way a user does: one click on the country map
     places the pin near it and brings the view to its surroundings, and a click there puts
     the pin on the point. Returns "map" when the clicks set the point, "typed" when the
     surroundings did not take a click and the journey typed the point (docs/E2E.md says when
@@ -306,7 +306,7 @@ def drop_pin(page, latitude: float, longitude: float) -> str:
         page,
         region_click(latitude, longitude),
         latitude_input,
-        "a click on the region map placed no pin",
+        "a click on the country map placed no pin",
     )
     wait_for_run(page, settle_ms=1500)
     try:
@@ -386,12 +386,18 @@ def expect_visible(locator, message: str) -> None:
         raise AssertionError(message) from error
 
 
+def country_view() -> dict[str, float]:
+    """Return the view the picker's map opens on (the lower 48), as a dict."""
+    from components.picker import country_view
+
+    opened = country_view()
+    return {"latitude": opened.latitude, "longitude": opened.longitude, "zoom": opened.zoom}
+
+
 def region_click(latitude: float, longitude: float):
     """Return the picker's first click towards a point, as (view, (latitude, longitude)): the
-    point itself on the region view."""
-    from components.picker import REGION_VIEW
-
-    return dict(REGION_VIEW), (latitude, longitude)
+    point itself on the country view."""
+    return country_view(), (latitude, longitude)
 
 
 def surroundings_view(page) -> dict[str, float]:
