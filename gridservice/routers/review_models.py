@@ -5,7 +5,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
 
 from gridservice.routers.bounds import NulFree, Text200
 from gridservice.screening.factors import FACTORS
@@ -73,10 +80,12 @@ class ReviewSubmission(BaseModel):
     factors: list[FactorAnswer] = Field(min_length=1, max_length=len(FACTORS))
     attestation: ReviewAttestation
 
-    @model_validator(mode="after")
-    def _every_factor_once(self) -> ReviewSubmission:
-        _one_answer_per_factor([a.factor for a in self.factors])
-        return self
+    @field_validator("factors")
+    @classmethod
+    def _every_factor_once(cls, factors: list[FactorAnswer]) -> list[FactorAnswer]:
+        # A field validator, so the refusal names `factors`.
+        _one_answer_per_factor([a.factor for a in factors])
+        return factors
 
 
 class PacketRubricItem(BaseModel):
@@ -104,19 +113,19 @@ class CompletedPacket(BaseModel):
     rubric: list[PacketRubricItem] = Field(max_length=32)
     attestation: PacketAttestation
 
-    @model_validator(mode="after")
-    def _every_factor_answered(self) -> CompletedPacket:
-        answered = [i.criterion for i in self.rubric if i.criterion in FACTORS]
-        _one_answer_per_factor(answered)
-        for index, item in enumerate(self.rubric):
+    @field_validator("rubric")
+    @classmethod
+    def _every_factor_answered(cls, rubric: list[PacketRubricItem]) -> list[PacketRubricItem]:
+        _one_answer_per_factor([i.criterion for i in rubric if i.criterion in FACTORS])
+        for index, item in enumerate(rubric):
             if item.criterion in FACTORS and (
                 item.evidenceSupports is None or item.confidence is None
             ):
                 raise ValueError(
-                    f"rubric.{index}: evidenceSupports and confidence are required "
+                    f"item {index}: evidenceSupports and confidence are required "
                     f"for {item.criterion}"
                 )
-        return self
+        return rubric
 
     def as_submission(self) -> ReviewSubmission:
         """Return the review this packet carries."""
