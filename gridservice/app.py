@@ -13,7 +13,7 @@ from fastapi import Depends, FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
-from gridservice.auth import current_tenant, limiter_for
+from gridservice.auth import current_principal, current_tenant, limiter_for
 from gridservice.demo.edition import retire_outdated
 from gridservice.errors import install_error_handlers
 from gridservice.middleware import PooledConnectionMiddleware, RequestContextMiddleware
@@ -28,6 +28,8 @@ from gridservice.routers import (
     generation,
     grid,
     queue,
+    review_cases,
+    reviews,
     site_changes,
     site_edits,
     sites,
@@ -260,6 +262,10 @@ def create_app(settings: Settings) -> FastAPI:
         surroundings,
     ):
         app.include_router(module.router, dependencies=authenticated)
+    # Review cases: a reviewer's token reaches these (and nothing above), each route
+    # deciding what a tenant's and a reviewer's token may do.
+    app.include_router(review_cases.router, dependencies=[Depends(current_principal)])
+    app.include_router(reviews.router, dependencies=[Depends(current_principal)])
     app.include_router(system.router)
     app.openapi = lambda: _openapi(app)
 

@@ -31,6 +31,7 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from gridservice.errors import ApiError
+from gridservice.principals import Reviewer, reviewer_of
 from gridservice.store import rate_limits
 from gridservice.store.backend import PooledConnections
 from gridservice.store.tenancy import tenant_for_token
@@ -243,15 +244,36 @@ def authenticate(state, authorization: str | None, client_address: str | None) -
     return tenant
 
 
-def current_tenant(
+def current_principal(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
 ) -> str:
-    """Return the tenant of the bearer token, or raise 401 / 429 (`authenticate`)."""
+    """Return who the bearer token speaks for: a tenant id or a reviewer's principal
+    (`principals`); raise 401 / 429 (`authenticate`)."""
     client_address = request.client.host if request.client else None
-    tenant = authenticate(request.app.state, request.headers.get("authorization"), client_address)
-    request.state.tenant_id = tenant
-    return tenant
+    principal = authenticate(
+        request.app.state, request.headers.get("authorization"), client_address
+    )
+    request.state.tenant_id = principal
+    return principal
 
 
+def current_tenant(principal: Annotated[str, Depends(current_principal)]) -> str:
+    """Return the tenant of the bearer token; a reviewer's token reaches nothing a tenant
+    reads (404, as for a record that is not there), only its review cases."""
+    if reviewer_of(principal) is not None:
+        raise ApiError(404, "not_found", "No such resource for this credential.")
+    return principal
+
+
+def current_reviewer(principal: Annotated[str, Depends(current_principal)]) -> Reviewer:
+    """Return the reviewer of the bearer token; a tenant's token has no review to give (404)."""
+    reviewer = reviewer_of(principal)
+    if reviewer is None:
+        raise ApiError(404, "review_case_not_found", "No review case is assigned to this token.")
+    return reviewer
+
+
+Principal = Annotated[str, Depends(current_principal)]
 Tenant = Annotated[str, Depends(current_tenant)]
+ReviewerToken = Annotated[Reviewer, Depends(current_reviewer)]

@@ -121,13 +121,19 @@ def _migrate(args: argparse.Namespace) -> int:
 
 
 def _tokens_create(args: argparse.Namespace) -> int:
-    try:
-        check_tenant(args.tenant)
-    except ValueError as error:
-        print(f"gridservice tokens create: --tenant: {error}", file=sys.stderr)
-        return 2
-    print(issue_token(backend.location_from(args.database_url, args.db), args.tenant))
-    print(f"(tenant {args.tenant}; only its SHA-256 is stored: keep it now)", file=sys.stderr)
+    for option, value in (("--tenant", args.tenant), ("--reviewer", args.reviewer)):
+        try:
+            if value is not None:
+                check_tenant(value)
+        except ValueError as error:
+            print(f"gridservice tokens create: {option}: {error}", file=sys.stderr)
+            return 2
+    location = backend.location_from(args.database_url, args.db)
+    print(issue_token(location, args.tenant, reviewer=args.reviewer))
+    whose = f"reviewer {args.reviewer} of " if args.reviewer else ""
+    print(
+        f"({whose}tenant {args.tenant}; only its SHA-256 is stored: keep it now)", file=sys.stderr
+    )
     return 0
 
 
@@ -243,6 +249,12 @@ def build_parser() -> argparse.ArgumentParser:
     token_commands = tokens.add_subparsers(dest="tokens_command", required=True)
     create = token_commands.add_parser("create", help="issue a token for a tenant")
     create.add_argument("--tenant", required=True)
+    create.add_argument(
+        "--reviewer",
+        metavar="NAME",
+        help="issue a reviewer's token instead: it reaches only the tenant's review cases "
+        "assigned to NAME",
+    )
     create.add_argument("--db", default=str(default_db_path()), help=db_help)
     add_database_url_option(create)
     create.set_defaults(run=_tokens_create)

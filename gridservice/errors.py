@@ -40,6 +40,7 @@ class ApiError(Exception):
         title: str | None = None,
         errors: Sequence[Mapping[str, str]] | None = None,
         headers: Mapping[str, str] | None = None,
+        members: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(detail)
         self.status = status
@@ -48,6 +49,8 @@ class ApiError(Exception):
         self.title = title or HTTPStatus(status).phrase
         self.errors = list(errors) if errors is not None else None
         self.headers = dict(headers or {})
+        # Extension members of the problem (RFC 9457 section 3.2), e.g. the allowed moves.
+        self.members = dict(members or {})
 
 
 def problem_body(
@@ -59,6 +62,7 @@ def problem_body(
     request_id: str,
     title: str | None = None,
     errors: Sequence[Mapping[str, str]] | None = None,
+    members: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Return the problem document; `type` is `/problems/<code with hyphens>`."""
     body: dict[str, Any] = {
@@ -72,6 +76,8 @@ def problem_body(
     }
     if errors is not None:
         body["errors"] = [dict(e) for e in errors]
+    # Extension members never replace the standard ones.
+    body.update({k: v for k, v in (members or {}).items() if k not in body})
     return body
 
 
@@ -85,6 +91,7 @@ def problem_response(
     title: str | None = None,
     errors: Sequence[Mapping[str, str]] | None = None,
     headers: Mapping[str, str] | None = None,
+    members: Mapping[str, Any] | None = None,
 ) -> Response:
     body = problem_body(
         status=status,
@@ -94,6 +101,7 @@ def problem_response(
         request_id=request_id,
         title=title,
         errors=errors,
+        members=members,
     )
     all_headers = dict(headers or {})
     if status == 401:
@@ -114,6 +122,7 @@ def _from_error(request: Request, error: ApiError) -> Response:
         title=error.title,
         errors=error.errors,
         headers=error.headers,
+        members=error.members,
     )
 
 

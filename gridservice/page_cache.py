@@ -27,6 +27,7 @@ from gridservice.auth import tenant_of
 from gridservice.dataset_declarations import DATASETS
 from gridservice.errors import ApiError
 from gridservice.paging import ORDER_ID_ASC, filters_digest, meta_bytes
+from gridservice.principals import reviewer_of
 from gridservice.store import meta_reads
 from gridservice.store.backend import PooledConnections
 
@@ -290,7 +291,8 @@ class PageCacheMiddleware:
                 await self.app(scope, receive, send)
                 return
         entry = self.cache.get(key, tag) if tag is not None else None
-        if entry is None or tenant is None:
+        # A reviewer's token reaches no page a tenant reads: the full path refuses it.
+        if entry is None or tenant is None or reviewer_of(tenant) is not None:
             # A hash kept from an earlier read is not one to keep a new page under.
             await self._fill(
                 scope, receive, send, key, _UNREAD if tag_known else tag, tag_now, in_pool

@@ -49,12 +49,17 @@ def _store(db_path: str | Path) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
-def issue_token(db_path: str | Path, tenant: str, *, prefix: str = "gds_") -> str:
-    """Store a new token of `tenant` (hashed) and return the token."""
+def issue_token(
+    db_path: str | Path, tenant: str, *, prefix: str = "gds_", reviewer: str | None = None
+) -> str:
+    """Store a new token of `tenant` (hashed), or of its reviewer `reviewer` (a name spelled
+    like a tenant id), and return the token."""
     check_tenant(tenant)
+    if reviewer is not None:
+        check_tenant(reviewer)
     token = prefix + secrets.token_urlsafe(32)
     with _store(db_path) as conn, conn:
-        writer.add_token(conn, token, tenant, _now())
+        writer.add_token(conn, token, tenant, _now(), reviewer=reviewer)
     return token
 
 

@@ -35,8 +35,16 @@ from gridservice.source_fields import PUBLISHER_NAMES
 from gridservice.store import collections, db, meta_reads, quality_reads
 
 MIGRATIONS = Path(db.__file__).parent / "postgresql"
-# Routes and client resources of a tenant's own records or of the service itself.
-NOT_DATASET_ROUTES = ("/v1/sites", "/v1/assessments", "/v1/release", "/v1/quality", "/v1/health")
+# Routes and client resources of a tenant's own records (its review cases too) or of the
+# service itself.
+NOT_DATASET_ROUTES = (
+    "/v1/sites",
+    "/v1/assessments",
+    "/v1/review-cases",
+    "/v1/release",
+    "/v1/quality",
+    "/v1/health",
+)
 NOT_DATASET_RESOURCES = {"sites", "assessments", "exports"}
 PAGING = {"cursor", "limit"}
 

@@ -143,6 +143,13 @@ def read_assessment(request: Request, tenant: Tenant, assessment_id: AssessmentI
 def read_expert_review_packet(
     request: Request, tenant: Tenant, assessment_id: AssessmentId
 ) -> Response:
+    packet = expert_review_packet(request, tenant, assessment_id)
+    meta = {"blinded": True, "reviewStatus": packet.get("reviewStatus")}
+    return data_response(dumps(packet), meta=meta)
+
+
+def expert_review_packet(request: Request, tenant: str, assessment_id: str) -> dict:
+    """Return the blinded expert-review packet of a tenant's assessment (404 if not theirs)."""
     assessment = json.loads(_tenant_assessment(request, assessment_id, tenant))
     site = json.loads(tenant_site(request, assessment["siteId"], tenant))
     # The day only: a timestamp to the millisecond would let whoever holds the tenant's
@@ -151,15 +158,13 @@ def read_expert_review_packet(
     # Every value the site was ever named by: a reference cleared after its copy went into
     # an engineering object must not reappear in clear.
     revisions = tenancy.site_change_log(conn_for(request), tenant, assessment["siteId"])
-    packet = build_expert_review_packet(
+    return build_expert_review_packet(
         assessment,
         site,
         secret=packet_secret(request),
         submitted_at=submitted_at,
         former_values=former_identifying_values(json.loads(row[2]) for row in revisions),
     )
-    meta = {"blinded": True, "reviewStatus": packet.get("reviewStatus")}
-    return data_response(dumps(packet), meta=meta)
 
 
 @router.post(

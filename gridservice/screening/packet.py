@@ -31,7 +31,7 @@ from gridservice.screening.comparable_text import (
     comparable_characters,
     is_invisible,
 )
-from gridservice.screening.factors import FACTORS
+from gridservice.screening.factors import FACTORS, SEVERITY_ORDER
 
 PROTOCOL_VERSION = "1.2"
 COORDINATE_DECIMALS = 1
@@ -238,6 +238,13 @@ def _rubric(assessment: dict) -> list[dict]:
             "screeningResult": severity.get(factor, "abstained"),
             "scale": SCALE,
             "score": None,
+            # What a review case records of each factor (POST /v1/review-cases/{caseId}/
+            # reviews/packet): the expert's severity on the screening's scale, whether the
+            # cited evidence supports the finding, and how sure the expert is.
+            "severity": None,
+            "severityScale": list(SEVERITY_ORDER),
+            "evidenceSupports": None,
+            "confidence": None,
             "comment": None,
         }
         for factor in FACTORS
@@ -308,6 +315,8 @@ def build_expert_review_packet(
             "statement": "I reviewed this packet independently, did not try to identify the "
             "requester, and my scores reflect my professional judgement.",
             "attested": None,
+            "noConflictOfInterest": None,
+            "evidenceChecked": None,
             "signedAt": None,
             "signature": None,
         },

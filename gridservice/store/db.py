@@ -43,6 +43,7 @@ def init_schema(conn: sqlite3.Connection) -> None:
         return
     sql = resources.files("gridservice.store").joinpath("schema.sql").read_text("utf-8")
     _upgrade_history_tables(conn)
+    _upgrade_tokens_table(conn)
     conn.executescript(sql)
     conn.executescript(meta_reads.snapshot_invalidation_sql())
     conn.executescript(surroundings_summary.invalidation_sql())
@@ -97,6 +98,24 @@ def _upgrade_history_tables(conn: sqlite3.Connection) -> None:
         for table, ddls in missing.items():
             for ddl in ddls:
                 conn.execute(f"ALTER TABLE {table} ADD COLUMN {ddl}")
+
+
+# Columns the tokens table gained when reviewers got their own tokens: column -> DDL.
+_TOKEN_COLUMNS = {
+    "role": "role TEXT NOT NULL DEFAULT 'tenant' CHECK (role IN ('tenant', 'reviewer'))",
+    "reviewer": "reviewer TEXT",
+}
+
+
+def _upgrade_tokens_table(conn: sqlite3.Connection) -> None:
+    """Give the tokens table of an older store its role columns (every old token a tenant's)."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(tokens)")}
+    if not columns:
+        return
+    with conn:
+        for name, ddl in _TOKEN_COLUMNS.items():
+            if name not in columns:
+                conn.execute(f"ALTER TABLE tokens ADD COLUMN {ddl}")
 
 
 def _fill_evidence_ranking_tables(conn: sqlite3.Connection) -> None:

@@ -15,7 +15,9 @@ CREATE TABLE IF NOT EXISTS meta (
 CREATE TABLE IF NOT EXISTS tokens (
     token_sha256 TEXT PRIMARY KEY,
     tenant_id    TEXT NOT NULL,
-    created_at   TEXT NOT NULL
+    created_at   TEXT NOT NULL,
+    role         TEXT NOT NULL DEFAULT 'tenant' CHECK (role IN ('tenant', 'reviewer')),
+    reviewer     TEXT   -- the reviewer's name, for role 'reviewer'
 );
 
 -- Geography -------------------------------------------------------------------------
@@ -465,4 +467,41 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
     response     TEXT,
     created_at   TEXT NOT NULL,
     PRIMARY KEY (tenant_id, operation, key)
+);
+-- Expert review cases (POST /v1/review-cases, an extension): an assessment sent to named
+-- reviewers, their reviews (each amendment a new revision) and the adjudicated answers.
+CREATE TABLE IF NOT EXISTS review_cases (
+    id            TEXT PRIMARY KEY,
+    tenant_id     TEXT NOT NULL,
+    assessment_id TEXT NOT NULL REFERENCES assessments(id),
+    state         TEXT NOT NULL,   -- gridservice.reviews.states.STATES
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL,
+    body          TEXT NOT NULL    -- JSON: id, assessmentId, reviewers, dueDate, createdAt
+);
+CREATE INDEX IF NOT EXISTS review_cases_tenant ON review_cases(tenant_id, id);
+CREATE TABLE IF NOT EXISTS review_assignments (
+    case_id   TEXT NOT NULL REFERENCES review_cases(id),
+    tenant_id TEXT NOT NULL,
+    reviewer  TEXT NOT NULL,
+    PRIMARY KEY (case_id, reviewer)
+);
+CREATE INDEX IF NOT EXISTS review_assignments_reviewer
+    ON review_assignments(tenant_id, reviewer, case_id);
+CREATE TABLE IF NOT EXISTS reviews (
+    id           TEXT PRIMARY KEY,
+    case_id      TEXT NOT NULL REFERENCES review_cases(id),
+    tenant_id    TEXT NOT NULL,
+    reviewer     TEXT NOT NULL,
+    revision     INTEGER NOT NULL,
+    submitted_at TEXT NOT NULL,
+    body         TEXT NOT NULL,   -- JSON: the wire Review
+    UNIQUE (case_id, reviewer, revision)
+);
+CREATE TABLE IF NOT EXISTS review_adjudications (
+    case_id   TEXT NOT NULL REFERENCES review_cases(id),
+    tenant_id TEXT NOT NULL,
+    factor    TEXT NOT NULL,
+    body      TEXT NOT NULL,      -- JSON: factor, severity, decidedBy, reason, decidedAt
+    PRIMARY KEY (case_id, factor)
 );

@@ -8,6 +8,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from gridservice.principals import reviewer_principal
 from gridservice.store.pg import is_postgres
 
 
@@ -16,9 +17,14 @@ def tenant_for_token(conn: sqlite3.Connection, token: str) -> str | None:
 
 
 def tenant_for_digest(conn: sqlite3.Connection, digest: str) -> str | None:
-    """The tenant of the token whose SHA-256 (hex) is `digest`, or None."""
-    row = conn.execute("SELECT tenant_id FROM tokens WHERE token_sha256 = ?", (digest,)).fetchone()
-    return row[0] if row else None
+    """The principal of the token whose SHA-256 (hex) is `digest`: its tenant id, or for a
+    reviewer's token the reviewer's principal (`principals`); None when unknown."""
+    row = conn.execute(
+        "SELECT tenant_id, role, reviewer FROM tokens WHERE token_sha256 = ?", (digest,)
+    ).fetchone()
+    if row is None:
+        return None
+    return reviewer_principal(row[0], row[2]) if row[1] == "reviewer" else row[0]
 
 
 class ForgetsTokens(Protocol):
@@ -80,6 +86,16 @@ def insert_site(
     )
 
 
+def begin_for_update(conn: sqlite3.Connection) -> str:
+    """Begin a transaction that will read a row to change it; return the clause that locks
+    the row read (PostgreSQL: FOR UPDATE; SQLite takes its one write lock at once)."""
+    if is_postgres(conn):
+        conn.execute("BEGIN")
+        return " FOR UPDATE"
+    conn.execute("BEGIN IMMEDIATE")
+    return ""
+
+
 def site_for_update(conn: sqlite3.Connection, site_id: str, tenant_id: str) -> str | None:
     """Return the body of a tenant's site, locked until the caller's transaction ends; None if
     absent or not theirs.
@@ -89,12 +105,7 @@ def site_for_update(conn: sqlite3.Connection, site_id: str, tenant_id: str) -> s
     instead of writing back a copy without it. PostgreSQL locks the one row (FOR UPDATE);
     SQLite has one writer at a time, so its write lock is taken at once (BEGIN IMMEDIATE).
     """
-    if is_postgres(conn):
-        conn.execute("BEGIN")
-        lock = " FOR UPDATE"
-    else:
-        conn.execute("BEGIN IMMEDIATE")
-        lock = ""
+    lock = begin_for_update(conn)
     row = conn.execute(
         f"SELECT body FROM sites WHERE id = ? AND tenant_id = ?{lock}", (site_id, tenant_id)
     ).fetchone()

@@ -37,12 +37,20 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
 
 
-def add_token(conn: sqlite3.Connection, token: str, tenant_id: str, created_at: str) -> None:
-    """Store a bearer token by its SHA-256 only."""
+def add_token(
+    conn: sqlite3.Connection,
+    token: str,
+    tenant_id: str,
+    created_at: str,
+    *,
+    reviewer: str | None = None,
+) -> None:
+    """Store a bearer token by its SHA-256 only: a tenant's, or `reviewer`'s of that tenant."""
     digest = hashlib.sha256(token.encode("utf-8")).hexdigest()
     conn.execute(
-        "INSERT OR REPLACE INTO tokens(token_sha256, tenant_id, created_at) VALUES (?, ?, ?)",
-        (digest, tenant_id, created_at),
+        "INSERT OR REPLACE INTO tokens(token_sha256, tenant_id, created_at, role, reviewer) "
+        "VALUES (?, ?, ?, ?, ?)",
+        (digest, tenant_id, created_at, "tenant" if reviewer is None else "reviewer", reviewer),
     )
 
 

@@ -1,0 +1,1 @@
+"""Expert review as a round trip: review cases, their states, agreement and calibration."""
