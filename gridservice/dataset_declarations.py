@@ -45,6 +45,8 @@ class DatasetDeclaration:
     client_resource: str | None = None
     # Functions of `components.data` ("module.function") that fetch it for the pages.
     app_fetches: tuple[str, ...] = ()
+    # Whether the demo store holds rows of it (False only with the reason beside it).
+    in_demo: bool = True
 
 
 # In the order the quality report lists them.
@@ -179,6 +181,9 @@ DATASETS: tuple[DatasetDeclaration, ...] = (
         harvests=("hifld-territories",),
         routes=("/v1/service-territory-resolutions",),
         client_resource="service_territories",
+        # The demo's fictional utilities serve whole counties (county listings): polygons
+        # drawn for them would only repeat those.
+        in_demo=False,
     ),
     DatasetDeclaration(
         "market_regions",

@@ -48,6 +48,7 @@ PUBLISHER_NAMES = {
     "hifld_retail_service_territories": "HIFLD Electric Retail Service Territories (CommonGrid)",
     "hifld_iso_boundaries": "HIFLD Independent System Operators (CommonGrid)",
     "demo-ercot-gis": "ERCOT GIS report (demo)",
+    "demo-iso-boundaries": "ISO boundaries (demo)",
     "demo-ercot-tpit": "ERCOT TPIT report (demo)",
     "demo-spp-gi-queue": "SPP generator interconnection queue (demo)",
     "demo-spp-itp": "SPP ITP (demo)",

@@ -11,6 +11,7 @@ from gridservice.demo import (
     evidence,
     facts,
     fleet,
+    markets,
     pjm,
     portfolio,
     projects,
@@ -179,6 +180,7 @@ def build_demo_database(
         _load_queue_releases(conn, later)
         pjm.load_geography(conn)
         pjm.load_records(conn, ctx)
+        markets.load_market_regions(conn)
         _set_meta(conn, seed, scale)
     impacts.refresh(conn)
     surroundings_summary.refresh(conn)
