@@ -1,24 +1,29 @@
-"""Screen a site: a point outside the United States is refused with the service's words.
+"""The app on a store of the whole country: a point abroad refused with the service's words,
+and each point's market region shown.
 
-The service refuses such a point only when its store holds the whole country's state
+The service refuses a point abroad only when its store holds the whole country's state
 outlines; the demo store holds a few states, so this module serves a copy of it with every
-Census state outline added (from the package the service reads them from).
+Census state outline added (from the package the service reads them from) and a market
+region (a box) around San Marcos.
 """
 
 from __future__ import annotations
 
 import pytest
-from conftest import ALPHA_TOKEN, REPO_ROOT, app_path, unescape
+from conftest import ALPHA_TOKEN, REPO_ROOT, app_path, page_path, unescape
 from demo_store import demo_store_copy
+from polygon_layers import around, market_row, write_layer
 from streamlit.testing.v1 import AppTest
 
 from gridclient import GridDataClient, UnprocessableEntityError
 from gridservice import geo
+from gridservice.demo import DEMO_POINTS
 from gridservice.server import start_in_thread
 from gridservice.settings import Settings
 from gridservice.store import db, writer
 
 LONDON = (51.5074, -0.1278)
+SAN_MARCOS = DEMO_POINTS["dual_certified"]
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +33,7 @@ def national_service(tmp_path_factory):
     conn = db.connect(path)
     with conn:
         writer.insert_states(conn, geo.load_states(geo._state_table()))  # noqa: SLF001 - all
+    write_layer(conn, "market_regions", [market_row("ERCOT", around(*SAN_MARCOS))])
     conn.close()
     server = start_in_thread(Settings(db_path=path, demo=True))
     yield server.base_url
@@ -71,3 +77,23 @@ def test_a_point_abroad_is_refused_with_the_services_message(national_env):
     under_fields = [unescape(c.value) for c in at.caption if "outside the United States" in c.value]
     assert len(under_fields) == 1
     assert [site.id for site in national_env.sites.list()] == before
+
+
+def test_the_service_territory_page_and_the_site_list_show_the_market(national_env):
+    at = AppTest.from_file(page_path("service_territory"), default_timeout=90)
+    at.run()
+    at.number_input(key="territory.latitude").set_value(SAN_MARCOS[0])
+    at.number_input(key="territory.longitude").set_value(SAN_MARCOS[1])
+    at.run()
+    assert not at.exception
+    market = national_env.service_territories.resolve(
+        latitude=SAN_MARCOS[0], longitude=SAN_MARCOS[1]
+    ).market
+    assert f"Market: {market.name}" in [t.value for t in at.text]
+
+    location = {"latitude": SAN_MARCOS[0], "longitude": SAN_MARCOS[1]}
+    site = national_env.sites.create({"requestedPeakLoadMw": 20.0, "location": location})
+    at = AppTest.from_file(app_path(), default_timeout=90)
+    at.run()
+    frame = next(f.value for f in at.dataframe if "Customer reference" in f.value.columns)
+    assert frame.loc[frame["Site"] == site.id, "Market"].tolist() == [market.name]
