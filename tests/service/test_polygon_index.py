@@ -1,8 +1,8 @@
 """The polygon layers' index: kept per data snapshot, rebuilt when the layer changes, and the
 distance to a polygon's edge measured as on the whole ring.
 
-A store of two market boxes written here (no published file needed): the real layers are
-checked in test_territory_polygons.py.
+A store of two market boxes written here (no published file needed), on SQLite and on
+PostgreSQL: the real layers are checked in test_territory_polygons.py.
 """
 
 from __future__ import annotations
@@ -21,15 +21,34 @@ from gridservice.polygon_index import polygon_layer
 from gridservice.store import db, meta_reads
 
 
-@pytest.fixture
-def conn(tmp_path):
-    conn = db.connect(tmp_path / "markets.db")
-    db.init_schema(conn)
+def two_markets(conn) -> None:
     write_layer(
         conn,
         "market_regions",
         [market_row("EAST", (-80, 35, -75, 40)), market_row("WEST", (-90, 35, -85, 40))],
     )
+
+
+@pytest.fixture
+def conn(tmp_path):
+    """A SQLite store of two market boxes (its statements can be traced)."""
+    conn = db.connect(tmp_path / "markets.db")
+    db.init_schema(conn)
+    two_markets(conn)
+    yield conn
+    conn.close()
+
+
+@pytest.fixture
+def any_conn(store_backend, request, tmp_path):
+    """A store of two market boxes on each backend: SQLite, and PostgreSQL (migrated)."""
+    if store_backend == "postgresql":
+        location = request.getfixturevalue("postgres_cluster").new_database()
+    else:
+        location = tmp_path / "markets.db"
+    conn = db.connect(location)
+    db.init_schema(conn)
+    two_markets(conn)
     yield conn
     conn.close()
 
@@ -55,7 +74,8 @@ def test_a_lookup_reads_no_layer_while_the_snapshot_is_kept(conn):
     assert market_at(conn, 37.5, -87.0)["code"] == "WEST"
 
 
-def test_a_new_edition_of_the_layer_is_seen_with_or_without_a_kept_snapshot(conn):
+def test_a_new_edition_of_the_layer_is_seen_with_or_without_a_kept_snapshot(any_conn):
+    conn = any_conn
     meta_reads.data_snapshot_sha256(conn)
     before = polygon_layer(conn, "market_regions")
     assert market_at(conn, 37.0, -77.0)["code"] == "EAST"
