@@ -64,6 +64,8 @@ def draw_point_and_territories() -> None:
                 st.text(f"County: {county.get('name')}, {county.get('state')} (FIPS {point_fips})")
             else:
                 st.text("The point is in no county the service has loaded.")
+            if resolution and resolution.market:
+                st.text(f"Market: {resolution.market.name}")
         st.caption("Orange: the point's county. Blue: other counties of the candidate territories.")
     # below the map, at the page's full width, so every column of the table shows
     if point is not None:

@@ -1,10 +1,13 @@
 """Territory resolution by polygon: the time to resolve a point anywhere in the US.
 
-Harvests the HIFLD territories and ISO boundaries into a fresh store, builds the spatial
-index once (timed apart), then resolves random points drawn inside random state outlines
+Harvests the HIFLD territories and ISO boundaries into a fresh store and takes its data
+snapshot hash (as the harvest command does), builds the spatial indexes once (timed apart),
+then resolves random points drawn inside random state outlines
 (`resolve_service_territory`: polygons, county listing, market) and prints p50 and p95.
 
-    uv run python bench/bench_territory.py [--points 500] [--data ../shared/data]
+    uv run python bench/bench_territory.py [--points 500] [--data ../shared/data] [--no-snapshot]
+
+`--no-snapshot` leaves the hash untaken: each lookup then checks each layer's signature.
 """
 
 from __future__ import annotations
@@ -20,13 +23,14 @@ from gridservice.geo import geometry_from_geojson, random_point_in
 from gridservice.harvest import census, run_harvest
 from gridservice.markets import market_at
 from gridservice.screening import resolve_service_territory
-from gridservice.store import db, geography_reads
+from gridservice.store import db, geography_reads, meta_reads
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--points", type=int, default=500)
     parser.add_argument("--data", type=Path, default=Path("../shared/data"))
+    parser.add_argument("--no-snapshot", action="store_true", help="take no snapshot hash")
     args = parser.parse_args()
     folder = args.data / "hifld_territories"
     with tempfile.TemporaryDirectory() as tmp:
@@ -35,6 +39,8 @@ def main() -> None:
         run_harvest(conn, "census-counties", census.default_path())
         run_harvest(conn, "hifld-territories", next(folder.glob("*retail_service*.geojson")))
         run_harvest(conn, "hifld-iso", next(folder.glob("*system_operators*.geojson")))
+        if not args.no_snapshot:
+            meta_reads.data_snapshot_sha256(conn)
         started = time.perf_counter()
         resolve_service_territory(conn, 39.08, -77.65)
         market_at(conn, 39.08, -77.65)

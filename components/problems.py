@@ -161,7 +161,8 @@ def _status_problem(exc: APIStatusError) -> Problem:
 
 def draw_field_messages(problem: Problem | None, name: str) -> None:
     """Draw, under a form field, the messages `problem` has about it (nothing when none)."""
-    for message in problem.messages_for(name) if problem else []:
+    # Members refused for one reason (latitude and longitude of a point abroad) say it once.
+    for message in dict.fromkeys(problem.messages_for(name) if problem else []):
         st.caption(f":red[{escape_markdown(message)}]")
 
 

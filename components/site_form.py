@@ -230,14 +230,23 @@ def draw_refusal(problem: Problem) -> None:
         for name, messages in problem.by_field.items()
         for message in messages
     ]
+    advice = "Correct these fields, then press the button again."
     draw_problem(
         Problem(
             NOT_SENT,
-            "Correct these fields, then press the button again.",
+            f"{problem.detail} {advice}" if explains_more(problem) else advice,
             problem.request_id,
             field_errors=lines or problem.field_errors,
         )
     )
+
+
+def explains_more(problem: Problem) -> bool:
+    """Return whether a refusal's detail says more than its field messages (a site abroad:
+    why, and what to check), rather than repeating them as `field: message; ...`."""
+    listed = {f"{name}: {m}" for name, messages in problem.by_field.items() for m in messages}
+    parts = [part.strip() for part in problem.detail.split(";") if part.strip()]
+    return bool(parts) and not all(part in listed for part in parts)
 
 
 FIELD_LABELS = {

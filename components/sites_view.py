@@ -35,6 +35,8 @@ SITE_COLUMNS = {
     "Peak MW": "requested_peak_load_mw",
     "Latitude": "location.latitude",
     "Longitude": "location.longitude",
+    # The market region the service found for the point when the site was created.
+    "Market": "market.name",
     "Site created": lambda site: glossary.when(site.created_at) or None,
     "Assessment": "latest_assessment_summary.assessment_id",
     "Readiness": _readiness,

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import Field
 
+from gridclient._markets import Market
 from gridclient.models import GridModel, QualityFlag, SourceEvidence
 
 
@@ -250,6 +251,9 @@ class SiteSurroundings(GridModel):
     radius_km: float | None = None
     site_county: dict[str, str] | None = None
     market: str | None = None
+    # The market region holding the site's point (an extension), beside `market`, the
+    # queue's market.
+    market_region: Market | None = None
     distance_basis: str | None = None
     queue_now: QueueTotals | None = None
     reports: list[QueueReport] = Field(default_factory=list)

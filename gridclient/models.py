@@ -19,6 +19,7 @@ from pydantic import PrivateAttr, field_validator
 
 from gridclient._assessment_summary import AssessmentSummary, KeyFigures
 from gridclient._base import GridModel
+from gridclient._markets import Market, MethodAgreement
 from gridclient._response import RawResponse
 from gridclient._source_fields import SourceFields
 
@@ -382,6 +383,8 @@ class Site(GridModel):
     energy_storage: Opaque | None = None
     location: SiteLocation | None = None
     address: Address | None = None
+    # The market region of the site's point, found when it was created (an extension).
+    market: Market | None = None
     # Set when the site is archived (``sites.update(archived=True)``, an extension).
     archived_at: datetime | None = None
     # Only listed with ``include_latest_assessment=True`` (an extension); None otherwise.
@@ -428,6 +431,10 @@ class Assessment(GridModel):
     utility_candidates: list[Opaque] | None = None
     tariff_candidates: list[Opaque] | None = None
     service_territory_candidates: list[Opaque] | None = None
+    # Extensions: the market region of the site's point, and the attribution the territory
+    # polygons' licence asks of an assessment using them.
+    market: Market | None = None
+    attribution: str | None = None
     market_signals: list[Fact] | None = None
     relevant_queue_records: list[QueueRecord] | None = None
     relevant_transmission_projects: list[TransmissionProject] | None = None
@@ -497,11 +504,16 @@ class ServiceTerritoryCandidate(GridModel):
     confidence_basis: str | None = None
     resolution_method: str | None = None
     evidence: Opaque | None = None
+    # Extension: whether the other resolution method names this utility too.
+    method_agreement: MethodAgreement | None = None
 
 
 class TerritoryResolution(GridModel):
     location: Opaque | None = None
     candidates: list[ServiceTerritoryCandidate] = []
+    # Extensions: the point's market region; the attribution the polygons' licence asks for.
+    market: Market | None = None
+    attribution: str | None = None
 
 
 class Release(GridModel):

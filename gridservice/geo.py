@@ -134,6 +134,32 @@ def geometry_from_geojson(text: str) -> BaseGeometry:
     return shape(json.loads(text))
 
 
+def geometries_from_geojson(texts: list[str]) -> list[BaseGeometry]:
+    """Return the shapely geometries of stored GeoJSON texts, in order.
+
+    GEOS reads them in one call: building a layer's index (thousands of shapes) is then a
+    fraction of parsing each text in Python and building shapes ring by ring.
+    """
+    return list(shapely.from_geojson(texts)) if texts else []
+
+
+def edge_km(boundary: BaseGeometry, latitude: float, longitude: float) -> float:
+    """Return the distance in km from a point to the nearest part of `boundary` (lon/lat).
+
+    Only the part of the boundary that can hold the nearest point is measured: the nearest
+    point in degrees lies `d` degrees away, hence at most `d` degrees' worth of km (a degree
+    is at most KM_PER_DEGREE km either way), and any point that near in km lies within
+    `d / cos(latitude)` degrees east-west and `d` north-south. A large territory's ring is
+    thus clipped to a small box before it is projected, and the answer is unchanged.
+    """
+    point = Point(longitude, latitude)
+    reach = boundary.distance(point) / math.cos(math.radians(latitude)) + COORDINATE_GRID
+    near = shapely.clip_by_rect(
+        boundary, longitude - reach, latitude - reach, longitude + reach, latitude + reach
+    )
+    return local_km(near, latitude, longitude).distance(Point(0, 0))
+
+
 def random_point_in(
     geometry: BaseGeometry, rng: random.Random, *, max_tries: int = 500
 ) -> tuple[float, float]:
@@ -205,6 +231,7 @@ class CountyIndex:
     @classmethod
     def from_conn(cls, conn: sqlite3.Connection) -> CountyIndex:
         """Build the index over every county stored in `conn`."""
+        rows = geography_reads.county_rows(conn)
         return cls(
             [
                 County(
@@ -212,9 +239,11 @@ class CountyIndex:
                     name=row["name"],
                     state=row["state"],
                     state_fips=row["state_fips"],
-                    geometry=geometry_from_geojson(row["geojson"]),
+                    geometry=geometry,
                 )
-                for row in geography_reads.county_rows(conn)
+                for row, geometry in zip(
+                    rows, geometries_from_geojson([r["geojson"] for r in rows]), strict=True
+                )
             ]
         )
 

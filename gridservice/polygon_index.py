@@ -1,9 +1,12 @@
 """Which stored polygons hold a point: one STRtree per store and layer, built once.
 
 A layer (retail service territories, market regions, states) is read and indexed the first
-time a process asks for it, and kept until the layer's signature (rows, bounding boxes, the
-file's hash) says the data changed; a lookup then tests only the polygons whose bounding
-boxes hold the point, not all 2,919 territories.
+time a process asks for it, and kept for the store's data snapshot: the snapshot hash kept in
+`meta` (forgotten by the store on any change to public data) names it in one key lookup.
+While no hash is kept, the layer's signature (rows, bounding boxes, the file's hash) does,
+at the price of a scan of the layer per lookup. A lookup then tests only the polygons whose
+bounding boxes hold the point, not all 2,919 territories, and measures the distance to the
+edge only on the part of the ring near the point.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import json
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,8 +23,8 @@ import shapely
 from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 
-from gridservice.geo import geometry_from_geojson, local_km
-from gridservice.store import geography_reads, screening_reads
+from gridservice.geo import edge_km, geometries_from_geojson
+from gridservice.store import geography_reads, meta_reads, screening_reads
 
 _CACHE_SIZE = 16
 
@@ -43,9 +46,9 @@ class PolygonLayer:
     def __init__(self, regions: list[tuple[str, dict[str, Any], BaseGeometry]]) -> None:
         self._regions = regions
         geometries = [geometry for _, _, geometry in regions]
-        for geometry in geometries:
-            shapely.prepare(geometry)
+        shapely.prepare(geometries)
         self._tree = shapely.STRtree(geometries)
+        self._boundaries = list(shapely.boundary(geometries)) if geometries else []
 
     def __len__(self) -> int:
         return len(self._regions)
@@ -56,7 +59,7 @@ class PolygonLayer:
         found = []
         for position in sorted(self._tree.query(point, predicate="intersects")):
             region_id, body, geometry = self._regions[int(position)]
-            edge = local_km(geometry.boundary, latitude, longitude).distance(Point(0, 0))
+            edge = edge_km(self._boundaries[int(position)], latitude, longitude)
             found.append(Holding(region_id, body, round(edge, 3), geometry.area))
         return found
 
@@ -84,30 +87,43 @@ def _cached(key: tuple[Any, ...], build: Callable[[], PolygonLayer]) -> PolygonL
     return layer
 
 
-def _store_key(conn: sqlite3.Connection) -> str:
+def snapshot_key(
+    conn: sqlite3.Connection, layer: str, signature: Callable[[], Hashable]
+) -> tuple[Any, ...]:
+    """Return the cache key of a layer of this store: its data snapshot hash where the store
+    keeps one, else the layer's own `signature()` (read only then)."""
     # An in-memory database has no path; its connection is then its identity.
-    return screening_reads.database_path(conn) or f"memory:{id(conn)}"
+    store = screening_reads.database_path(conn) or f"memory:{id(conn)}"
+    snapshot = meta_reads.get_meta(conn, meta_reads.SNAPSHOT_KEY)
+    return (store, layer, ("snapshot", snapshot) if snapshot else ("signature", signature()))
 
 
 def polygon_layer(conn: sqlite3.Connection, table: str) -> PolygonLayer:
     """Return the indexed layer `table` (`retail_territory_polygons`, `market_regions`)."""
-    key = (_store_key(conn), table, *geography_reads.polygon_signature(conn, table))
+    key = snapshot_key(conn, table, lambda: geography_reads.polygon_signature(conn, table))
 
     def build() -> PolygonLayer:
         rows = geography_reads.polygon_rows(conn, table)
-        return PolygonLayer([(r[0], json.loads(r[2]), geometry_from_geojson(r[1])) for r in rows])
+        geometries = geometries_from_geojson([r[1] for r in rows])
+        return PolygonLayer(
+            [(r[0], json.loads(r[2]), g) for r, g in zip(rows, geometries, strict=True)]
+        )
 
     return _cached(key, build)
 
 
 def state_layer(conn: sqlite3.Connection) -> PolygonLayer:
     """Return the indexed state outlines of the store (empty when none are loaded)."""
-    key = (_store_key(conn), "states", *geography_reads.state_signature(conn))
+    key = snapshot_key(conn, "states", lambda: geography_reads.state_signature(conn))
 
     def build() -> PolygonLayer:
         rows = geography_reads.state_rows(conn)
+        geometries = geometries_from_geojson([r[3] for r in rows])
         return PolygonLayer(
-            [(r[1], {"state": r[1], "name": r[2]}, geometry_from_geojson(r[3])) for r in rows]
+            [
+                (r[1], {"state": r[1], "name": r[2]}, g)
+                for r, g in zip(rows, geometries, strict=True)
+            ]
         )
 
     return _cached(key, build)

@@ -18,8 +18,9 @@ from gridservice.screening.territory import (
     county_at,
     county_index,
     is_county_listing,
-    territory_candidates,
+    service_territory_candidates,
 )
+from gridservice.screening.territory_polygons import is_polygon
 from gridservice.store import screening_reads
 
 RELEVANT_QUEUE_LIMIT = 25
@@ -39,11 +40,19 @@ STATE_REGULATORS = {
     "AR": ("APSC", "Arkansas Public Service Commission"),
     "KS": ("KCC", "Kansas Corporation Commission"),
 }
+COUNTY_LEVEL_LIMITATION = (
+    "Service territories are resolved at county level; a boundary inside a county is not "
+    "modelled, so the serving utility must be confirmed."
+)
+POLYGON_LIMITATION = (
+    "Service territories are HIFLD retail service territory polygons (utility-reported "
+    "boundaries, compiled and simplified; not a regulator's certificate map), with the EIA-861 "
+    "county listing beside them; the serving utility must be confirmed."
+)
 BASE_LIMITATIONS = (
     "Non-capacity screening: no load-flow, short-circuit, stability or deliverability "
     "analysis was run.",
-    "Service territories are resolved at county level; a boundary inside a county is not "
-    "modelled, so the serving utility must be confirmed.",
+    COUNTY_LEVEL_LIMITATION,
     "Queue records are interconnection requests; they show activity near the site, not "
     "available or committed capacity.",
     "Transmission projects are matched by the county names they list; a project near but "
@@ -175,10 +184,12 @@ def _utility_candidates(candidates: list[dict], county: dict | None) -> list[dic
     for c in candidates:
         by_utility.setdefault(str(c["utilityId"]), []).append(c)
     overlap = f"; {len(candidates)} territories overlap there." if len(candidates) > 1 else "."
-    basis = f"Its service territory covers {county_label(county)}{overlap}" if county else ""
+    by_county = f"Its service territory covers {county_label(county)}{overlap}" if county else ""
     utilities = []
     for group in by_utility.values():
         first = group[0]
+        held = any(is_polygon(c) for c in group)
+        basis = "Its HIFLD territory polygon holds the site's point." if held else by_county
         utilities.append(
             {
                 "utilityId": first["utilityId"],
@@ -305,6 +316,8 @@ def _limitations(
     conn: sqlite3.Connection, candidates: list[dict], relevant_queue: list[dict], as_of: str | None
 ) -> list[str]:
     limitations = list(BASE_LIMITATIONS)
+    if any(is_polygon(c) for c in candidates):
+        limitations[limitations.index(COUNTY_LEVEL_LIMITATION)] = POLYGON_LIMITATION
     if any(is_county_listing(c) for c in candidates):
         limitations.append(COUNTY_LISTING_LIMITATION)
     if as_of:
@@ -327,9 +340,13 @@ def screen_site(
 ) -> dict:
     """Return the assessment of a site: every field of the interface's Assessment."""
     location = site.get("location") or {}
-    county = county_at(conn, float(location["latitude"]), float(location["longitude"]))
-    candidates = territory_candidates(conn, county)
-    market = market_at(conn, float(location["latitude"]), float(location["longitude"]))
+    point = float(location["latitude"]), float(location["longitude"])
+    county = county_at(conn, *point)
+    # Polygons holding the point first, the county listing second: a polygon says more.
+    candidates = sorted(
+        service_territory_candidates(conn, *point, county), key=lambda c: not is_polygon(c)
+    )
+    market = market_at(conn, *point)
     markets = _markets(conn, county, candidates, market)
     in_county, nearby, duplicates = _dedupe_queue(conn, *_gather_queue(conn, county))
     projects = (

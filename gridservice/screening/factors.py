@@ -31,6 +31,7 @@ from gridservice.screening.outcomes import (
     parse_date,
 )
 from gridservice.screening.territory import is_county_listing
+from gridservice.screening.territory_polygons import is_polygon, polygon_finding
 
 __all__ = ["FACTORS", "RULES", "SEVERITY_ORDER", "evaluate", "is_active", "queue_summary"]
 
@@ -69,6 +70,8 @@ def service_territory(ctx: Context) -> Outcome:
         )
     ids = [c["evidence"]["territoryId"] for c in ctx.candidates]
     names = [f"{c['utility']} ({c['confidence']:.2f})" for c in ctx.candidates]
+    if any(is_polygon(c) for c in ctx.candidates):
+        return Outcome(factor, *polygon_finding(ctx.candidates, county_label(ctx.county)), ids)
     if all(is_county_listing(c) for c in ctx.candidates):
         return _county_listing_outcome(ctx, names, ids)
     if len(ctx.candidates) == 1:

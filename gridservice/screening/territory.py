@@ -16,6 +16,7 @@ from typing import Any
 
 from gridservice.geo import GEOMETRY_SOURCE, CountyIndex
 from gridservice.markets import market_at
+from gridservice.polygon_index import snapshot_key
 from gridservice.screening.territory_polygons import mark_agreement, polygon_candidates
 from gridservice.store import screening_reads
 
@@ -35,9 +36,7 @@ _index_lock = threading.Lock()
 
 def county_index(conn: sqlite3.Connection) -> CountyIndex:
     """Return the county index of this store, built once per database and geography."""
-    path = screening_reads.database_path(conn)
-    # An in-memory database has no path; its connection is then its identity.
-    key = (path or f"memory:{id(conn)}", *screening_reads.geography_signature(conn))
+    key = snapshot_key(conn, "counties", lambda: screening_reads.geography_signature(conn))
     with _index_lock:
         index = _index_cache.get(key)
         if index is not None:

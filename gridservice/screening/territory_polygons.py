@@ -113,3 +113,41 @@ def mark_agreement(
                 f"Disagreement: EIA-861 lists this utility for {place}, but its HIFLD territory "
                 "polygon does not hold the point; its confidence is halved.",
             )
+
+
+def is_polygon(candidate: dict) -> bool:
+    """Return whether a candidate comes from a territory polygon holding the point."""
+    return candidate.get("resolutionMethod") == POLYGON_METHOD
+
+
+def polygon_finding(candidates: list[dict], where: str) -> tuple[str, str]:
+    """Return the service-territory finding's (level, statement) when polygons hold the
+    point: the polygons first, then what the county listing of `where` says beside them."""
+    polygons = [c for c in candidates if is_polygon(c)]
+    listed = [c for c in candidates if not is_polygon(c)]
+    names = ", ".join(f"{c['utility']} ({c['confidence']:.2f})" for c in polygons)
+    if len(polygons) == 1:
+        level, statement = (
+            "low",
+            f"One HIFLD retail service territory polygon holds the point: {names}.",
+        )
+    else:
+        level = "medium"
+        statement = (
+            f"{len(polygons)} HIFLD retail service territory polygons hold the point "
+            f"(overlapping or simplified boundaries): {names}. Which utility serves the site "
+            "must be confirmed."
+        )
+    if listed:
+        listing = ", ".join(str(c["utility"]) for c in listed)
+        statement += f" The EIA-861 county listing of {where}, the second method, names {listing}."
+    disagreeing = sorted(
+        {
+            str(c["utility"])
+            for c in candidates
+            if (c.get("methodAgreement") or {}).get("agrees") is False
+        }
+    )
+    if disagreeing:
+        statement += f" The two methods disagree on {', '.join(disagreeing)}."
+    return level, statement

@@ -37,6 +37,9 @@ ASSESSMENT_FIELDS = {
     "readiness",
     "confidence",
     "keyFigures",
+    # Extensions: the point's market region and the territory polygons' attribution.
+    "market",
+    "attribution",
 }
 FACTORS = {
     "service_territory",

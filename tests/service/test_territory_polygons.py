@@ -157,3 +157,26 @@ def test_a_site_carries_the_market_it_is_in(client):
     assert read["market"] == site["market"]
     listed = client.get("/v1/sites", headers=HEADERS).json()["data"]
     assert [s["market"] for s in listed if s["id"] == site["id"]] == [site["market"]]
+
+
+def test_an_assessment_names_the_polygon_utilities_first_and_says_which_method(client):
+    point = POINTS["Loudoun VA"]
+    site = create_site(client, point).json()["data"]
+    headers = {**HEADERS, "Idempotency-Key": uuid.uuid4().hex}
+    response = client.post(f"/v1/sites/{site['id']}/assessments", headers=headers)
+    assert response.status_code == 201, response.text
+    assessment = response.json()["data"]
+    held = {f"eia:{p['eiaId']}": p for p in holding(TERRITORIES, *point).values()}
+    assert held, "no HIFLD territory holds Loudoun VA"
+    candidates = assessment["serviceTerritoryCandidates"]
+    methods = [c["resolutionMethod"] for c in candidates]
+    polygons = methods.count("retail_territory_polygon")
+    assert methods[:polygons] == ["retail_territory_polygon"] * polygons
+    assert {c["utilityId"] for c in candidates[:polygons]} == set(held)
+    assert "eia861_county_listing" in methods[polygons:]
+    findings = assessment["readiness"]["findings"]
+    finding = next(f["finding"] for f in findings if f["factor"] == "service_territory")
+    assert "polygon" in finding and "county listing" in finding
+    for candidate in candidates[:polygons]:
+        assert candidate["utility"] in finding
+    assert assessment["attribution"] == resolve(client, point)["attribution"]
