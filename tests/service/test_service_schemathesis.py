@@ -6,7 +6,9 @@ are replaced before sending, because the interface forbids clients from making t
 intended creation; generated minimal keys such as "00000000" would collide across bodies).
 A site's `averageLoadMw` and `curtailableMw` may not exceed its `requestedPeakLoadMw`, a rule
 the field descriptions state but JSON Schema cannot express, so generated sites are brought
-within it.
+within it. Likewise no text the service is sent may hold NUL: parameters and bodies, keys of free-form
+objects included (SECURITY.md section 5; JSON Schema cannot say it of every key at every
+depth), so NUL is taken out of generated requests that are meant to be valid.
 """
 
 from __future__ import annotations
@@ -68,6 +70,17 @@ class BearerToken:
         case.headers["Authorization"] = f"Bearer {data}"
 
 
+def without_nul(value):
+    """Return a JSON value with NUL taken out of every string, keys included."""
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, dict):
+        return {without_nul(k): without_nul(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [without_nul(v) for v in value]
+    return value
+
+
 @schema.parametrize()
 @settings(
     max_examples=12,
@@ -84,6 +97,12 @@ def test_every_operation_conforms(case):
         if isinstance(key, str) and 8 <= len(key) <= 255:
             case.headers["Idempotency-Key"] = ("st-" + uuid.uuid4().hex + key)[: max(8, len(key))]
     positive = case.meta is not None and case.meta.generation.mode.is_positive
+    if positive:
+        if isinstance(case.body, dict | list):
+            case.body = without_nul(case.body)
+        for parameters in ("query", "path_parameters"):
+            if getattr(case, parameters, None):
+                setattr(case, parameters, without_nul(getattr(case, parameters)))
     body = case.body if positive and isinstance(case.body, dict) else None
     peak = body.get("requestedPeakLoadMw") if body else None
     if isinstance(peak, int | float) and not isinstance(peak, bool):
