@@ -12,9 +12,6 @@ from components.problems import problem_boundary
 from components.text import escape_markdown
 from gridclient import Assessment, Capabilities, Site
 
-st.title("Assessment")
-
-
 OPEN_KEY = "assessment.open_id"
 
 
@@ -77,6 +74,8 @@ with problem_boundary():
     assessment_id = st.query_params.get("assessment")
     conn = connection.connection_key()
     assessment = data.assessment(conn, assessment_id) if assessment_id else None
+    if assessment is None:
+        st.title("Assessment")
     if not assessment_id:
         st.info("No assessment chosen. Screen a site, or open an assessment by its id.")
         choose_assessment()
@@ -85,20 +84,27 @@ with problem_boundary():
         st.error(f"Assessment '{escape_markdown(assessment_id)}' was not found for this tenant.")
         choose_assessment()
     else:
+        site = data.site(conn, assessment.site_id) if assessment.site_id else None
+        # the title names the site; the ids a support request needs stay in the caption
+        st.title(
+            f"Assessment of {escape_markdown(summary.site_title(assessment, site))}", anchor=False
+        )
         disclaimer = escape_markdown(assessment.disclaimer or "No disclaimer was given.")
         st.warning(disclaimer, icon=":material/warning:")
         st.caption(
             escape_markdown(
-                f"Assessment {assessment.id} of site {assessment.site_id}, "
-                f"created {glossary.when(assessment.created_at)}."
+                f"Created {glossary.when(assessment.created_at)}; assessment {assessment.id} "
+                f"of site {assessment.site_id}."
             )
             + " Share this page's URL to share it."
         )
-        site = data.site(conn, assessment.site_id) if assessment.site_id else None
         location = site.location if site else None
         point = (location.latitude, location.longitude) if location else None
         summary.draw_band(
-            assessment, summary.headlines(assessment), view.readiness_label(assessment.readiness)
+            assessment,
+            summary.headlines(assessment),
+            view.readiness_label(assessment.readiness),
+            site,
         )
         view.draw_readiness(assessment)
         view.draw_actions(assessment)

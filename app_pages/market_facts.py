@@ -8,7 +8,7 @@ from components import charts, connection, coverage, data, facts_view, filters, 
 from components.evidence_view import draw_fact_evidence
 from components.problems import problem_boundary
 from components.sources import source_tooltip
-from components.tables import as_text, attribute
+from components.tables import attribute
 from components.text import escape_markdown
 
 SCOPE = "facts"
@@ -50,7 +50,8 @@ with problem_boundary():
         data.facts(conn, collection, **selection),
         key=lambda f: (f.market or "", f.predicate or "", glossary.season_key(f.period)),
     )
-    when = selection["known_at"] or "now"
+    # in words ("2025-06-01 00:00 UTC"), not the wire's ISO form the URL keeps
+    when = glossary.when(selection["known_at"]) or "now"
     st.markdown(f"**{len(facts):,}** facts as known **{escape_markdown(when)}**")
     if not facts:
         st.info("No fact matches these filters at that moment.")
@@ -98,9 +99,9 @@ with problem_boundary():
         older, newer = versions[-1], versions[0]
         st.markdown(
             f"Restated: **{older.value:,.0f} {escape_markdown(older.unit or '')}** known from "
-            f"{escape_markdown(as_text(older.known_from))} became "
+            f"{escape_markdown(glossary.when(older.known_from))} became "
             f"**{newer.value:,.0f} {escape_markdown(newer.unit or '')}** "
-            f"from {escape_markdown(as_text(newer.known_from))}."
+            f"from {escape_markdown(glossary.when(newer.known_from))}."
         )
         st.altair_chart(
             charts.steps(history, title="Value as it was known", unit=fact.unit or ""),

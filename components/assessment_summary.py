@@ -21,6 +21,7 @@ from gridclient import (
     NearestPlant,
     QueueRecord,
     ReserveMargin,
+    Site,
 )
 
 # Anchors of the assessment's sections, which the band's numbers link to
@@ -164,13 +165,61 @@ def headlines(assessment: Assessment) -> list[Headline]:
     ]
 
 
+def site_title(assessment: Assessment, site: Site | None) -> str:
+    """Return what an analyst calls the assessed site: its customer reference, else its
+    county and state, else its id (the service gives a site no other name)."""
+    if site is not None and site.customer_reference:
+        return site.customer_reference
+    county = assessment.county or {}
+    if county.get("name"):
+        return f"a site in {county['name']}, {county.get('state') or ''}".rstrip(", ")
+    return assessment.site_id or "an unknown site"
+
+
+def site_facts(assessment: Assessment, site: Site | None) -> dict[str, str]:
+    """Return the site's inputs an analyst checks first, in words: name, coordinates,
+    county, market, requested peak load and service voltage ("" where not given)."""
+    location = site.location if site is not None else None
+    county = assessment.county or {}
+    markets = [
+        str(j.get("name") or j.get("id"))
+        for j in assessment.jurisdictions or []
+        if j.get("level") == "iso_rto"
+    ]
+    voltage = site.service_voltage_kv if site is not None else None
+    peak = site.requested_peak_load_mw if site is not None else None
+    return {
+        "Site": site_title(assessment, site),
+        "Coordinates": (
+            f"{location.latitude:.5f}, {location.longitude:.5f}"
+            if location is not None and location.latitude is not None
+            else ""
+        ),
+        "County": ", ".join(str(county[k]) for k in ("name", "state") if county.get(k)),
+        "Market": ", ".join(markets),
+        "Requested peak load": f"{peak:,g} MW" if peak is not None else "",
+        "Service voltage": f"{voltage:,g} kV" if voltage is not None else "",
+    }
+
+
 FIGURES_PER_ROW = 3
 
 
-def draw_band(assessment: Assessment, numbers: list[Headline], readiness: str) -> None:
-    """Draw readiness and heuristic confidence, then each number linking to its section."""
+def draw_band(
+    assessment: Assessment, numbers: list[Headline], readiness: str, site: Site | None = None
+) -> None:
+    """Draw the site's name and inputs, readiness and heuristic confidence, then each number
+    linking to its section."""
     confidence: dict[str, Any] = assessment.confidence or {}
     with st.container(border=True):
+        facts = site_facts(assessment, site)
+        st.markdown(
+            " · ".join(
+                f"**{escape_markdown(value)}**" if name == "Site" else escape_markdown(value)
+                for name, value in facts.items()
+                if value
+            )
+        )
         # Readiness and confidence are words ("Moderate friction"): drawn as headings, which
         # wrap, where a metric would cut them to "Modera…" in a narrow column.
         columns = st.columns([1, 1, 2])
@@ -178,10 +227,15 @@ def draw_band(assessment: Assessment, numbers: list[Headline], readiness: str) -
         columns[0].subheader(readiness, anchor=False)
         columns[0].markdown(f"[Findings](#{ANCHORS['findings']})")
         columns[1].markdown(
-            "Confidence (heuristic)",
-            help="A heuristic of how complete the evidence is, not a measured accuracy.",
+            "Evidence confidence",
+            help="A heuristic of how complete the evidence is, not a measured accuracy; "
+            "not the friction level.",
         )
-        columns[1].subheader(str(confidence.get("label") or "Not given"), anchor=False)
+        # "heuristic confidence: high" so it is not read as the friction level beside it
+        label = confidence.get("label")
+        columns[1].subheader(
+            f"Heuristic confidence: {label}" if label else "Not given", anchor=False
+        )
         score = confidence.get("score")
         columns[1].caption(
             f"Score {escape_markdown(score)}: a heuristic, not accuracy"

@@ -14,6 +14,7 @@ import pandas as pd
 
 from components import assessment_view as view
 from components import glossary, spreadsheets
+from components.assessment_summary import site_facts
 from components.tables import sent_fields
 from components.territory_view import candidates_frame
 from gridclient import Assessment, ServiceTerritoryCandidate, Site
@@ -64,13 +65,17 @@ def assessment_sheets(assessment: Assessment, site: Site | None) -> dict[str, pd
         ServiceTerritoryCandidate.model_validate(c)
         for c in assessment.service_territory_candidates or []
     ]
+    # the site first, named as the page's title and band name it: a reader of the sheet
+    # alone knows which site it is
+    named = [{"Item": item, "Value": value} for item, value in site_facts(assessment, site).items()]
     summary = pd.DataFrame(
         [
+            *named,
             {"Item": "Assessment", "Value": assessment.id},
             {"Item": "Created", "Value": glossary.when(assessment.created_at)},
             {"Item": "Readiness", "Value": view.readiness_label(assessment.readiness)},
             {
-                "Item": "Confidence (a heuristic, not accuracy)",
+                "Item": "Heuristic confidence (of the evidence, not accuracy)",
                 "Value": (assessment.confidence or {}).get("label"),
             },
             {"Item": "Disclaimer", "Value": assessment.disclaimer},

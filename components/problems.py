@@ -9,6 +9,7 @@ Pages wrap their body in `problem_boundary()`, so no traceback ever reaches the 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -82,13 +83,39 @@ def _is_control_flow(exc: BaseException) -> bool:
     return any(cls.__name__ in _CONTROL_FLOW for cls in type(exc).__mro__)
 
 
+# The service's field messages are its validator's (pydantic's) sentences; the ones a form
+# meets, said in the app's words. Anything else is shown as the service wrote it.
+_PLAIN_MESSAGES = [
+    (re.compile(r"^String should have at most (\d+) characters?$"),
+     r"Too long: at most \1 characters. Shorten it."),
+    (re.compile(r"^String should have at least (\d+) characters?$"),
+     r"Too short: at least \1 characters."),
+    (re.compile(r"^(?:List|Dictionary) should have at most (\d+) items? after validation, "
+                r"not (\d+)$"),
+     r"Too many entries: at most \1, not \2."),
+    (re.compile(r"^Input should be greater than or equal to (\S+)$"), r"Must be at least \1."),
+    (re.compile(r"^Input should be greater than (\S+)$"), r"Must be more than \1."),
+    (re.compile(r"^Input should be less than or equal to (\S+)$"), r"Must be at most \1."),
+    (re.compile(r"^Field required$"), "Required."),
+]  # fmt: skip
+
+
+def plain_message(message: str) -> str:
+    """Return a field message of the service in the app's words (unchanged when unknown)."""
+    for pattern, words in _PLAIN_MESSAGES:
+        if pattern.match(message):
+            return pattern.sub(words, message)
+    return message
+
+
 def _field_pairs(errors: list) -> list[tuple[str | None, str]]:
-    """Return the problem body's `errors` as (field, message) pairs."""
+    """Return the problem body's `errors` as (field, message) pairs, in the app's words."""
     pairs = []
     for error in errors:
         if isinstance(error, dict):
             name, message = error.get("field"), error.get("message")
-            pairs.append((str(name) if name else None, str(message or error)))
+            text = plain_message(str(message)) if message else str(error)
+            pairs.append((str(name) if name else None, text))
         else:
             pairs.append((None, str(error)))
     return pairs

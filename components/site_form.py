@@ -27,6 +27,10 @@ LOAD_PROFILES = ("flat", "diurnal", "seasonal", "variable")
 REDUNDANCIES = ("none", "n_plus_1", "2n")
 EARLIEST_DATE, LATEST_DATE = dt.date(2000, 1, 1), dt.date(2100, 12, 31)
 MAX_TEXT = 200
+# The limit is shown and checked here rather than by the widget's max_chars: the browser cuts
+# typed text at max_chars without a word, and a longer paste leaves the field empty.
+TEXT_LIMIT = f"at most {MAX_TEXT} characters"
+TEXT_HELP = f"Optional; {TEXT_LIMIT}."
 ADDRESS_FIELDS = {
     "addressLine1": "Address line 1",
     "addressLine2": "Address line 2",
@@ -81,6 +85,8 @@ def build_site_definition(values: SiteFormValues) -> tuple[SiteDefinition | None
     if values.requested_peak_load_mw is None:
         refuse("requestedPeakLoadMw", "Requested peak load (MW) is required.")
     for name, message in bound_messages(values):
+        refuse(name, message)
+    for name, message in length_messages(values):
         refuse(name, message)
     metadata = _metadata(values.metadata_text, refuse)
     ramp = _json_text("rampProfile", "Ramp profile", values.ramp_profile_text, list, refuse)
@@ -162,6 +168,22 @@ def bound_messages(values: SiteFormValues) -> list[tuple[str, str]]:
             )
         )
     return found
+
+
+def length_messages(values: SiteFormValues) -> list[tuple[str, str]]:
+    """Return (field, message) for each text longer than the service keeps, with its length."""
+    texts = {"customerReference": values.customer_reference} | {
+        f"address.{name}": text for name, text in values.address.items()
+    }
+    return [
+        (
+            name,
+            f"{field_label(name)} is {len(text.strip()):,} characters long; the limit is "
+            f"{MAX_TEXT}. Shorten it.",
+        )
+        for name, text in texts.items()
+        if len(text.strip()) > MAX_TEXT
+    ]
 
 
 def coverage_warning(location: dict[str, Any] | None, states: list[str]) -> str | None:
@@ -330,8 +352,11 @@ def site_form(
                 problem,
                 "requestedPeakLoadMw",
                 "Requested peak load (MW) *",
-                value=100.0,
+                # no default: a cleared field is refused, never screened at a number the
+                # analyst did not type
+                value=None,
                 step=10.0,
+                placeholder="required",
                 help=f"Required; more than 0 and at most {MAX_PEAK_LOAD_MW:,.0f} MW.",
             )
         with second:
@@ -375,7 +400,7 @@ def site_form(
                 max_value=LATEST_DATE,
             )
         with second:
-            reference = st.text_input("Customer reference", max_chars=MAX_TEXT)
+            reference = st.text_input("Customer reference", placeholder=TEXT_LIMIT, help=TEXT_HELP)
             draw_field_messages(problem, "customerReference")
         with first:
             profile = _field(
@@ -408,7 +433,7 @@ def site_form(
             address = {}
             for column, (name, label) in zip(columns, ADDRESS_FIELDS.items(), strict=True):
                 with column:
-                    address[name] = st.text_input(label, max_chars=MAX_TEXT)
+                    address[name] = st.text_input(label, placeholder=TEXT_LIMIT, help=TEXT_HELP)
                     draw_field_messages(problem, f"address.{name}")
             metadata = st.text_area("Metadata (one key=value per line)", height=80)
             draw_field_messages(problem, "metadata")

@@ -115,7 +115,8 @@ def test_the_summary_band_leads_with_numbers_that_match_the_tables(service_env, 
     # readiness and confidence lead, in words that wrap (headings), then the numbers
     assert [h.value for h in at.subheader][:2] == [
         glossary.label("readiness", screened.readiness["level"]),
-        screened.confidence["label"],
+        # worded so "high" beside "High friction" is not read as the friction level
+        f"Heuristic confidence: {screened.confidence['label']}",
     ]
     metrics = {m.label: m.value for m in at.metric}
     assert list(metrics)[:1] == ["Territory candidates"]
@@ -250,8 +251,45 @@ def test_an_id_typed_in_the_box_opens_its_assessment(service_env, screened):
     at.run()
     assert not at.exception
     assert at.query_params["assessment"] == screened.id
-    assert any(f"Assessment {screened.id} of site" in unescape(c.value) for c in at.caption)
+    assert any(f"assessment {screened.id} of site" in unescape(c.value) for c in at.caption)
     assert not [b for b in at.button if b.label == "Open"]  # the box is gone
+
+
+def test_the_title_and_band_name_the_site_and_its_inputs(service_env, screened, alpha_client):
+    """The page names the site (its customer reference), not only its id, and the band
+    carries its coordinates, county, market and requested load."""
+    site = alpha_client.sites.get(screened.site_id)
+    at = open_assessment(screened.id)
+    assert unescape(at.title[0].value) == f"Assessment of {site.customer_reference}"
+    band = " ".join(unescape(m.value) for m in at.markdown)
+    county = screened.county
+    markets = [j["name"] for j in screened.jurisdictions if j["level"] == "iso_rto"]
+    assert markets, "the demo site lies in a market"
+    for piece in (
+        f"**{site.customer_reference}**",
+        f"{site.location.latitude:.5f}, {site.location.longitude:.5f}",
+        f"{county['name']}, {county['state']}",
+        markets[0],
+        f"{site.requested_peak_load_mw:,g} MW",
+    ):
+        assert piece in band, piece
+
+
+def test_the_spreadsheet_summary_names_the_site(screened, alpha_client):
+    import io
+
+    import openpyxl
+
+    from components import assessment_workbook
+
+    site = alpha_client.sites.get(screened.site_id)
+    book = openpyxl.load_workbook(io.BytesIO(assessment_workbook.assessment_xlsx(screened, site)))
+    summary = {row[0]: row[1] for row in book["Summary"].iter_rows(min_row=2, values_only=True)}
+    assert summary["Site"] == site.customer_reference
+    assert summary["County"] == f"{screened.county['name']}, {screened.county['state']}"
+    assert summary["Requested peak load"] == f"{site.requested_peak_load_mw:,g} MW"
+    assert summary["Coordinates"].startswith(f"{site.location.latitude:.5f}")
+    assert summary["Market"]
 
 
 def test_the_spreadsheet_has_the_site_inputs_then_a_sheet_per_section(demo_service, screened):
@@ -314,7 +352,8 @@ def test_the_spreadsheet_keeps_hostile_names_as_text(demo_service, screened, sto
     cells = [cell for sheet in book for row in sheet.iter_rows() for cell in row]
     assert [cell.coordinate for cell in cells if cell.data_type == "f"] == []
     hostile = [cell for cell in cells if cell.value == read_back]
-    assert len(hostile) == 1 + len(utilities) + len(records)
+    # the reference twice: among the site's inputs and naming the site in the summary
+    assert len(hostile) == 2 + len(utilities) + len(records)
 
 
 LURE = "x'. **Your session has expired.** [Sign in again](http://127.0.0.1:18799/login)"

@@ -107,7 +107,8 @@ def test_a_422s_messages_are_kept_by_field_for_the_form():
     problem = describe_problem(exc)
     assert problem.messages_for("address") == ["String should match pattern"]
     assert problem.messages_for("address.countryCode") == ["String should match pattern"]
-    assert problem.messages_for("requestedPeakLoadMw") == ["Input should be greater than 0"]
+    # the validator's sentence in the app's words
+    assert problem.messages_for("requestedPeakLoadMw") == ["Must be more than 0."]
     assert problem.messages_for("") == ["averageLoadMw must not exceed requestedPeakLoadMw"]
     assert problem.messages_for("redundancy") == []
 

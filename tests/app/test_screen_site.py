@@ -19,7 +19,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from streamlit.testing.v1 import AppTest
 
-from components import geography, map_rows, maps, picker
+from components import geography, maps, picker, site_form
+from components.server import map_rows
 from gridservice.demo import DEMO_POINTS
 from gridservice.server import bound_socket
 
@@ -56,7 +57,7 @@ def test_typed_point_creates_screens_and_opens_the_assessment(service_env, alpha
     assert "**Location:** 29.88330, -97.94140" in [m.value for m in at.markdown]
     submit(at, peak_mw=321.0)
     assert not at.exception and not at.error
-    assert [t.value for t in at.title] == ["Assessment"]
+    assert [t.value.startswith("Assessment of ") for t in at.title] == [True]
     assessment_id = at.query_params["assessment"]
     assessment = alpha_client.assessments.get(assessment_id)
     site = alpha_client.sites.get(assessment.site_id)
@@ -125,7 +126,56 @@ def test_the_services_field_errors_are_shown_under_their_fields(service_env, alp
     next(t for t in at.text_input if t.label == "Country code").set_value("US")
     submit(at, peak_mw=15.0)
     assert not at.error
-    assert [t.value for t in at.title] == ["Assessment"]
+    assert [t.value.startswith("Assessment of ") for t in at.title] == [True]
+
+
+def test_an_empty_peak_load_is_refused_and_creates_nothing(service_env, alpha_client):
+    """The peak load has no default: left empty it is an error, never a site screened at a
+    load the analyst did not type."""
+    count = len(tenant_site_ids(alpha_client))
+    at = open_screen()
+    type_point(at, *DEMO_POINTS["single_territory"])
+    assert next(n for n in at.number_input if n.label == "Requested peak load (MW) *").value is None
+    submit(at)
+    assert any("Requested peak load (MW) is required" in unescape(c) for c in captions_in_form(at))
+    assert "The site was not sent" in " ".join(e.value for e in at.error)
+    assert len(tenant_site_ids(alpha_client)) == count
+
+
+def test_a_reference_past_the_limit_is_named_with_its_length_and_not_sent(
+    service_env, alpha_client
+):
+    """A pasted 400-character reference is kept in the field and refused in words, neither
+    cut nor emptied; the field shows its limit."""
+    count = len(tenant_site_ids(alpha_client))
+    at = open_screen()
+    type_point(at, *DEMO_POINTS["single_territory"])
+    reference = next(t for t in at.text_input if t.label == "Customer reference")
+    assert str(site_form.MAX_TEXT) in reference.placeholder
+    reference.set_value("R" * 400)
+    submit(at, peak_mw=10.0)
+    assert next(t for t in at.text_input if t.label == "Customer reference").value == "R" * 400
+    assert any(
+        f"400 characters long; the limit is {site_form.MAX_TEXT}" in unescape(c)
+        for c in captions_in_form(at)
+    )
+    assert len(tenant_site_ids(alpha_client)) == count
+
+
+def test_the_services_length_refusal_is_said_in_the_apps_words(service_env, alpha_client):
+    """A 5,000-character metadata note is refused by the service; its validator's sentence
+    reaches the analyst in the app's words."""
+    count = len(tenant_site_ids(alpha_client))
+    at = open_screen()
+    type_point(at, *DEMO_POINTS["single_territory"])
+    note = next(t for t in at.text_area if t.label.startswith("Metadata"))
+    note.set_value("note=" + "n" * 5000)
+    submit(at, peak_mw=10.0)
+    assert not at.exception
+    shown = unescape(" ".join([*captions_in_form(at), *(e.value for e in at.error)]))
+    assert "Too long: at most" in shown, shown
+    assert "String should have" not in shown
+    assert len(tenant_site_ids(alpha_client)) == count
 
 
 def test_numbers_outside_their_bounds_are_named_with_the_bound_and_not_sent(
@@ -283,7 +333,7 @@ def test_the_site_created_after_two_clicks_stands_at_the_last_clicked_point(
     click_at(at, latitude + 0.2, longitude - 0.1)
     click_at(at, *last)
     submit(at, peak_mw=275.0)
-    assert [t.value for t in at.title] == ["Assessment"]
+    assert [t.value.startswith("Assessment of ") for t in at.title] == [True]
     assessment = alpha_client.assessments.get(at.query_params["assessment"])
     site = alpha_client.sites.get(assessment.site_id)
     assert site.requested_peak_load_mw == 275.0
@@ -322,7 +372,7 @@ def test_the_tenants_sites_list_their_assessments_and_open_them(service_env, alp
     next(b for b in at.button if b.label == "Open assessment" and not b.form_id).click()
     at.run()
     assert at.query_params["assessment"] == assessment.id
-    assert [t.value for t in at.title] == ["Assessment"]
+    assert [t.value.startswith("Assessment of ") for t in at.title] == [True]
 
 
 # Deployments with fewer extensions than the reference service: a proxy in front of it that
@@ -500,8 +550,7 @@ def test_screen_page_offers_the_id_box_and_still_creates_sites(plain_env, alpha_
     at.number_input(key="screen.latitude").set_value(DEMO_POINTS["single_territory"][0])
     at.number_input(key="screen.longitude").set_value(DEMO_POINTS["single_territory"][1])
     at.run()
-    next(b for b in at.button if b.label == "Create site and screen it").click()
-    at.run()
+    submit(at, peak_mw=100.0)
     assert not at.error
     success = at.success[0].value
     assert success.endswith("This deployment does not screen sites on request.")
@@ -521,7 +570,7 @@ def test_an_assessment_opens_by_id_without_the_export_extension(plain_env, alpha
     box.set_value(assessment.id)
     next(b for b in at.button if b.label == "Open assessment").click()
     at.run()
-    assert [t.value for t in at.title] == ["Assessment"]
+    assert [t.value.startswith("Assessment of ") for t in at.title] == [True]
     assert unescape(at.warning[0].value) == assessment.disclaimer
     assert "Prepare the CSV export" not in [b.label for b in at.button]
     assert "Or open an export by id" in [t.label for t in at.text_input]
