@@ -6,7 +6,7 @@ import streamlit as st
 
 from components import charts, connection, data, glossary, quality_view, tables
 from components.problems import problem_boundary
-from components.sources import source_name, source_tooltip
+from components.sources import source_tooltip
 from components.text import escape_markdown
 from gridclient.models import Methodology, QualitySummary
 
@@ -48,11 +48,9 @@ with problem_boundary():
     st.markdown(f"**Rejected records and their reasons** ({len(rejections):,})")
     if rejections.empty:
         st.caption("No harvest run rejected a record.")
-    for run_id, source_id, reasons, rejected in quality_view.rejection_groups(rejections):
+    for run_id, source_id, source, reasons, rejected in quality_view.rejection_groups(rejections):
         st.caption(
-            escape_markdown(
-                f"{source_name(source_id)} · run {run_id} · {len(rejected):,} rejected: {reasons}"
-            ),
+            escape_markdown(f"{source} · run {run_id} · {len(rejected):,} rejected: {reasons}"),
             help=source_tooltip(source_id),
         )
         tables.show_table(

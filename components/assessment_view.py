@@ -117,6 +117,7 @@ def market_signals_frame(signals: list[Fact]) -> pd.DataFrame:
             "Calibrated": lambda fact: bool(
                 attribute("evidence.parser_confidence_is_calibrated")(fact)
             ),
+            "Source": record_source_title,
             "Source id": "source_id",
             "Locator": "evidence.source_locator",
             "Known from": lambda fact: glossary.when(fact.known_from) or None,
@@ -174,6 +175,7 @@ def transmission_frame(projects: list[TransmissionProject]) -> pd.DataFrame:
             "To": "to_location",
             "Source link": "evidence.source_url",
             "Authority": "evidence.authority",
+            "Source": record_source_title,
             "Source id": "source_id",
             "Locator": "evidence.source_locator",
             "Observed at": lambda p: glossary.when(p.observed_at) or None,

@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
-from components.sources import source_name, source_title, source_tooltip
+from components.sources import source_title, source_tooltip
 from components.tables import flags_frame, mapping_frame, show_table
 from components.text import escape_markdown
 from gridclient import EvidenceChunk, Page, QualityFlag, QueueRecordEvidence
@@ -87,7 +87,7 @@ def draw_search_result(position: int, chunk: EvidenceChunk, terms: Sequence[str]
         )
         st.caption(
             escape_markdown(
-                f"{source_name(chunk.source_id)} · page {chunk.page} · "
+                f"{source_title(chunk, chunk.source_id)} · page {chunk.page} · "
                 f"{chunk.kind} · rank {chunk.rank or 0:.3f}"
             ),
             help=source_tooltip(chunk.source_id, chunk.source_locator),

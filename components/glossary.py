@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 import streamlit as st
 
 from components.frames import map_distinct
-from components.sources import SOURCE_NAME_HELP, source_name
+from components.sources import SOURCE_NAME_HELP
 
 FACTORS = {
     "service_territory": "Service territory",
@@ -212,9 +212,6 @@ COLUMN_LABELS = {
     "scenario": "Scenario",
     "row": "Row",
 }
-# Columns holding a source id (by wire name or view label), and the column of source names
-# `table` puts before it when the view did not.
-SOURCE_COLUMNS = {"sourceId": "source", "Source id": "Source"}
 # Words written in capitals or a fixed case wherever they appear in a spelt-out name
 _WORD_CASE = {
     "mw": "MW", "mwh": "MWh", "kv": "kV", "id": "id", "ids": "ids", "utc": "UTC", "eia": "EIA",
@@ -378,7 +375,7 @@ def table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict[
     Code columns show `Label (CODE)`, instants are to the minute with their zone, and every
     header without a label of its own gets one, with its wire name in the tooltip.
     """
-    shown = with_source_names(frame)
+    shown = frame.copy()
     filled: dict[str, Any] = dict(config or {})
     for column in shown.columns:
         if column in ("source", "Source") and column not in filled:
@@ -396,23 +393,6 @@ def table(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict[
         ) and _may_hold_instants(shown[column]):
             shown[column] = map_distinct(shown[column], _cell)
     return {"data": shown, "column_config": column_config(shown, filled)}
-
-
-def with_source_names(frame: pd.DataFrame) -> pd.DataFrame:
-    """Return a copy of the frame with a source column before each source id, unless the
-    frame already names its sources (views build it from the service's publisher and
-    edition); here a source is named by its id alone."""
-    shown = frame.copy()
-    for id_column, name_column in SOURCE_COLUMNS.items():
-        if id_column not in shown.columns or name_column in shown.columns:
-            continue
-        names = map_distinct(shown[id_column], _source_name_of)
-        shown.insert(shown.columns.get_loc(id_column), name_column, names.tolist())
-    return shown
-
-
-def _source_name_of(sid: Any) -> str:
-    return source_name(None if pd.isna(sid) else str(sid))
 
 
 def column_config(frame: pd.DataFrame, config: Mapping[str, Any] | None = None) -> dict:

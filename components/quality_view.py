@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from components.sources import source_title
 from components.tables import as_text, by_attribute, records_frame, sent_fields, snake_case
 from gridclient.models import HarvestRun, QualitySummary, Release
 
@@ -50,8 +51,13 @@ RELEASE_FIELDS = [
 
 
 def runs_frame(runs: Iterable[HarvestRun]) -> pd.DataFrame:
-    """Return harvest runs with input, accepted and rejected counts."""
-    return records_frame(runs, by_attribute(RUN_COLUMNS))
+    """Return harvest runs with their source as its publisher names it, input, accepted and
+    rejected counts."""
+    return records_frame(runs, {"source": _run_source} | by_attribute(RUN_COLUMNS))
+
+
+def _run_source(run: HarvestRun) -> str:
+    return source_title(run, run.source_id)
 
 
 def rejections_frame(runs: Iterable[HarvestRun]) -> pd.DataFrame:
@@ -60,13 +66,14 @@ def rejections_frame(runs: Iterable[HarvestRun]) -> pd.DataFrame:
         {
             "runId": run.run_id,
             "sourceId": run.source_id,
+            "source": _run_source(run),
             "sourceLocator": rejection.source_locator,
             "reasons": "; ".join(rejection.reasons or []),
         }
         for run in runs
         for rejection in (run.rejections or [])
     ]
-    return pd.DataFrame(rows, columns=["runId", "sourceId", "sourceLocator", "reasons"])
+    return pd.DataFrame(rows, columns=["runId", "sourceId", "source", "sourceLocator", "reasons"])
 
 
 def readable(name: str) -> str:
@@ -199,16 +206,17 @@ def runs_config() -> dict[str, Any]:
     }
 
 
-def rejection_groups(rejections: pd.DataFrame) -> list[tuple[str, str, str, pd.DataFrame]]:
-    """Return (run id, source id, reasons, the locators rejected for them), in first-seen order.
+def rejection_groups(rejections: pd.DataFrame) -> list[tuple[str, str, str, str, pd.DataFrame]]:
+    """Return (run id, source id, source name, reasons, the locators rejected for them), in
+    first-seen order.
 
     A harvest rejects many rows for the same reasons; naming the reasons once over their
     locators keeps both whole at 1280 px, where locator and reasons side by side did not fit.
     """
-    keys = ["runId", "sourceId", "reasons"]
+    keys = ["runId", "sourceId", "source", "reasons"]
     return [
-        (str(run_id), str(source_id), str(reasons), group.reset_index(drop=True))
-        for (run_id, source_id, reasons), group in rejections.groupby(keys, sort=False)
+        (str(run_id), str(source_id), str(source), str(reasons), group.reset_index(drop=True))
+        for (run_id, source_id, source, reasons), group in rejections.groupby(keys, sort=False)
     ]
 
 

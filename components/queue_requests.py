@@ -37,6 +37,14 @@ class CollapsedQueue:
         """Return how many records of each source were set aside as copies."""
         return Counter(source_of(record) for record in self.set_aside)
 
+    def publishers(self) -> dict[str, str]:
+        """Return {source id: its publisher's title} as the records' evidence states it."""
+        return {
+            source_of(record): record.evidence.publisher
+            for record in (*self.kept, *self.set_aside)
+            if record.evidence is not None and record.evidence.publisher
+        }
+
 
 def source_of(record: QueueRecord) -> str:
     """Return the record's source id, or "unnamed source"."""
@@ -112,11 +120,12 @@ def collapse_note(collapsed: CollapsedQueue, authorities: Mapping[str, str | Non
     """Return the sentence saying how many copies were set aside and which source was kept."""
     if not collapsed.set_aside:
         return None
+    publishers = collapsed.publishers()
 
     def named(source: str) -> str:
         """The source as its publisher names it, its authority in words."""
         authority = authorities.get(source)
-        name = sources.source_name(source)
+        name = sources.source_name(source, publishers.get(source))
         if not authority:
             return name
         return f"{name} ({glossary.in_sentence(glossary.label('authority', authority))})"
@@ -126,7 +135,7 @@ def collapse_note(collapsed: CollapsedQueue, authorities: Mapping[str, str | Non
         for source, count in sorted(collapsed.kept_sources().items())
     )
     aside = ", ".join(
-        f"{count:,} of {sources.source_name(source)}"
+        f"{count:,} of {sources.source_name(source, publishers.get(source))}"
         for source, count in sorted(collapsed.set_aside_sources().items())
     )
     requests = len(set(collapsed.kept_for.values()))

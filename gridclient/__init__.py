@@ -42,7 +42,7 @@ from gridclient._errors import (
 from gridclient._paging import Page, Pager, quality_flags_text
 from gridclient._response import RawResponse
 from gridclient._site_changes import FactChange, SiteChanges
-from gridclient._source_fields import SourceFields
+from gridclient._source_fields import SourceFields, SourceName
 from gridclient._surroundings import (
     Abstention,
     InterconnectionPoint,
@@ -138,6 +138,7 @@ __all__ = [
     "QueueProject",
     "QueueRecord",
     "SourceFields",
+    "SourceName",
     "QueueRecordDetails",
     "QueueRecordEvidence",
     "QueueStatusNow",

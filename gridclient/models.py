@@ -21,7 +21,7 @@ from gridclient._assessment_summary import AssessmentSummary, KeyFigures
 from gridclient._base import GridModel
 from gridclient._markets import Market, MethodAgreement
 from gridclient._response import RawResponse
-from gridclient._source_fields import SourceFields
+from gridclient._source_fields import SourceFields, SourceName
 
 Opaque = dict[str, Any]
 
@@ -292,7 +292,7 @@ class QueueRecord(GridModel):
     evidence: SourceFields | None = None  # service extension: its source in fields
 
 
-class EvidenceChunk(GridModel):
+class EvidenceChunk(SourceName):  # service extension: publisher, edition
     chunk_id: str | None = None
     source_id: str | None = None
     asset_hash: str | None = None
@@ -536,7 +536,7 @@ class Rejection(GridModel):
     reasons: list[str] | None = None
 
 
-class HarvestRun(GridModel):
+class HarvestRun(SourceName):  # service extension: publisher, edition
     run_id: str | None = None
     source_id: str | None = None
     asset_hash: str | None = None

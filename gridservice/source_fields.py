@@ -11,6 +11,9 @@ Beside it every evidence object carries, as an extension, the same facts as fiel
 - `edition`: the edition the file states, in the publisher's words ("November 2025",
   "6 September 2024", "December 2024 to November 2025", "through 2024").
 
+A harvest run and an evidence chunk name only a source id; they carry `publisher` and
+`edition` the same way (`with_source_name`), so no reader is left with the bare id.
+
 They are computed once, when a record is written (`store.writer`), from the harvester's own
 spreadsheet locator where it stored one and otherwise from `sourceLocator`: this module is
 the one place a locator is taken apart.
@@ -201,3 +204,10 @@ def with_flat_fields(evidence: Mapping[str, Any]) -> dict[str, Any]:
         source_name=evidence.get("sourceName"),
     )
     return {**evidence, **fields}
+
+
+def with_source_name(body: Mapping[str, Any]) -> dict[str, Any]:
+    """Return a copy of a wire body that names only a `sourceId` (a harvest run, an evidence
+    chunk) with its `publisher` and `edition` beside it."""
+    fields = source_fields(body.get("sourceId"), body.get("sourceLocator"))
+    return {**body, "publisher": fields["publisher"], "edition": fields["edition"]}

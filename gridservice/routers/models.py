@@ -11,7 +11,7 @@ from typing import Any, Generic, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from gridservice.routers.key_figures_models import KeyFigures
-from gridservice.routers.source_models import QueueRecordSource, SourceFields
+from gridservice.routers.source_models import QueueRecordSource, SourceFields, SourceName
 
 Opaque = dict[str, Any]
 
@@ -302,7 +302,7 @@ class ExpandedQueueRecord(QueueRecord):
     expandedEvidence: QueueRecordEvidence | None
 
 
-class EvidenceChunk(BaseModel):
+class EvidenceChunk(SourceName):
     chunkId: str
     sourceId: str | None
     assetHash: str | None
@@ -555,7 +555,7 @@ class HarvestRejection(BaseModel):
     reasons: list[str]
 
 
-class HarvestRun(BaseModel):
+class HarvestRun(SourceName):
     runId: str
     sourceId: str | None
     assetHash: str | None

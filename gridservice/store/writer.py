@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gridservice.source_fields import with_evidence_fields, with_flat_fields
+from gridservice.source_fields import with_evidence_fields, with_flat_fields, with_source_name
 from gridservice.store.pg import is_postgres
 
 Record = Mapping[str, Any]
@@ -287,7 +287,7 @@ def insert_evidence_chunks(
                 known_from,
                 known_to,
                 c["content"],
-                _dump(c),
+                _dump(with_source_name(c)),
             ),
         )
         if not is_postgres(conn):  # PostgreSQL indexes generated tsvector columns
@@ -301,5 +301,11 @@ def insert_harvest_run(conn: sqlite3.Connection, run: Record) -> None:
     conn.execute(
         "INSERT OR REPLACE INTO harvest_runs(run_id, source_id, asset_hash, observed_at, body) "
         "VALUES (?, ?, ?, ?, ?)",
-        (run["runId"], run["sourceId"], run["assetHash"], run["observedAt"], _dump(run)),
+        (
+            run["runId"],
+            run["sourceId"],
+            run["assetHash"],
+            run["observedAt"],
+            _dump(with_source_name(run)),
+        ),
     )

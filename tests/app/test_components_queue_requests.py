@@ -7,12 +7,14 @@ from components.queue_requests import (
     duplicated_sources,
     one_per_request,
 )
-from gridclient import QueueRecord
+from gridclient import QueueRecord, SourceFields
 
 AUTHORITIES = {
     "ercot_gis_report": "official_operator_dataset",
     "lbnl_queued_up": "officially_sponsored_synthesis",
 }
+# What the service sends as each record's `evidence.publisher`
+PUBLISHERS = {"ercot_gis_report": "ERCOT GIS report", "lbnl_queued_up": "LBNL Queued Up"}
 
 
 def record(record_id: str, source: str, key: str | None, mw: float, observed: str) -> QueueRecord:
@@ -23,6 +25,7 @@ def record(record_id: str, source: str, key: str | None, mw: float, observed: st
         market="ERCOT",
         requested_capacity_mw=mw,
         observed_at=observed,
+        evidence=SourceFields(publisher=PUBLISHERS.get(source)),
     )
 
 
@@ -76,7 +79,9 @@ def test_the_note_names_the_collapsed_count_and_the_source_kept():
     collapsed = one_per_request(harvested_like(), AUTHORITIES)
     note = collapse_note(collapsed, AUTHORITIES)
     assert note.startswith("2 duplicate records collapsed: 2 requests are listed by more")
-    # sources named as their publishers name them, the authority in words
-    assert "kept from ERCOT GIS report (official operator dataset) for 2" in note
-    assert "set aside: 2 of LBNL Queued Up" in note
+    # sources named as the records' evidence names them, the authority in words; no raw id
+    kept, aside = PUBLISHERS["ercot_gis_report"], PUBLISHERS["lbnl_queued_up"]
+    assert f"kept from {kept} (official operator dataset) for 2" in note
+    assert f"set aside: 2 of {aside}" in note
+    assert not any(source_id in note for source_id in PUBLISHERS)
     assert collapse_note(one_per_request(harvested_like()[4:], AUTHORITIES), AUTHORITIES) is None

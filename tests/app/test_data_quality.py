@@ -8,8 +8,6 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from components.sources import source_name
-
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "data_quality.py")
 
 
@@ -23,9 +21,12 @@ def test_quality_report_and_release_are_shown(service_env, alpha_client):
     runs = at.dataframe[0].value
     assert "rejectedRecords" in at.dataframe[0].proto.column_order
     assert runs["rejectedRecords"].sum() == sum(run.rejected_records for run in report.data)
-    # Each run names its source as the publisher does; the source id sits with the run ids.
-    assert runs["source"].tolist() == [source_name(run.source_id) for run in report.data]
-    assert all("_" not in name for name in runs["source"])
+    # Each run names its source as the service's publisher field does; the source id sits
+    # with the run ids and nowhere else.
+    assert all(run.publisher for run in report.data)
+    for shown, run in zip(runs["source"], report.data, strict=True):
+        assert shown.startswith(run.publisher.removesuffix(" (demo)")), (shown, run.source_id)
+        assert run.source_id not in shown
     identities = at.dataframe[1]
     assert list(identities.proto.column_order) == ["runId", "sourceId", "assetHash"]
     assert identities.value["sourceId"].tolist() == [run.source_id for run in report.data]
@@ -46,10 +47,12 @@ def test_quality_report_and_release_are_shown(service_env, alpha_client):
         rejection = (
             rejection if isinstance(rejection, dict) else rejection.model_dump(by_alias=True)
         )
-        heading = f"{source_name(run.source_id)} · run {run.run_id} · "
+        heading = f"{run.publisher.removesuffix(' (demo)')}"
         reasons = "; ".join(rejection["reasons"])
         assert any(
             caption.startswith(heading)
+            and f" · run {run.run_id} · " in caption
+            and run.source_id not in caption.partition(" · run ")[0]
             and caption.endswith(f" rejected: {reasons}")
             and rejection["sourceLocator"] in locators
             for caption, locators in listed
@@ -79,7 +82,8 @@ def test_rejections_are_grouped_by_run_and_reasons_in_first_seen_order():
     runs = [HarvestRun.model_validate(run) for run in runs]
     groups = quality_view.rejection_groups(quality_view.rejections_frame(runs))
     assert [
-        (run, source, reasons, g["sourceLocator"].tolist()) for run, source, reasons, g in groups
+        (run, source, reasons, g["sourceLocator"].tolist())
+        for run, source, _name, reasons, g in groups
     ] == [
         ("r1", "s1", "bad date", ["row 3", "row 9"]),
         ("r1", "s1", "no county; bad MW", ["row 4"]),

@@ -22,6 +22,7 @@ def fields(text: str) -> set[str]:
 # The interface's documented fields per resource (grid-data-service-v1.md).
 # Every evidence also carries the source fields, an extension (docs/SERVICE.md).
 SOURCE_FIELDS = fields("publisher fileName worksheet row edition")
+SOURCE_NAME = fields("publisher edition")  # on a harvest run and an evidence chunk
 
 FACT = fields(
     "id factKey factVersion sourceId assetHash subjectId market predicate period scenario value "
@@ -84,8 +85,9 @@ QUEUE_EVIDENCE = (
     | SOURCE_FIELDS
 )
 SPREADSHEET_LOCATOR = {"type", "fileName", "worksheet", "row"}
-EVIDENCE_CHUNK = fields(
-    "chunkId sourceId assetHash tableId content sourceLocator kind page sectionPath"
+EVIDENCE_CHUNK = (
+    fields("chunkId sourceId assetHash tableId content sourceLocator kind page sectionPath")
+    | SOURCE_NAME
 )
 DOCKET_FILING = fields(
     "id sourceId assetHash controlNumber filingParty description sourceLocator observedAt "
@@ -96,9 +98,12 @@ TERRITORY_CANDIDATE = fields(
     "utilityId utility companyType ccnNumber isoRto confidence confidenceBasis resolutionMethod "
     "evidence"
 )
-HARVEST_RUN = fields(
-    "runId sourceId assetHash observedAt inputRecords acceptedRecords rejectedRecords "
-    "unchangedAsset rejections"
+HARVEST_RUN = (
+    fields(
+        "runId sourceId assetHash observedAt inputRecords acceptedRecords rejectedRecords "
+        "unchangedAsset rejections"
+    )
+    | SOURCE_NAME
 )
 QUALITY_FLAG = {"code", "severity", "field", "message"}
 
