@@ -31,8 +31,17 @@ class ReviewCaseRequest(BaseModel):
 
     model_config = _FORBID
     assessmentId: Annotated[str, StringConstraints(max_length=200)]
-    reviewers: list[ReviewerName] = Field(min_length=2, max_length=12)
-    dueDate: Annotated[str, StringConstraints(pattern=r"^\d{4}-\d{2}-\d{2}$")]
+    reviewers: list[ReviewerName] = Field(
+        min_length=2, max_length=12, json_schema_extra={"uniqueItems": True}
+    )
+    # A calendar date of this century (the pattern says what JSON Schema can; the validator
+    # below refuses a day the month does not have).
+    dueDate: Annotated[
+        str,
+        StringConstraints(
+            pattern=r"^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
+        ),
+    ]
 
     @model_validator(mode="after")
     def _distinct_reviewers_and_real_date(self) -> ReviewCaseRequest:
