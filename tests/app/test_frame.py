@@ -3,11 +3,10 @@ isolated, and a wrong token or an unreachable service reads as a message, not a 
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 import pytest
-from conftest import app_path, page_path
+from conftest import app_path, page_path, unescape
 from streamlit.testing.v1 import AppTest
 
 from components import glossary
@@ -20,8 +19,8 @@ def run_app() -> AppTest:
 
 
 def texts(elements) -> list[str]:
-    """Return the elements' text as the reader sees it (markdown escapes removed)."""
-    return [re.sub(r"\\(.)", r"\1", element.value) for element in elements]
+    """Return the elements' text as the reader sees it (escapes and code fences removed)."""
+    return [unescape(element.value) for element in elements]
 
 
 def test_app_renders_the_default_page_through_navigation(service_env, alpha_client):

@@ -7,11 +7,10 @@ a local OpenID Connect provider.
 
 from __future__ import annotations
 
-import re
 import tomllib
 
 import pytest
-from conftest import REPO_ROOT, app_path, page_path
+from conftest import REPO_ROOT, app_path, page_path, unescape
 from streamlit.testing.v1 import AppTest
 
 from components.login import grant_for
@@ -72,7 +71,7 @@ def run(script: str, user: dict, query: dict | None = None) -> AppTest:
 
 
 def texts(elements) -> list[str]:
-    return [re.sub(r"\\(.)", r"\1", e.value) for e in elements]
+    return [unescape(e.value) for e in elements]
 
 
 def test_nothing_but_the_login_screen_shows_before_logging_in(service_env):

@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import pandas as pd
 import pytest
+from conftest import unescape
 from openpyxl import load_workbook
 from streamlit.testing.v1 import AppTest
 
@@ -286,7 +287,7 @@ def test_a_site_the_app_cannot_read_is_named_and_the_others_still_listed(
     monkeypatch.setattr(data, "portfolio_sites", with_one_unreadable)
     at = page()
     assert not at.exception
-    [warning] = [w.value for w in at.warning if "could not be read" in w.value]
+    [warning] = [unescape(w.value) for w in at.warning if "could not be read" in w.value]
     assert "site_unreadable" in warning and "1 of your sites" in warning
     assert any("energyStorage: nested too deep" in t.value for t in at.text)
     shown = frames(at)[0]

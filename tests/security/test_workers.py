@@ -139,7 +139,7 @@ def _serve_script(tmp_path: Path, target: str, workers: int = 1) -> str:
     here = Path(__file__).parent
     return (
         "import sys\n"
-        f"sys.path.insert(0, {str(here)!r})\n"
+        f"sys.path[:0] = [{str(here)!r}, {str(here.parent)!r}]\n"
         "from pathlib import Path\n"
         "from gridservice import workers\n"
         "from gridservice.settings import Settings\n"
