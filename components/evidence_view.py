@@ -19,7 +19,7 @@ from components.sources import source_title, source_tooltip
 from components.tables import flags_frame, mapping_frame, show_table
 from components.text import escape_markdown
 from gridclient import EvidenceChunk, Page, QualityFlag, QueueRecordEvidence
-from gridclient.models import FactEvidence
+from gridclient.models import EvidenceLocator, FactEvidence
 
 UNCALIBRATED = "uncalibrated"
 _WORD = re.compile(r"\w+", re.UNICODE)
@@ -104,14 +104,17 @@ def source_link(label: str, url: str | None) -> None:
 
 
 def locator_rows(evidence: QueueRecordEvidence) -> list[tuple[str, str]]:
-    """Return where the record sits in its source: file, worksheet and row, as labelled pairs."""
+    """Return where the record sits in its source: file, worksheet and row, as labelled pairs
+    (the interface's `locator` object where the service sent no source fields)."""
+    locator = evidence.locator or EvidenceLocator()
+    row = evidence.row if evidence.row is not None else locator.row
     return [
         ("Source", source_title(evidence, evidence.source_id)),
         ("Edition", evidence.edition or ""),
         ("Source id", evidence.source_id or ""),
-        ("File", evidence.file_name or ""),
-        ("Worksheet", evidence.worksheet or ""),
-        ("Row", "" if evidence.row is None else str(evidence.row)),
+        ("File", evidence.file_name or locator.file_name or ""),
+        ("Worksheet", evidence.worksheet or locator.worksheet or ""),
+        ("Row", "" if row is None else str(row)),
         ("Locator", evidence.source_locator or ""),
         ("Redistribution policy", evidence.redistribution_policy or ""),
         ("Terms", evidence.terms_classification or ""),

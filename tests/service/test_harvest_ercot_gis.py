@@ -95,8 +95,13 @@ def test_record_carries_provenance_and_every_field(harvested):
         "pointOfInterconnection", "state", "county", "proposedDate", "observedAt",
         "sourceLocator", "evidenceUrl", "status", "requestedCapacityMw", "qualityFlags",
     }  # fmt: skip
-    # statusNow is this service's extension (the newest source's word on the project).
-    assert set(body) == documented | {"statusNow"}
+    # statusNow and evidence are this service's extensions (the newest source's word on the
+    # project; the source's publisher, file, worksheet, row and edition).
+    assert set(body) == documented | {"statusNow", "evidence"}
+    assert (body["evidence"]["fileName"], body["evidence"]["row"]) == (
+        "GIS_Report_November2025.xlsx",
+        37,
+    )
     assert body["statusNow"]["countsAsActive"] is True
     assert body["statusNow"]["sourceLocator"] == body["sourceLocator"]
     details = json.loads(
