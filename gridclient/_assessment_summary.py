@@ -69,10 +69,13 @@ class ReserveMargin(SummaryMargin):
 
 
 class NearestPlant(SummaryPlant):
-    """The plant nearest the site by its own coordinates (within 300 km)."""
+    """The plant nearest the site by its own coordinates (within 300 km), of at least
+    `minimum_mw`; `capacity_basis` says which capacity figure that is."""
 
     id: str | None = None
     plant_id: int | None = None
+    minimum_mw: float | None = None
+    capacity_basis: str | None = None
 
 
 class KeyFigures(GridModel):

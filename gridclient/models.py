@@ -144,6 +144,9 @@ class GenerationPlant(GridModel):
     latitude: float | None = None
     longitude: float | None = None
     preliminary: bool | None = None
+    # Extensions: the plants file's installed and total MW (where it gives them).
+    installed_mw: float | None = None
+    total_mw: float | None = None
     evidence: SourceEvidence | None = None
     quality_flags: list[QualityFlag] | None = None
 
@@ -631,6 +634,8 @@ class QualitySummary(GridModel):
     datasets: list[DatasetCoverage] | None = None
     queue_history: dict[str, Any] | None = None
     queue_status_disagreements: list[QueueStatusDisagreement] | None = None  # extension
+    # Extension: the queue's quality counts per market (each ISO's queue as loaded).
+    queue_by_market: dict[str, Any] | None = None
 
 
 class Methodology(GridModel):

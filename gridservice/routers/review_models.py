@@ -30,7 +30,7 @@ class ReviewCaseRequest(BaseModel):
     """An assessment sent for review to two or more named reviewers by a due date."""
 
     model_config = _FORBID
-    assessmentId: Annotated[str, StringConstraints(max_length=200)]
+    assessmentId: Annotated[str, StringConstraints(max_length=200), NulFree]
     reviewers: list[ReviewerName] = Field(
         min_length=2, max_length=12, json_schema_extra={"uniqueItems": True}
     )
@@ -101,7 +101,7 @@ class PacketRubricItem(BaseModel):
     """A rubric item of a completed packet; items other than the factors are not answers."""
 
     model_config = ConfigDict(extra="ignore", strict=True, allow_inf_nan=False)
-    criterion: Annotated[str, StringConstraints(max_length=64)]
+    criterion: Annotated[str, StringConstraints(max_length=64), NulFree]
     severity: Severity | None = None
     evidenceSupports: bool | None = None
     confidence: Literal["low", "medium", "high"] | None = None
@@ -118,7 +118,7 @@ class CompletedPacket(BaseModel):
     """A completed expert-review packet, in the packet's own shape (other members ignored)."""
 
     model_config = ConfigDict(extra="ignore", strict=True, allow_inf_nan=False)
-    caseId: Annotated[str, StringConstraints(max_length=64)]
+    caseId: Annotated[str, StringConstraints(max_length=64), NulFree]
     rubric: list[PacketRubricItem] = Field(max_length=32)
     attestation: PacketAttestation
 
