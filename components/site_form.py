@@ -266,9 +266,9 @@ def draw_refusal(problem: Problem) -> None:
 def explains_more(problem: Problem) -> bool:
     """Return whether a refusal's detail says more than its field messages (a site abroad:
     why, and what to check), rather than repeating them as `field: message; ...`."""
-    listed = {f"{name}: {m}" for name, messages in problem.by_field.items() for m in messages}
     parts = [part.strip() for part in problem.detail.split(";") if part.strip()]
-    return bool(parts) and not all(part in listed for part in parts)
+    # a part naming one of the fields repeats its message (in the service's own words)
+    return bool(parts) and not all(part.split(": ", 1)[0] in problem.by_field for part in parts)
 
 
 FIELD_LABELS = {

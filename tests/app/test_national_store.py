@@ -68,6 +68,7 @@ def test_a_point_abroad_is_refused_with_the_services_message(national_env):
     at.number_input(key="screen.latitude").set_value(LONDON[0])
     at.number_input(key="screen.longitude").set_value(LONDON[1])
     at.run()
+    next(n for n in at.number_input if n.label == "Requested peak load (MW) *").set_value(300.0)
     next(b for b in at.button if b.label == "Create site and screen it").click()
     at.run()
     assert not at.exception
