@@ -20,6 +20,7 @@ CANDIDATE_WIRE = {
     "resolutionMethod": "county_union_polygon",
     "evidence": {
         "sourceId": "demo-puct-ccn",
+        "publisher": "PUCT CCN filings (demo)",  # the service's name for the source
         "matchedCountyFips": "48209",
         "counties": ["Travis, TX", "Hays, TX"],
         "countyFips": ["48453", "48209", 48491],
