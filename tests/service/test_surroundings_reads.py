@@ -51,15 +51,15 @@ def clean_demo(tmp_path_factory):
 # these with that change and say why in its commit.
 ANSWERS_BEFORE = {
     "dual_certified": (
-        "8f6f9e970c5c23fc98d53289166533dcedbe0416220ca45214489a46b18b54e4",
+        "c6377c9e9732f20557ca548eeb8c3092966de033b06bae04d1124c374d7d0b89",
         "62e82905ecb3a7d40d0490380d54aa6d77c485e6861c726c8aedba2a930c946b",
     ),
     "single_territory": (
-        "51b847e8fddcdb7a6d9af4500fc7cb0318e00cd4a978f5cbaa089bf204b7b6db",
+        "d2cefc0a1a38c5ee21effef3d91ae75fec01a4f731293fe8d349c7d548e54818",
         "372f6c379082cc5ecac8a821eb4ce9cd8fd18993269cee4e39f8b3af4e01a69b",
     ),
     "unserved": (
-        "e8263dbae78d05021d25f25f6876f9fc440265abba29b44f8a76b41a23a78ff5",
+        "e07fc8c4fcfc874c87d7745c08c9e1eabcc4eef2d48ac187813ae6e1e70d7178",
         "c803ebd01aefd72a477f86567e778fb23f9954538af5ac95bc9c94f2686da6f3",
     ),
 }
