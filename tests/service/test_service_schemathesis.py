@@ -21,6 +21,7 @@ from pathlib import Path
 
 import schemathesis
 from hypothesis import HealthCheck, settings
+from service_calls import without_nul
 
 from gridservice.app import create_app
 from gridservice.settings import Settings
@@ -68,17 +69,6 @@ class BearerToken:
     def set(self, case, data, context):
         case.headers = case.headers or {}
         case.headers["Authorization"] = f"Bearer {data}"
-
-
-def without_nul(value):
-    """Return a JSON value with NUL taken out of every string, keys included."""
-    if isinstance(value, str):
-        return value.replace("\x00", "")
-    if isinstance(value, dict):
-        return {without_nul(k): without_nul(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [without_nul(v) for v in value]
-    return value
 
 
 @schema.parametrize()
