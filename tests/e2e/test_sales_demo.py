@@ -82,7 +82,8 @@ def test_sales_demo(page, app_url, alpha_client):
     assessment = alpha_client.assessments.get(assessment_id).to_wire()
     assert assessment["siteId"] == sites[0].id
 
-    expect(page.get_by_role("heading", name="Assessment", exact=True)).to_be_visible()
+    # the assessment names its site in its title
+    expect(page.get_by_role("heading", name=f"Assessment of {reference}")).to_be_visible()
     expect(page.get_by_text(assessment["disclaimer"])).to_be_visible()
     text = main_text(page)
     readiness = assessment["readiness"]
