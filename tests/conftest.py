@@ -9,19 +9,51 @@ from pathlib import Path
 import pytest
 from postgres_cluster import Cluster, start_cluster, unavailable_reason
 
-
 TESTS = Path(__file__).parent
 # Browser journeys and the benchmarks' own checks start whole apps and browsers.
 SLOW_FOLDERS = {"e2e", "benchmarks"}
 # A test on the PostgreSQL store waits for a server and copies of the demo store.
 SLOW_FIXTURES = {"postgres_cluster"}
+# Modules that read the real data files, start service processes, build stores or run
+# whole pages (each took 7 s or more of a full run on 2 cores).
+SLOW_MODULES = {
+    "service/test_harvest_ercot_gis.py",
+    "service/test_harvest_queue_history.py",
+    "service/test_harvest_cli.py",
+    "service/test_harvest_tables.py",
+    "service/test_harvest_cdr.py",
+    "service/test_real_data_screening.py",
+    "service/test_real_data_surroundings.py",
+    "service/test_queue_status_real_data.py",
+    "service/test_search_impacts.py",
+    "service/test_demo_data.py",
+    "service/test_demo_edition.py",
+    "security/test_workers.py",
+    "security/test_faults.py",
+    "security/test_app_recovery.py",
+    "security/test_stored_input.py",
+    "security/test_authentication.py",
+    "security/test_idempotency_concurrency.py",
+    "security/test_http_surface.py",
+    "app/test_screen_site.py",
+    "app/test_assessment.py",
+    "app/test_assessment_surroundings.py",
+    "app/test_grid_operations.py",
+    "app/test_national_store.py",
+    "app/test_portfolio.py",
+    "app/test_generation.py",
+}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the slow kinds of test `slow` (a module marks its own slow tests as well)."""
     for item in items:
-        folder = item.path.relative_to(TESTS).parts[0]
-        if folder in SLOW_FOLDERS or SLOW_FIXTURES & set(item.fixturenames):
+        relative = item.path.relative_to(TESTS)
+        if (
+            relative.parts[0] in SLOW_FOLDERS
+            or relative.as_posix() in SLOW_MODULES
+            or SLOW_FIXTURES & set(item.fixturenames)
+        ):
             item.add_marker(pytest.mark.slow)
 
 

@@ -237,37 +237,48 @@ def test_a_change_to_the_history_is_answered_at_once_and_summarised_on_refresh(s
         surroundings_summary.refresh(store)
 
 
-def test_the_dropout_rates_read_counts_per_county_not_a_row_per_project(store):
+@pytest.fixture
+def own_store(tmp_path):
+    """A store of this test's own: the step counts below must not depend on which of the
+    module's tests ran before it in the same process."""
+    conn = db.connect(demo_store_copy(tmp_path / "demo.db"))
+    _add_edge_cases(conn)
+    surroundings_summary.refresh(conn)
+    yield conn
+    conn.close()
+
+
+def test_the_dropout_rates_read_counts_per_county_not_a_row_per_project(own_store):
     """A county's projects queued there alone are counted once, when the summary is built:
     500 more of them leave the work of a site's dropout rates as it was (it read a row per
     project, 7,400 at the dual-certified point at demo scale 100), and are counted."""
-    answer = surroundings_at(store, "dual_certified", 40.0)
+    answer = surroundings_at(own_store, "dual_certified", 40.0)
     fips = [c["countyFips"] for c in answer["counties"]]
-    reports = [r[0] for r in store.execute("SELECT report_id FROM queue_reports ORDER BY 1")]
+    reports = [r[0] for r in own_store.execute("SELECT report_id FROM queue_reports ORDER BY 1")]
 
     def counts():
-        return surroundings_summary.outcome_counts(store, reports, fips)
+        return surroundings_summary.outcome_counts(own_store, reports, fips)
 
-    before, before_steps = counts(), vm_steps(store, counts)
-    with store:
-        store.executemany(
+    before, before_steps = counts(), vm_steps(own_store, counts)
+    with own_store:
+        own_store.executemany(
             "INSERT INTO queue_history (report_id, project_id, sheet, status, file_name, "
             "worksheet, row, county_fips, fuel, capacity_mw) "
             "VALUES (?, ?, 'large_gen', 'active', 'edge.xlsx', 'large_gen', ?, ?, 'Solar', 5.0)",
             [(reports[-1], f"EDGE-MANY-{i}", 9200 + i, fips[0]) for i in range(500)],
         )
     try:
-        assert surroundings_summary.refresh(store)
-        after, after_steps = counts(), vm_steps(store, counts)
+        assert surroundings_summary.refresh(own_store)
+        after, after_steps = counts(), vm_steps(own_store, counts)
         assert sum(after.values()) == sum(before.values()) + 500
         assert after[("Solar", fips[0], False, False, False)] == (
             before[("Solar", fips[0], False, False, False)] + 500
         )
         assert after_steps <= before_steps + 1, (before_steps, after_steps)
     finally:
-        with store:
-            store.execute("DELETE FROM queue_history WHERE project_id LIKE 'EDGE-MANY-%'")
-        surroundings_summary.refresh(store)
+        with own_store:
+            own_store.execute("DELETE FROM queue_history WHERE project_id LIKE 'EDGE-MANY-%'")
+        surroundings_summary.refresh(own_store)
 
 
 def test_a_read_only_store_answers_from_the_history(store, tmp_path):
