@@ -15,7 +15,7 @@ SLOW_FOLDERS = {"e2e", "benchmarks"}
 # A test on the PostgreSQL store waits for a server and copies of the demo store.
 SLOW_FIXTURES = {"postgres_cluster"}
 # Modules that read the real data files, start service processes, build stores or run
-# whole pages (each took 7 s or more of a full run on 2 cores).
+# whole pages: together they took three quarters of a full run's time on 2 cores.
 SLOW_MODULES = {
     "service/test_harvest_ercot_gis.py",
     "service/test_harvest_queue_history.py",
@@ -42,6 +42,23 @@ SLOW_MODULES = {
     "app/test_national_store.py",
     "app/test_portfolio.py",
     "app/test_generation.py",
+    "app/test_frame.py",
+    "app/test_queue.py",
+    "app/test_filters_in_url.py",
+    "app/test_dataset_notices.py",
+    "app/test_components_derived.py",
+    "service/test_harvest_territories.py",
+    "service/test_surroundings_national.py",
+    "service/test_store_connections.py",
+    "security/test_store_full.py",
+    "security/test_token_cache.py",
+    "test_import_structure.py",
+    "service/test_page_cache.py",
+    "service/test_service_collections.py",
+    "service/test_surroundings_summary.py",
+    "client/test_client_live.py",
+    "security/test_property_level.py",
+    "security/test_resource_caps.py",
 }
 
 
