@@ -118,7 +118,7 @@ def start_service(db_path: Path):
     """Start the reference service and screen one site; return (server, assessment id)."""
     # Deferred: the service (FastAPI, uvicorn, shapely) loads only when the benchmark serves.
     from gridservice.demo import DEMO_POINTS
-    from gridservice.server import start_in_thread
+    from gridservice.runtime.server import start_in_thread
 
     server = start_in_thread(Settings(db_path=db_path, demo=True))
     latitude, longitude = DEMO_POINTS["dual_certified"]

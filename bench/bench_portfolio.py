@@ -49,7 +49,7 @@ from bench.bench_pages import (  # noqa: E402
 )
 from components import portfolio_view as view  # noqa: E402
 from gridclient import GridDataClient, SiteDefinition, SiteLocation  # noqa: E402
-from gridservice.server import start_in_thread  # noqa: E402
+from gridservice.runtime.server import start_in_thread  # noqa: E402
 from gridservice.settings import Settings  # noqa: E402
 
 TOKEN = "gds_demo_alpha"

@@ -44,9 +44,9 @@ import httpx
 
 from bench.peers.servers import start_gridservice
 from gridservice.demo import DEMO_POINTS
-from gridservice.server import start_in_thread
+from gridservice.runtime.server import start_in_thread
+from gridservice.security.tokens import issue_token, revoke_token
 from gridservice.settings import Settings
-from gridservice.tokens import issue_token, revoke_token
 
 HARVEST_SITES = {
     "Abilene": (32.45, -99.73),

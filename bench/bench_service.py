@@ -17,7 +17,7 @@ from pathlib import Path
 
 import httpx
 
-from gridservice.server import start_in_thread
+from gridservice.runtime.server import start_in_thread
 from gridservice.settings import Settings
 
 HEADERS = {"Authorization": "Bearer gds_demo_alpha"}

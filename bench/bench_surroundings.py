@@ -21,9 +21,9 @@ from pathlib import Path
 import httpx
 
 from gridservice.demo import DEMO_POINTS
-from gridservice.server import start_in_thread
+from gridservice.runtime.server import start_in_thread
+from gridservice.security.tokens import issue_token, revoke_token
 from gridservice.settings import Settings
-from gridservice.tokens import issue_token, revoke_token
 
 HARVEST_SITES = {
     "Abilene": (32.45, -99.73),

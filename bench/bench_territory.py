@@ -19,9 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from gridservice.geo import geometry_from_geojson, random_point_in
+from gridservice.geography.geo import geometry_from_geojson, random_point_in
+from gridservice.geography.markets import market_at
 from gridservice.harvest import census, run_harvest
-from gridservice.markets import market_at
 from gridservice.screening import resolve_service_territory
 from gridservice.store import db, geography_reads, meta_reads
 

@@ -87,7 +87,7 @@ def demo_db_path() -> Path:
 @st.cache_resource(show_spinner="Starting the embedded demo service…")
 def _embedded_service(db_path: str):
     # Deferred: the embedded service (FastAPI, uvicorn) loads only when no deployment is set.
-    from gridservice.server import start_in_thread
+    from gridservice.runtime.server import start_in_thread
 
     return start_in_thread(Settings(db_path=Path(db_path), demo=True))
 
@@ -97,7 +97,7 @@ def _local_token(db_path: str) -> str | None:
     """Return None on a demo store; else a token of tenant `local` issued for this process
     (revoked when the process exits)."""
     # Deferred: the service's store (openpyxl, shapely) loads only for the embedded service.
-    from gridservice.tokens import issue_local_token, revoke_token_quietly
+    from gridservice.security.tokens import issue_local_token, revoke_token_quietly
 
     token = issue_local_token(db_path)
     if token is not None:
@@ -116,7 +116,7 @@ def connection_key() -> ConnectionKey:
             return _signed_in_key(server.base_url, embedded=True)
         local_token = _local_token(db_path)
         if local_token is not None:
-            from gridservice.tokens import LOCAL_TENANT  # deferred, as in _local_token
+            from gridservice.security.tokens import LOCAL_TENANT  # deferred, as in _local_token
 
             return ConnectionKey(server.base_url, local_token, LOCAL_TENANT, embedded=True)
         tenant = state.demo_tenant()

@@ -13,14 +13,9 @@ from fastapi import Depends, FastAPI
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
-from gridservice.auth import current_principal, current_tenant, limiter_for
+from gridservice.catalogue.quality import compute_quality
+from gridservice.catalogue.release import release_identity
 from gridservice.demo.edition import retire_outdated
-from gridservice.errors import install_error_handlers
-from gridservice.middleware import PooledConnectionMiddleware, RequestContextMiddleware
-from gridservice.page_cache import PageCache, PageCacheMiddleware, SnapshotTag
-from gridservice.paging import CursorCodec
-from gridservice.quality import compute_quality
-from gridservice.release import release_identity
 from gridservice.routers import (
     assessments,
     evidence,
@@ -38,6 +33,13 @@ from gridservice.routers import (
     territory,
 )
 from gridservice.routers.models import Problem
+from gridservice.runtime.errors import install_error_handlers
+from gridservice.runtime.middleware import PooledConnectionMiddleware, RequestContextMiddleware
+from gridservice.runtime.page_cache import PageCache, PageCacheMiddleware, SnapshotTag
+from gridservice.runtime.paging import CursorCodec
+from gridservice.runtime.versioning import NEWEST_VERSION
+from gridservice.security.auth import current_principal, current_tenant, limiter_for
+from gridservice.security.token_cache import TokenCache
 from gridservice.settings import Settings
 from gridservice.store import meta_reads, migrations, surroundings_summary
 from gridservice.store.backend import PooledConnections
@@ -47,8 +49,6 @@ from gridservice.store.db import connect, init_schema
 from gridservice.store.pg import is_postgres
 from gridservice.store.search import impacts
 from gridservice.store.space import StoreSpace
-from gridservice.token_cache import TokenCache
-from gridservice.versioning import NEWEST_VERSION
 
 DESCRIPTION = """\
 Reference implementation of the Grid Data Service v1: evidence-linked data about electric grid
@@ -180,7 +180,7 @@ def prepare_store(settings: Settings) -> None:
     """Prepare the store once, on a connection of its own.
 
     `serve --workers N` runs this in the parent so that its workers start on a ready store
-    and agree on the key and the id (`gridservice.workers`).
+    and agree on the key and the id (`gridservice.runtime.workers`).
     """
     _retire_outdated_demo(settings)
     conn = connect(settings.store_location)

@@ -7,15 +7,15 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from gridservice import workers
 from gridservice.demo import build_demo_database
 from gridservice.harvest.cli import add_subcommands as add_harvest_subcommands
+from gridservice.runtime import workers
+from gridservice.security.tokens import check_tenant, issue_token, revoke_tenant, revoke_token
 from gridservice.settings import Settings, add_database_url_option, default_db_path
 from gridservice.store import backend, meta_reads, migrations
 from gridservice.store.backend import DatabaseUrlError, StoreUnavailable
 from gridservice.store.db import connect, init_schema
 from gridservice.store.migrations import MigrationHeadMismatch
-from gridservice.tokens import check_tenant, issue_token, revoke_tenant, revoke_token
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -23,7 +23,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from gridservice.app import create_app, prepare_store
-    from gridservice.server import bound_socket, freeze_start_up, uvicorn_config
+    from gridservice.runtime.server import bound_socket, freeze_start_up, uvicorn_config
 
     if args.workers < 1:
         print("gridservice serve: --workers must be at least 1", file=sys.stderr)

@@ -62,9 +62,9 @@ class Settings:
     file at `db_path` (`store.backend`), with up to `pool_size` pooled connections; a request
     waits at most `pool_timeout_seconds` for one before it is answered 503.
     `page_cache_bytes`: memory for encoded pages of public collections
-    (`gridservice.page_cache`), valid while the public data is unchanged; 0 turns it off.
+    (`gridservice.runtime.page_cache`), valid while the public data is unchanged; 0 turns it off.
     `token_cache_seconds`: on PostgreSQL, how long an instance remembers a token's tenant
-    (`gridservice.token_cache`), so also the longest a token revoked by another process is
+    (`gridservice.security.token_cache`), so also the longest a token revoked by another process is
     still accepted by it; 0 asks the database on every request. SQLite always asks.
     `data_check_seconds`: on PostgreSQL, how often an instance reads the data snapshot hash
     again for its page cache, so also the longest it may answer a cached page of public data

@@ -37,7 +37,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from bench.bare_tabs import PLACEHOLDER  # noqa: E402
 from gridclient import GridDataClient  # noqa: E402
 from gridservice.demo import DEMO_POINTS  # noqa: E402
-from gridservice.server import start_in_thread  # noqa: E402
+from gridservice.runtime.server import start_in_thread  # noqa: E402
 from gridservice.settings import Settings  # noqa: E402
 
 OUT = REPO_ROOT / "docs" / "screenshots"

@@ -1,4 +1,4 @@
-"""Every registry of public datasets agrees with `gridservice.dataset_declarations`.
+"""Every registry of public datasets agrees with `gridservice.catalogue.dataset_declarations`.
 
 A dataset the snapshot hash reads but no PostgreSQL trigger forgets is served stale from
 the page cache; a route without a client resource, or a client resource no declaration
@@ -22,16 +22,16 @@ import components.data
 import gridclient
 from gridclient import GridDataClient
 from gridservice.app import create_app
-from gridservice.dataset_declarations import (
+from gridservice.catalogue.dataset_declarations import (
     DATASETS,
     PROVENANCE_TABLES,
     UNHASHED_TABLES,
     hashed_tables,
 )
+from gridservice.catalogue.source_fields import PUBLISHER_NAMES
 from gridservice.harvest.runner import SOURCES
-from gridservice.page_cache import PAGE_FILTERS, PUBLIC_PAGES
+from gridservice.runtime.page_cache import PAGE_FILTERS, PUBLIC_PAGES
 from gridservice.settings import Settings
-from gridservice.source_fields import PUBLISHER_NAMES
 from gridservice.store import collections, db, meta_reads, quality_reads
 
 MIGRATIONS = Path(db.__file__).parent / "postgresql"

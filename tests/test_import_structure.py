@@ -206,3 +206,18 @@ def test_a_cycle_through_a_local_import_is_named(tmp_path: Path) -> None:
     graph = import_graph(tmp_path, ("pkg",))
     assert find_cycles(graph) == [["pkg.high", "pkg.low", "pkg.high"]]
     assert unexplained_local_imports(tmp_path, ("pkg",)) == ["pkg/low.py:2 imports pkg.high.g"]
+
+
+# The service's top level keeps its entry points only; everything else lives in a room that
+# says what it holds (runtime, security, catalogue, geography, routers, store, ...).
+SERVICE_ENTRY_POINTS = {"__init__.py", "__main__.py", "app.py", "cli.py", "settings.py"}
+
+
+def test_the_service_top_level_holds_only_its_entry_points() -> None:
+    """A module added beside `gridservice/app.py` is named: it belongs in one of the rooms."""
+    loose = sorted(
+        path.name
+        for path in (ROOT / "gridservice").glob("*.py")
+        if path.name not in SERVICE_ENTRY_POINTS
+    )
+    assert not loose, f"modules outside the service's rooms (see docs/ARCHITECTURE.md): {loose}"

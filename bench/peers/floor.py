@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench.peers.scenarios import FILTER, PAGE, SEARCH_LIMIT, SEARCHES
-from gridservice.paging import envelope_bytes
+from gridservice.runtime.paging import envelope_bytes
 from gridservice.settings import Settings
 from gridservice.store import collections
 from gridservice.store.connections import ConnectionPerThread

@@ -16,7 +16,7 @@ from pathlib import Path
 import uvicorn
 
 from gridservice.app import create_app
-from gridservice.server import bound_socket
+from gridservice.runtime.server import bound_socket
 from gridservice.settings import Settings
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 from datetime import UTC, datetime, timedelta
 
+from gridservice.catalogue.quality import ba_operation_quality_flags
 from gridservice.demo.common import SOURCES, DemoContext
-from gridservice.quality import ba_operation_quality_flags
 
 SOURCE_ID = "demo-eia930"
 START = datetime(2025, 8, 1, 5, tzinfo=UTC)  # midnight Central Daylight Time

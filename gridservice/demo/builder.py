@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 
-from gridservice import geo, queue_status
+from gridservice.catalogue import queue_status
 from gridservice.demo import (
     balancing,
     evidence,
@@ -21,6 +21,7 @@ from gridservice.demo import (
 )
 from gridservice.demo.common import BUILT_AT, DEMO_STATES, SOURCES, DemoContext
 from gridservice.demo.edition import demo_edition
+from gridservice.geography import geo
 from gridservice.store import history_store, surroundings_summary, writer
 from gridservice.store.search import impacts
 

@@ -13,7 +13,7 @@ import random
 from dataclasses import dataclass
 from functools import cached_property
 
-from gridservice import geo
+from gridservice.geography import geo
 
 DEMO_STATES = ("TX", "OK", "NM", "LA")
 BUILT_AT = "2025-10-01T00:00:00Z"

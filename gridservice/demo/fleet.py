@@ -6,8 +6,8 @@ import math
 import random
 from dataclasses import dataclass
 
+from gridservice.catalogue.quality import flag
 from gridservice.demo.common import MARKET_BA, SOURCES, WORDS, DemoContext
-from gridservice.quality import flag
 
 OLD_RELEASE = "demo-eia860m-2025-06"
 CURRENT_RELEASE = "demo-eia860m-2025-09"

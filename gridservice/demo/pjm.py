@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import sqlite3
 
-from gridservice import geo
+from gridservice.catalogue.queue_status import counts_as_active
 from gridservice.demo.common import DemoContext, DemoSource, asset_hash
 from gridservice.demo.queue import flag_and_cite
-from gridservice.queue_status import counts_as_active
+from gridservice.geography import geo
 from gridservice.store import writer
 
 PJM_STATES = ("VA", "MD", "DC", "WV")

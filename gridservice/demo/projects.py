@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from gridservice.catalogue.quality import flag
 from gridservice.demo.common import SOURCES, WORDS, DemoContext
-from gridservice.quality import flag
 
 PROJECT_SOURCE = {"ERCOT": "demo-ercot-tpit", "SPP": "demo-spp-itp"}
 OWNERS = {

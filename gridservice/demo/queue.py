@@ -2,7 +2,7 @@
 
 Each record is first drawn as a source spreadsheet row (the original column names to
 string values, as published), then normalised, then flagged by
-`gridservice.quality.queue_quality_flags`. One record in 25 is dirty on purpose, one
+`gridservice.catalogue.quality.queue_quality_flags`. One record in 25 is dirty on purpose, one
 kind of damage each, so that every count of the quality report is non-zero.
 """
 
@@ -12,8 +12,12 @@ import random
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from gridservice.catalogue.quality import (
+    QUEUE_COUNT_CODES,
+    queue_quality_flags,
+    synthesized_project_name,
+)
 from gridservice.demo.common import DEVELOPERS, SOURCES, WORDS, DemoContext, DemoSource, mojibake
-from gridservice.quality import QUEUE_COUNT_CODES, queue_quality_flags, synthesized_project_name
 
 SOURCE_BY_MARKET = {"ERCOT": "demo-ercot-gis", "SPP": "demo-spp-gi-queue"}
 WORKSHEET = {"ERCOT": "Project Details - Large Gen", "SPP": "Active Queue"}

@@ -6,7 +6,7 @@ gives a 'Nearest Town or County'. A county is resolved to its Census name and FI
 Virginia's 'City of Chesapeake' is the independent city); a trailing ', VA' gives the state
 when the row has none; of several counties ('Oneida-Dutchess') the first is taken; 'N/A',
 'Unknown' and 'TBD' are no county. What names no Census county of the state is kept as published, without a FIPS code
-(the record is flagged `unresolvedCounty` by `gridservice.quality`).
+(the record is flagged `unresolvedCounty` by `gridservice.catalogue.quality`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gridservice.catalogue.quality import US_STATE_CODES
 from gridservice.harvest.eia861 import CensusCounties
-from gridservice.quality import US_STATE_CODES
 
 _STATE_SUFFIX = re.compile(r"^(.*?)[,\s]+\(?([A-Za-z]{2})\)?$")
 _SEVERAL = re.compile(r"\s*(?:/|&|;|,|-|\band\b)\s*")

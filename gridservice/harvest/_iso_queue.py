@@ -21,6 +21,11 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gridservice.catalogue.quality import (
+    US_STATE_CODES,
+    queue_harvest_flags,
+    synthesized_project_name,
+)
 from gridservice.harvest._base import (
     ASSERTION_OBSERVED,
     Asset,
@@ -35,7 +40,6 @@ from gridservice.harvest._base import (
 from gridservice.harvest._iso_counties import CountyResolver
 from gridservice.harvest._quality import queue_flags
 from gridservice.harvest.fuels import technology_code
-from gridservice.quality import US_STATE_CODES, queue_harvest_flags, synthesized_project_name
 from gridservice.store import harvest_store, writer
 
 AUTHORITY = "official_operator_dataset"

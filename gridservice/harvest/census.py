@@ -1,6 +1,6 @@
 """Census county and state geometry (cb_2016 500k) from the plotly-geo package.
 
-The geometry is read by `gridservice.geo`, the same code the demo builder uses, so a
+The geometry is read by `gridservice.geography.geo`, the same code the demo builder uses, so a
 point lands in the same county whichever database the service runs on. The asset is the
 county shapefile (`cb_2016_us_county_500k.shp`) that plotly-geo ships.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from gridservice import geo
+from gridservice.geography import geo
 from gridservice.harvest._base import Asset, Harvest, HarvestError
 from gridservice.store import writer
 

@@ -3,7 +3,7 @@
 Three shapes of file are read, each its own source (a newer file of one shape replaces
 that shape's rows only): hourly demand with the day-ahead forecast, hourly demand of ERCO
 and its weather-zone subregions, and hourly net generation by fuel. `MISSING` and
-blanks are null. Forecasts far from demand are flagged by `gridservice.quality`.
+blanks are null. Forecasts far from demand are flagged by `gridservice.catalogue.quality`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import datetime as dt
 import sqlite3
 from zoneinfo import ZoneInfo
 
+from gridservice.catalogue.quality import ba_operation_quality_flags
 from gridservice.harvest._base import Asset, Harvest, rejection
 from gridservice.harvest._csv import csv_rows, number
-from gridservice.quality import ba_operation_quality_flags
 from gridservice.store import harvest_store, writer
 
 BA = "ERCO"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from gridservice import geo
+from gridservice.geography import geo
 from gridservice.harvest._base import Asset, Harvest, rejection
 from gridservice.harvest._csv import csv_rows, integer, number, text_or_none
 from gridservice.store import harvest_store, writer

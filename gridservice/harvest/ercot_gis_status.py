@@ -3,7 +3,7 @@
 The sheets "Inactive Projects", "Cancellation Update" and "Commissioning Update" list projects
 by INR with the date of the event. Each row becomes a status listing (one per INR and status;
 a project approved twice in a month, energization then synchronization, keeps its latest
-approval). `gridservice.queue_status` reads them to say what a queue record's status is now.
+approval). `gridservice.catalogue.queue_status` reads them to say what a queue record's status is now.
 A workbook without one of these sheets gives no listings from it; the active sheets decide
 on their own.
 """

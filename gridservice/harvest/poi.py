@@ -23,7 +23,7 @@ import json
 import re
 from typing import Any
 
-from gridservice.quality import flag
+from gridservice.catalogue.quality import flag
 
 KV = re.compile(r"(\d+(?:\.\d+)?)\s*-?\s*kv\b", re.IGNORECASE)
 CIRCUIT = re.compile(

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gridservice import queue_status
-from gridservice.dataset_declarations import declared
+from gridservice.catalogue import queue_status
+from gridservice.catalogue.dataset_declarations import declared
 from gridservice.harvest import (
     census,
     eia861,

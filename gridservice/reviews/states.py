@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gridservice.errors import ApiError
+from gridservice.runtime.errors import ApiError
 
 STATES = ("unreviewed", "in_review", "reviewed", "adjudicated", "withdrawn")
 # state -> {state it may move to: who or what moves it}

@@ -11,9 +11,6 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Request
 from starlette.responses import Response
 
-from gridservice.auth import Tenant
-from gridservice.errors import ApiError
-from gridservice.paging import data_response
 from gridservice.routers.common import (
     POST_ERRORS,
     Cursor,
@@ -40,9 +37,12 @@ from gridservice.routers.models import (
 )
 from gridservice.routers.requests import ExportRequest, refuse_screening_body
 from gridservice.routers.sites import EXTENSION, SiteId, tenant_site
+from gridservice.runtime.errors import ApiError
+from gridservice.runtime.paging import data_response
 from gridservice.screening import assessment_csv, build_expert_review_packet, screen_site
 from gridservice.screening.assessment_summary import store_assessment
 from gridservice.screening.packet import former_identifying_values
+from gridservice.security.auth import Tenant
 from gridservice.store import tenancy
 from gridservice.store.read_snapshot import read_snapshot
 

@@ -11,8 +11,8 @@ from typing import Annotated, Any
 from fastapi import Depends, Query, Request
 from starlette.responses import Response
 
-from gridservice.errors import ApiError
-from gridservice.paging import (
+from gridservice.runtime.errors import ApiError
+from gridservice.runtime.paging import (
     ORDER_ID_ASC,
     CursorCodec,
     json_bytes_response,
@@ -179,7 +179,7 @@ def page_response(
     next_cursor = cursors.encode(endpoint, filters, [last_id]) if has_more else None
     data = page_data_bytes(bodies_of(rows) if bodies_of else [r[1] for r in rows])
     if bodies_of is None:
-        # What the page cache keeps of this page (`gridservice.page_cache`), by its key.
+        # What the page cache keeps of this page (`gridservice.runtime.page_cache`), by its key.
         key = (collection, tuple(sorted((k, v) for k, v in filters.items() if v is not None)))
         request.state.page_parts = ((*key, after, limit), data, has_more, last_id)
     tail = meta_bytes(limit=limit, has_more=has_more, next_cursor=next_cursor, order=ORDER_ID_ASC)

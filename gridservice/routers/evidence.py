@@ -9,8 +9,6 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from gridservice.errors import ApiError
-from gridservice.paging import ORDER_RANK_DESC_ID_ASC, envelope_bytes, json_bytes_response
 from gridservice.routers.common import (
     MAX_ID,
     Cursor,
@@ -22,6 +20,8 @@ from gridservice.routers.common import (
     utc_instant,
 )
 from gridservice.routers.models import EvidenceChunk, Page
+from gridservice.runtime.errors import ApiError
+from gridservice.runtime.paging import ORDER_RANK_DESC_ID_ASC, envelope_bytes, json_bytes_response
 from gridservice.store import collections
 
 router = APIRouter(tags=["evidence"], dependencies=[StrictQuery], responses=problem_responses())

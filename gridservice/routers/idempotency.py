@@ -20,9 +20,9 @@ from typing import Annotated, Any
 from fastapi import Header, Request
 from starlette.responses import Response
 
-from gridservice.errors import ApiError
-from gridservice.paging import json_bytes_response
 from gridservice.routers.common import conn_for
+from gridservice.runtime.errors import ApiError
+from gridservice.runtime.paging import json_bytes_response
 from gridservice.store import tenancy
 from gridservice.store.space import is_store_full
 

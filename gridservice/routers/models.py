@@ -199,7 +199,7 @@ class TransmissionProject(BaseModel):
 
 
 class QueueStatusNow(BaseModel):
-    """Extension: the newest source's word on the record's project (gridservice.queue_status)."""
+    """Extension: the newest source's word on the record's project (gridservice.catalogue.queue_status)."""
 
     model_config = ConfigDict(json_schema_extra={"x-extension": True})
     status: str | None

@@ -7,8 +7,6 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 from starlette.responses import Response
 
-from gridservice.errors import ApiError
-from gridservice.paging import data_response
 from gridservice.routers.common import (
     Cursor,
     Limit,
@@ -25,6 +23,8 @@ from gridservice.routers.models import (
     QueueRecordDetails,
     QueueRecordEvidence,
 )
+from gridservice.runtime.errors import ApiError
+from gridservice.runtime.paging import data_response
 from gridservice.store import collections
 
 router = APIRouter(tags=["queue"], dependencies=[StrictQuery], responses=problem_responses())

@@ -17,8 +17,8 @@ from pydantic import (
     model_validator,
 )
 
-from gridservice.errors import ApiError
 from gridservice.routers.bounds import FreeForm, NulFree, Text200
+from gridservice.runtime.errors import ApiError
 
 _FORBID = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 _DATE_PATTERN = r"^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"

@@ -14,10 +14,6 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Request
 from starlette.responses import Response
 
-from gridservice.auth import Principal, Tenant
-from gridservice.errors import ApiError
-from gridservice.paging import data_response
-from gridservice.principals import reviewer_of
 from gridservice.reviews import views
 from gridservice.reviews.calibration import Label, calibration
 from gridservice.reviews.states import require_move
@@ -38,6 +34,10 @@ from gridservice.routers.review_models import (
     ReviewCaseRequest,
 )
 from gridservice.routers.sites import EXTENSION
+from gridservice.runtime.errors import ApiError
+from gridservice.runtime.paging import data_response
+from gridservice.security.auth import Principal, Tenant
+from gridservice.security.principals import reviewer_of
 from gridservice.store import review_cases, tenancy
 
 router = APIRouter(

@@ -38,9 +38,7 @@ class ReviewCaseRequest(BaseModel):
     # below refuses a day the month does not have).
     dueDate: Annotated[
         str,
-        StringConstraints(
-            pattern=r"^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
-        ),
+        StringConstraints(pattern=r"^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"),
     ]
 
     @model_validator(mode="after")

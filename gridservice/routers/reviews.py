@@ -14,10 +14,6 @@ import secrets
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
-from gridservice.auth import ReviewerToken
-from gridservice.errors import ApiError
-from gridservice.paging import data_response
-from gridservice.principals import Reviewer, reviewer_principal
 from gridservice.reviews.states import require_move, require_open
 from gridservice.routers.assessments import expert_review_packet, packet_secret
 from gridservice.routers.common import POST_ERRORS, StrictQuery, conn_for, problem_responses
@@ -32,7 +28,11 @@ from gridservice.routers.models import ExpertReviewPacket, One
 from gridservice.routers.review_cases import CaseId, case_not_found
 from gridservice.routers.review_models import CompletedPacket, Review, ReviewSubmission
 from gridservice.routers.sites import EXTENSION
+from gridservice.runtime.errors import ApiError
+from gridservice.runtime.paging import data_response
 from gridservice.screening.packet import case_id as packet_case_id
+from gridservice.security.auth import ReviewerToken
+from gridservice.security.principals import Reviewer, reviewer_principal
 from gridservice.store import review_cases
 
 router = APIRouter(tags=["extensions"], dependencies=[StrictQuery], responses=problem_responses())

@@ -8,15 +8,15 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from gridservice.auth import Tenant
-from gridservice.errors import ApiError
-from gridservice.paging import data_response
 from gridservice.routers.common import GET_ERRORS, StrictQuery, conn_for, problem_responses
 from gridservice.routers.idempotency import dumps
 from gridservice.routers.models import One, SiteChanges
 from gridservice.routers.sites import EXTENSION, SiteId, tenant_site
+from gridservice.runtime.errors import ApiError
+from gridservice.runtime.paging import data_response
 from gridservice.screening.site_changes import site_changes
 from gridservice.screening.surroundings import SurroundingsInputError
+from gridservice.security.auth import Tenant
 from gridservice.store import tenancy
 from gridservice.store.read_snapshot import read_snapshot
 

@@ -16,9 +16,6 @@ from typing import Any
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
-from gridservice.auth import Tenant
-from gridservice.errors import ApiError
-from gridservice.paging import data_response
 from gridservice.routers.bounds import DEGRADED_FIELDS, servable_record
 from gridservice.routers.common import (
     POST_ERRORS,
@@ -45,6 +42,9 @@ from gridservice.routers.sites import (
     site_etag,
     tenant_site,
 )
+from gridservice.runtime.errors import ApiError
+from gridservice.runtime.paging import data_response
+from gridservice.security.auth import Tenant
 from gridservice.store import tenancy
 
 router = APIRouter(tags=["extensions"], dependencies=[StrictQuery], responses=problem_responses())

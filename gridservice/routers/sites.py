@@ -11,11 +11,8 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Header, Path, Query, Request
 from starlette.responses import Response
 
-from gridservice.auth import Tenant
-from gridservice.errors import ApiError
-from gridservice.markets import market_at
-from gridservice.paging import data_response
-from gridservice.polygon_index import outside_united_states
+from gridservice.geography.markets import market_at
+from gridservice.geography.polygon_index import outside_united_states
 from gridservice.routers.bounds import servable_body
 from gridservice.routers.common import (
     POST_ERRORS,
@@ -36,8 +33,11 @@ from gridservice.routers.idempotency import (
 from gridservice.routers.models import One, Page, Site, SiteWithLatestAssessment
 from gridservice.routers.requests import SiteDefinition
 from gridservice.routers.summary_models import SiteWithAssessmentSummary
+from gridservice.runtime.errors import ApiError
+from gridservice.runtime.paging import data_response
 from gridservice.screening.assessment_summary import latest_summaries
 from gridservice.screening.site_changes import newer_data_since
+from gridservice.security.auth import Tenant
 from gridservice.store import tenancy
 
 router = APIRouter(tags=["sites"], dependencies=[StrictQuery], responses=problem_responses())

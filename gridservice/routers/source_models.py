@@ -1,4 +1,4 @@
-"""The source fields every evidence object carries as an extension (gridservice.source_fields)."""
+"""The source fields every evidence object carries as an extension (gridservice.catalogue.source_fields)."""
 
 from __future__ import annotations
 

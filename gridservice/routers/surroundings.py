@@ -10,10 +10,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
-from gridservice.auth import Tenant
-from gridservice.errors import ApiError
-from gridservice.markets import market_at
-from gridservice.paging import ORDER_ID_ASC, data_response, envelope_bytes, json_bytes_response
+from gridservice.geography.markets import market_at
 from gridservice.routers.common import (
     Cursor,
     Limit,
@@ -32,6 +29,13 @@ from gridservice.routers.surroundings_models import (
     QueueProject,
     SiteSurroundings,
 )
+from gridservice.runtime.errors import ApiError
+from gridservice.runtime.paging import (
+    ORDER_ID_ASC,
+    data_response,
+    envelope_bytes,
+    json_bytes_response,
+)
 from gridservice.screening.surroundings import (
     DEFAULT_RADIUS_KM,
     MAX_RADIUS_KM,
@@ -47,6 +51,7 @@ from gridservice.screening.surroundings_lists import (
     project_key,
     project_list,
 )
+from gridservice.security.auth import Tenant
 from gridservice.store.read_snapshot import read_snapshot
 
 router = APIRouter(tags=["extensions"], dependencies=[StrictQuery], responses=problem_responses())

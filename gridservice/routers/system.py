@@ -8,10 +8,10 @@ from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
-from gridservice.auth import Tenant
-from gridservice.paging import json_bytes_response
 from gridservice.routers.common import StrictQuery, conn_for, problem_responses
 from gridservice.routers.models import Health, One, QualityReport, ReleaseIdentity
+from gridservice.runtime.paging import json_bytes_response
+from gridservice.security.auth import Tenant
 from gridservice.store import meta_reads
 from gridservice.store.backend import PooledConnections
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Request
 from starlette.responses import Response
 
-from gridservice.auth import Tenant
-from gridservice.paging import data_response
 from gridservice.routers.common import POST_ERRORS, StrictQuery, conn_for, problem_responses
 from gridservice.routers.idempotency import dumps, require_json
 from gridservice.routers.models import OneWithMeta, TerritoryResolution
 from gridservice.routers.requests import TerritoryRequest
+from gridservice.runtime.paging import data_response
 from gridservice.screening import resolve_service_territory
+from gridservice.security.auth import Tenant
 
 router = APIRouter(tags=["territory"], dependencies=[StrictQuery])
 

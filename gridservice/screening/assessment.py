@@ -6,7 +6,7 @@ import sqlite3
 
 from shapely.geometry.base import BaseGeometry
 
-from gridservice.markets import market_at
+from gridservice.geography.markets import market_at
 from gridservice.screening import factors
 from gridservice.screening.key_figures import key_figures
 from gridservice.screening.narrative import next_actions, risks

@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from gridservice import queue_status
+from gridservice.catalogue import queue_status
 from gridservice.screening.history_findings import (
     change_sentence,
     cod_slip_sentence,

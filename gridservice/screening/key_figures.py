@@ -18,7 +18,7 @@ import math
 import sqlite3
 from typing import Any
 
-from gridservice.geo import KM_PER_DEGREE, great_circle_km
+from gridservice.geography.geo import KM_PER_DEGREE, great_circle_km
 from gridservice.screening.market import tightest_reserve_margin
 from gridservice.screening.neighbourhood import plant_wire
 from gridservice.store import surroundings_reads

@@ -13,7 +13,7 @@ import sqlite3
 from collections import defaultdict
 from typing import Any
 
-from gridservice.geo import CountyIndex, great_circle_km
+from gridservice.geography.geo import CountyIndex, great_circle_km
 from gridservice.screening.queue_history import (
     FIRMNESS,
     active_by_project,

@@ -14,9 +14,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from gridservice.geo import GEOMETRY_SOURCE, CountyIndex
-from gridservice.markets import market_at
-from gridservice.polygon_index import snapshot_key
+from gridservice.geography.geo import GEOMETRY_SOURCE, CountyIndex
+from gridservice.geography.markets import market_at
+from gridservice.geography.polygon_index import snapshot_key
 from gridservice.screening.territory_polygons import mark_agreement, polygon_candidates
 from gridservice.store import screening_reads
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from gridservice.polygon_index import Holding, polygon_layer
+from gridservice.geography.polygon_index import Holding, polygon_layer
 from gridservice.store import geography_reads
 
 POLYGON_METHOD = "retail_territory_polygon"

@@ -1,4 +1,4 @@
-"""Reads behind the /v1/quality report (the rules themselves live in gridservice.quality)."""
+"""Reads behind the /v1/quality report (the rules themselves live in gridservice.catalogue.quality)."""
 
 from __future__ import annotations
 

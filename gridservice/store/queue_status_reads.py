@@ -1,4 +1,4 @@
-"""SQL behind a queue record's status now (the rule itself lives in gridservice.queue_status)."""
+"""SQL behind a queue record's status now (the rule itself lives in gridservice.catalogue.queue_status)."""
 
 from __future__ import annotations
 

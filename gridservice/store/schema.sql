@@ -172,7 +172,7 @@ CREATE TABLE IF NOT EXISTS queue_record_evidence (
 
 -- An operator report's word on projects off its active sheets (ERCOT GIS "Inactive
 -- Projects", "Cancellation Update", "Commissioning Update"): one row per project and status,
--- replaced with that source's queue records. Read by gridservice.queue_status.
+-- replaced with that source's queue records. Read by gridservice.catalogue.queue_status.
 CREATE TABLE IF NOT EXISTS queue_status_listings (
     source_id  TEXT NOT NULL COLLATE NOCASE,
     market     TEXT NOT NULL COLLATE NOCASE,

@@ -8,7 +8,7 @@ import weakref
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from gridservice.principals import reviewer_principal
+from gridservice.security.principals import reviewer_principal
 from gridservice.store.pg import is_postgres
 
 
@@ -33,7 +33,7 @@ class ForgetsTokens(Protocol):
     def forget(self) -> None: ...
 
 
-# The service's token caches (`gridservice.token_cache`) enrol here, so that a token removed
+# The service's token caches (`gridservice.security.token_cache`) enrol here, so that a token removed
 # in this process is refused at once without the store importing the service.
 _TOKEN_CACHES: weakref.WeakSet[ForgetsTokens] = weakref.WeakSet()
 

@@ -13,7 +13,11 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gridservice.source_fields import with_evidence_fields, with_flat_fields, with_source_name
+from gridservice.catalogue.source_fields import (
+    with_evidence_fields,
+    with_flat_fields,
+    with_source_name,
+)
 from gridservice.store.pg import is_postgres
 
 Record = Mapping[str, Any]

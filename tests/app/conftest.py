@@ -21,7 +21,7 @@ ALPHA_TOKEN, BETA_TOKEN = "gds_demo_alpha", "gds_demo_beta"
 @pytest.fixture(scope="session")
 def demo_service(tmp_path_factory):
     """Start the service on a fresh demo database; yield its base URL."""
-    from gridservice.server import start_in_thread
+    from gridservice.runtime.server import start_in_thread
     from gridservice.settings import Settings
 
     db_path = demo_store_copy(tmp_path_factory.mktemp("demo") / "demo.db")
@@ -157,7 +157,7 @@ MANY_SITES_TOKEN = "tok_many_sites"
 def many_sites_service(tmp_path_factory):
     """A service whose one tenant has 205 sites, more than a page of 200 once held."""
     from gridclient import GridDataClient
-    from gridservice.server import start_in_thread
+    from gridservice.runtime.server import start_in_thread
     from gridservice.settings import Settings
     from gridservice.store import writer
     from gridservice.store.db import connect, init_schema

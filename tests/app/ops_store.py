@@ -76,7 +76,7 @@ def generator(i: int, code: str) -> dict:
 
 def serve_store(db_path: Path, operations: list[dict]):
     """Start a service on a store holding plants, two generators and `operations`."""
-    from gridservice.server import start_in_thread
+    from gridservice.runtime.server import start_in_thread
     from gridservice.settings import Settings
     from gridservice.store import writer
     from gridservice.store.db import connect, init_schema

@@ -16,9 +16,9 @@ from polygon_layers import around, market_row, write_layer
 from streamlit.testing.v1 import AppTest
 
 from gridclient import GridDataClient, UnprocessableEntityError
-from gridservice import geo
 from gridservice.demo import DEMO_POINTS
-from gridservice.server import start_in_thread
+from gridservice.geography import geo
+from gridservice.runtime.server import start_in_thread
 from gridservice.settings import Settings
 from gridservice.store import db, writer
 

@@ -22,7 +22,7 @@ from streamlit.testing.v1 import AppTest
 from components import geography, maps, picker, site_form
 from components.server import map_rows
 from gridservice.demo import DEMO_POINTS
-from gridservice.server import bound_socket
+from gridservice.runtime.server import bound_socket
 
 
 def open_screen() -> AppTest:

@@ -66,7 +66,9 @@ def test_a_deployment_never_loads_the_reference_service():
         [sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, check=True
     )
     loaded = done.stdout.strip()
-    assert "gridservice.server" not in loaded and "gridservice.tokens" not in loaded, loaded
+    assert (
+        "gridservice.runtime.server" not in loaded and "gridservice.security.tokens" not in loaded
+    ), loaded
 
 
 @pytest.mark.parametrize("path", APP_FILES, ids=relative)

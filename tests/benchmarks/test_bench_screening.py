@@ -5,7 +5,7 @@ from __future__ import annotations
 from demo_store import demo_store_copy
 
 from bench.bench_screening import DEMO_SITES, ENDPOINTS, bench_store, new_site_points
-from gridservice.geo import great_circle_km
+from gridservice.geography.geo import great_circle_km
 from gridservice.store import db
 
 

@@ -11,7 +11,7 @@ from demo_store import demo_store_copy
 import gridclient as gc
 from gridservice.demo import DEMO_POINTS
 from gridservice.demo.projects import DOCKETS
-from gridservice.server import start_in_thread
+from gridservice.runtime.server import start_in_thread
 from gridservice.settings import Settings
 
 ALPHA, BETA = "gds_demo_alpha", "gds_demo_beta"

@@ -13,8 +13,8 @@ from polygon_layers import ATTRIBUTION, around, market_row, territory_row, write
 
 import gridclient as gc
 from gridservice.demo import DEMO_POINTS
+from gridservice.runtime.server import start_in_thread
 from gridservice.screening.territory import county_at, territory_candidates
-from gridservice.server import start_in_thread
 from gridservice.settings import Settings
 from gridservice.store import db
 

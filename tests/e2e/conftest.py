@@ -51,7 +51,7 @@ def chromium_path():
 @pytest.fixture(scope="session")
 def reference_service(chromium_path, tmp_path_factory):
     """Build a fresh demo database and serve it in this process (the tests' view of the data)."""
-    from gridservice.server import start_in_thread
+    from gridservice.runtime.server import start_in_thread
     from gridservice.settings import Settings
 
     db_path = demo_store_copy(tmp_path_factory.mktemp("e2e-demo") / "demo.db")

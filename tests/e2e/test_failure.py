@@ -21,7 +21,7 @@ def wrong_token_app(reference_service, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def stopped_service_app(reference_service, tmp_path_factory):
-    from gridservice.server import start_in_thread
+    from gridservice.runtime.server import start_in_thread
     from gridservice.settings import Settings
 
     service = start_in_thread(Settings(db_path=reference_service.db_path, demo=True))

@@ -73,7 +73,7 @@ def hostile_chunk(reference_service):
 def hostile_service(chromium_path, tmp_path_factory):
     """A demo service of its own: a record added to the session's store would change the queue
     other journeys count (the session's app keeps the queue it traversed for ten minutes)."""
-    from gridservice.server import start_in_thread
+    from gridservice.runtime.server import start_in_thread
     from gridservice.settings import Settings
 
     db_path = demo_store_copy(tmp_path_factory.mktemp("e2e-hostile") / "demo.db")

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 from security_support import copy_store
 
-from gridservice.server import RunningServer, start_in_thread
+from gridservice.runtime.server import RunningServer, start_in_thread
 from gridservice.settings import Settings
 
 # Parameter names as sent on the wire. Each carries a credential.

@@ -8,7 +8,7 @@ import pytest
 from security_support import free_port
 
 from components import connection, data, problems
-from gridservice.server import start_in_thread
+from gridservice.runtime.server import start_in_thread
 from gridservice.settings import Settings
 
 

@@ -15,8 +15,8 @@ import httpx
 import pytest
 from security_support import ALPHA, create_site
 
-from gridservice.http_protocol import MAX_HEAD_BYTES, MAX_HEAD_LINE_BYTES
-from gridservice.server import start_in_thread
+from gridservice.runtime.http_protocol import MAX_HEAD_BYTES, MAX_HEAD_LINE_BYTES
+from gridservice.runtime.server import start_in_thread
 from gridservice.settings import Settings
 
 

@@ -19,7 +19,7 @@ import pytest
 from security_support import ALPHA, site_body
 
 from gridservice.routers.idempotency import request_hash
-from gridservice.server import start_in_thread
+from gridservice.runtime.server import start_in_thread
 from gridservice.settings import Settings
 from gridservice.store import tenancy
 from gridservice.store.db import connect

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from security_support import BETA
 
 from gridservice.app import create_app
-from gridservice.auth import SharedRateLimiter, lease_batch
+from gridservice.security.auth import SharedRateLimiter, lease_batch
 from gridservice.settings import Settings
 from gridservice.store import rate_limits
 from gridservice.store.backend import PooledConnections

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from service_calls import create_assessment, create_site, key
 
 from gridservice.screening.factors import FACTORS
-from gridservice.tokens import issue_token
+from gridservice.security.tokens import issue_token
 
 ALPHA = {"Authorization": "Bearer gds_demo_alpha"}
 BETA = {"Authorization": "Bearer gds_demo_beta"}

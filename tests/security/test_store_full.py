@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from security_support import ALPHA, copy_store, key, site_body
 
 from gridservice.app import create_app
-from gridservice.server import start_in_thread
+from gridservice.runtime.server import start_in_thread
 from gridservice.settings import Settings
 from gridservice.store import tenancy
 from gridservice.store.db import connect

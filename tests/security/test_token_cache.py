@@ -1,6 +1,6 @@
 """How late a revoked token is refused (SECURITY.md, "Tokens"): at once on SQLite and on the
 instance whose process revoked it; on PostgreSQL, by an instance that did not, within its
-token cache's time (`gridservice.token_cache`, 2 s by default) and never later.
+token cache's time (`gridservice.security.token_cache`, 2 s by default) and never later.
 
 The cache's clock is the test's, so "later" is a step of it, not a sleep. Both the full
 path (`/v1/sites`) and a page the page cache answers (`/v1/generators`) are asked.
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from gridservice import tokens
 from gridservice.app import create_app
+from gridservice.security import tokens
 from gridservice.settings import Settings
 from gridservice.store.db import connect
 

@@ -141,7 +141,7 @@ def _serve_script(tmp_path: Path, target: str, workers: int = 1) -> str:
         "import sys\n"
         f"sys.path[:0] = [{str(here)!r}, {str(here.parent)!r}]\n"
         "from pathlib import Path\n"
-        "from gridservice import workers\n"
+        "from gridservice.runtime import workers\n"
         "from gridservice.settings import Settings\n"
         f"from test_workers import {target}\n"
         "holder = workers.reuseport_socket('127.0.0.1', 0, listen=False)\n"

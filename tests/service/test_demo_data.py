@@ -9,8 +9,9 @@ import sqlite3
 
 import pytest
 
-from gridservice import geo, quality
+from gridservice.catalogue import quality
 from gridservice.demo import DEMO_POINTS, build_demo_database
+from gridservice.geography import geo
 from gridservice.store import db
 
 

@@ -8,7 +8,7 @@ import random
 import pytest
 from shapely.geometry import Point, shape
 
-from gridservice import geo
+from gridservice.geography import geo
 from gridservice.store import db, writer
 
 STATES = ["TX", "OK"]

@@ -235,7 +235,7 @@ def test_bad_file_names_the_file_and_leaves_the_store_as_it_was(loaded_store, tm
 def test_quality_report_counts_the_harvested_rows(harvested):
     import json
 
-    from gridservice.quality import compute_quality
+    from gridservice.catalogue.quality import compute_quality
 
     conn, _ = harvested
     queue = compute_quality(conn)["queue"]

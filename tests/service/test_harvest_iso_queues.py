@@ -24,6 +24,7 @@ from service_support import ALPHA
 from test_harvest_support import counties_store, data_file, rewrite_xlsx
 
 from gridservice.app import create_app
+from gridservice.catalogue.quality import compute_quality
 from gridservice.harvest import (
     build_from_dir,
     caiso_queue,
@@ -33,7 +34,6 @@ from gridservice.harvest import (
     pjm_queue,
     spp_queue,
 )
-from gridservice.quality import compute_quality
 from gridservice.settings import Settings
 from gridservice.store import writer
 

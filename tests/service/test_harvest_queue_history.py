@@ -297,7 +297,7 @@ def test_the_data_as_of_date_is_the_newest_report_not_the_build_day(store):
 
 
 def test_quality_report_lists_the_months_and_what_the_extract_lacks(store):
-    from gridservice.quality import compute_quality
+    from gridservice.catalogue.quality import compute_quality
 
     conn, runs = store
     quality = compute_quality(conn)
@@ -324,7 +324,7 @@ def test_quality_report_lists_the_months_and_what_the_extract_lacks(store):
 def test_poi_texts_become_points_linked_to_each_active_row(store):
     import json
 
-    from gridservice.quality import compute_quality
+    from gridservice.catalogue.quality import compute_quality
 
     conn, _ = store
     published = [

@@ -8,8 +8,8 @@ import json
 import pytest
 from test_harvest_support import data_file, fresh_store, store_snapshot
 
+from gridservice.catalogue.quality import compute_quality
 from gridservice.harvest import HarvestError, run_harvest
-from gridservice.quality import compute_quality
 
 LBNL = "lbnl_queued_up/lbnl_queued_up_thru2024_ercot_q2023_ge100mw.csv"
 PLANTS = "eia_plants/eia_power_plants_202305_texas.csv"

@@ -15,7 +15,7 @@ from test_harvest_support import (
     truncated_copy,
 )
 
-from gridservice.geo import CountyIndex
+from gridservice.geography.geo import CountyIndex
 from gridservice.harvest import HarvestError, run_harvest
 
 TERRITORY = "eia861/Service_Territory_2024.xlsx"

@@ -1,4 +1,4 @@
-"""The page cache (`gridservice.page_cache`): what a client could notice of it, on both stores.
+"""The page cache (`gridservice.runtime.page_cache`): what a client could notice of it, on both stores.
 
 Each answer of the cached service is compared with the full path's (the same store, the
 cache turned off), with the clock held still so that both sign the same cursor.
@@ -16,9 +16,10 @@ from fastapi.testclient import TestClient
 from service_support import ALPHA, BETA
 from test_harvest_support import data_file
 
-from gridservice import cli, paging
+from gridservice import cli
 from gridservice.app import create_app
-from gridservice.page_cache import CachedPage, PageCache
+from gridservice.runtime import paging
+from gridservice.runtime.page_cache import CachedPage, PageCache
 from gridservice.settings import Settings
 from gridservice.store import tenancy, writer
 from gridservice.store.db import connect

@@ -15,9 +15,9 @@ import shapely
 from polygon_layers import market_row, write_layer
 from shapely.geometry import Point
 
-from gridservice.geo import edge_km, local_km
-from gridservice.markets import market_at
-from gridservice.polygon_index import polygon_layer
+from gridservice.geography.geo import edge_km, local_km
+from gridservice.geography.markets import market_at
+from gridservice.geography.polygon_index import polygon_layer
 from gridservice.store import db, meta_reads
 
 

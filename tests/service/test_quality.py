@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gridservice import quality
+from gridservice.catalogue import quality
 
 
 def clean_record(**changes):

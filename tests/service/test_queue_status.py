@@ -1,4 +1,4 @@
-"""A queue record's status now is the newest source's word (gridservice.queue_status).
+"""A queue record's status now is the newest source's word (gridservice.catalogue.queue_status).
 
 Small stores written directly: an operator's report (ERCOT GIS shape) and a synthesis
 (LBNL shape) speaking of the same projects, with the report's inactive, cancelled and
@@ -12,8 +12,8 @@ import sqlite3
 
 import pytest
 
-from gridservice import queue_status
-from gridservice.quality import STATUS_DISAGREEMENT_CODE, compute_quality
+from gridservice.catalogue import queue_status
+from gridservice.catalogue.quality import STATUS_DISAGREEMENT_CODE, compute_quality
 from gridservice.store import harvest_store, writer
 from gridservice.store.db import connect, init_schema
 

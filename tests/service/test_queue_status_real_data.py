@@ -17,8 +17,8 @@ import pytest
 from shapely.geometry import shape
 from test_harvest_support import counties_store
 
+from gridservice.catalogue.quality import STATUS_DISAGREEMENT_CODE, compute_quality
 from gridservice.harvest import run_harvest
-from gridservice.quality import STATUS_DISAGREEMENT_CODE, compute_quality
 from gridservice.screening import screen_site
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

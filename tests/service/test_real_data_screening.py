@@ -19,7 +19,7 @@ from test_harvest_support import counties_store
 
 from gridclient import GridDataClient
 from gridservice.harvest import run_harvest
-from gridservice.server import start_in_thread
+from gridservice.runtime.server import start_in_thread
 from gridservice.settings import Settings
 from gridservice.store import writer
 from gridservice.store.db import connect

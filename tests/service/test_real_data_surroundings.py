@@ -23,9 +23,9 @@ from shapely.geometry import Point, shape
 from shapely.ops import nearest_points
 from test_harvest_support import counties_store
 
-from gridservice import geo
+from gridservice.geography import geo
 from gridservice.harvest import run_harvest
-from gridservice.server import start_in_thread
+from gridservice.runtime.server import start_in_thread
 from gridservice.settings import Settings
 from gridservice.store import writer
 

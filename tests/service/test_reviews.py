@@ -15,7 +15,7 @@ from gridservice.reviews.agreement import agreement, cohen_kappa, krippendorff_a
 from gridservice.reviews.calibration import MINIMUM_LABELS, Label, factor_calibration
 from gridservice.reviews.states import MOVES, STATES, allowed_moves
 from gridservice.screening.factors import FACTORS
-from gridservice.tokens import issue_token
+from gridservice.security.tokens import issue_token
 
 ALPHA = {"Authorization": "Bearer tok_alpha_test"}
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", the worked example with

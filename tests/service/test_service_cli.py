@@ -9,7 +9,7 @@ import pytest
 from service_support import seed_small_store
 
 from gridservice import cli
-from gridservice.server import start_in_thread
+from gridservice.runtime.server import start_in_thread
 from gridservice.settings import Settings, default_db_path
 
 
@@ -60,8 +60,8 @@ def test_scale_must_be_positive():
 
 
 def test_the_embedded_app_token_is_only_issued_off_the_demo_and_revoked_quietly(tmp_path: Path):
-    from gridservice import tokens
     from gridservice.demo.builder import DEMO_TOKENS
+    from gridservice.security import tokens
     from gridservice.store import tenancy, writer
     from gridservice.store.db import connect, init_schema
 

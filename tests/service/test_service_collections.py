@@ -291,7 +291,7 @@ def test_changed_filters_and_foreign_endpoints_are_refused(client):
 
 def test_an_expired_cursor_is_refused(client, monkeypatch):
     cursor = first_cursor(client)
-    import gridservice.paging as paging
+    import gridservice.runtime.paging as paging
 
     real_time = paging.time.time
     monkeypatch.setattr(paging.time, "time", lambda: real_time() + 7200)

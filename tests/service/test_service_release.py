@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from service_support import ALPHA, seed_small_store
 
 from gridservice.app import create_app
-from gridservice.release import POLICY_TEXT
+from gridservice.catalogue.release import POLICY_TEXT
 from gridservice.settings import Settings
 from gridservice.store import writer
 from gridservice.store.db import connect
@@ -181,8 +181,8 @@ def test_the_snapshot_hash_is_kept_until_public_data_changes(tmp_path: Path):
 
 
 def test_the_quality_served_is_a_recount_and_the_one_the_release_hashes(client, small_db):
-    from gridservice.quality import compute_quality
-    from gridservice.release import release_report_sha256
+    from gridservice.catalogue.quality import compute_quality
+    from gridservice.catalogue.release import release_report_sha256
 
     served = client.get("/v1/quality", headers=ALPHA).json()["quality"]
     release = client.get("/v1/release").json()["data"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gridservice.source_fields import edition, source_fields
+from gridservice.catalogue.source_fields import edition, source_fields
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 

@@ -8,7 +8,7 @@ import sqlite3
 
 from fastapi.testclient import TestClient
 
-from gridservice.source_fields import PUBLISHER_NAMES
+from gridservice.catalogue.source_fields import PUBLISHER_NAMES
 from gridservice.store import writer
 
 ALPHA = {"Authorization": "Bearer gds_demo_alpha"}

@@ -1,5 +1,5 @@
 -- Migration 0004: an operator report's word on projects off its active sheets (store/schema.sql,
--- read by gridservice.queue_status); changes to it forget the kept data snapshot hash.
+-- read by gridservice.catalogue.queue_status); changes to it forget the kept data snapshot hash.
 CREATE TABLE queue_status_listings (
     source_id  CITEXT NOT NULL,
     market     CITEXT NOT NULL,

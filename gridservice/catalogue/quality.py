@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping
 from datetime import UTC, date, datetime
 from typing import Any
 
-from gridservice import queue_status
-from gridservice.datasets import dataset_coverage, queue_history
+from gridservice.catalogue import queue_status
+from gridservice.catalogue.datasets import dataset_coverage, queue_history
 from gridservice.store import quality_reads
 
 Record = Mapping[str, Any]
@@ -25,11 +25,11 @@ Flag = dict[str, str]
 POLICY = (
     "gridservice-quality-rules-v1: queue counts are the number of stored queue records "
     "carrying each flag, recomputed over the stored rows by the same rules the loaders "
-    "applied (gridservice.quality); a record counts once per code. Balancing-authority "
+    "applied (gridservice.catalogue.quality); a record counts once per code. Balancing-authority "
     "forecasts are quarantined (flagged, kept) when demandForecastMw > 3x demandMw or "
     "< 0.2x demandMw. Join coverage values are integer basis points (10000 = every row joins). "
     "sourcesDisagreeOnStatus counts queue records whose own source calls them active (or not) "
-    "while a newer source on the same project says otherwise (gridservice.queue_status); "
+    "while a newer source on the same project says otherwise (gridservice.catalogue.queue_status); "
     "queueStatusDisagreements lists each with both locators."
 )
 

@@ -30,8 +30,8 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from gridservice.errors import ApiError
-from gridservice.principals import Reviewer, reviewer_of
+from gridservice.runtime.errors import ApiError
+from gridservice.security.principals import Reviewer, reviewer_of
 from gridservice.store import rate_limits
 from gridservice.store.backend import PooledConnections
 from gridservice.store.tenancy import tenant_for_token

@@ -23,7 +23,7 @@ import shapely
 from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 
-from gridservice.geo import edge_km, geometries_from_geojson
+from gridservice.geography.geo import edge_km, geometries_from_geojson
 from gridservice.store import geography_reads, meta_reads, screening_reads
 
 _CACHE_SIZE = 16

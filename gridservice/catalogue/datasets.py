@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from gridservice.dataset_declarations import DATASETS
+from gridservice.catalogue.dataset_declarations import DATASETS
 from gridservice.store import quality_reads
 
 # A current-generator count below this is not a state's full EIA-860 inventory (Texas alone

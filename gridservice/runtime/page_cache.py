@@ -23,11 +23,11 @@ from urllib.parse import parse_qsl
 import anyio.to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from gridservice.auth import tenant_of
-from gridservice.dataset_declarations import DATASETS
-from gridservice.errors import ApiError
-from gridservice.paging import ORDER_ID_ASC, filters_digest, meta_bytes
-from gridservice.principals import reviewer_of
+from gridservice.catalogue.dataset_declarations import DATASETS
+from gridservice.runtime.errors import ApiError
+from gridservice.runtime.paging import ORDER_ID_ASC, filters_digest, meta_bytes
+from gridservice.security.auth import tenant_of
+from gridservice.security.principals import reviewer_of
 from gridservice.store import meta_reads
 from gridservice.store.backend import PooledConnections
 

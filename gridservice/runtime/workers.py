@@ -55,7 +55,7 @@ def _worker(settings_json: str, host: str, port: int, ready: Event) -> None:
     import uvicorn
 
     from gridservice.app import create_app
-    from gridservice.server import freeze_start_up, uvicorn_config
+    from gridservice.runtime.server import freeze_start_up, uvicorn_config
 
     settings = Settings.from_json(settings_json)
     app = create_app(settings)

@@ -20,7 +20,7 @@ from typing import Any
 
 from starlette.responses import Response
 
-from gridservice.errors import ApiError
+from gridservice.runtime.errors import ApiError
 
 ORDER_ID_ASC = "id_asc"
 ORDER_RANK_DESC_ID_ASC = "rank_desc_id_asc"

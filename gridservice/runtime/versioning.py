@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from gridservice.errors import ApiError
+from gridservice.runtime.errors import ApiError
 
 SUPPORTED_VERSIONS = ("2025-06-01",)
 NEWEST_VERSION = SUPPORTED_VERSIONS[-1]

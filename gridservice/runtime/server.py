@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import uvicorn
 
 from gridservice.app import create_app
-from gridservice.http_protocol import guarded_protocol, redact_access_log
+from gridservice.runtime.http_protocol import guarded_protocol, redact_access_log
 from gridservice.settings import Settings
 
 

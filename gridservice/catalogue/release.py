@@ -13,7 +13,7 @@ from typing import Any
 from gridservice.store import meta_reads, migrations
 from gridservice.store.pg import is_postgres
 
-PACKAGE_ROOT = Path(__file__).resolve().parent
+PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 RELEASE_VALIDITY = dt.timedelta(days=365)
 
 # The rules of the shared DECISIONS this service applies, as it applies them. The policy hash

@@ -6,8 +6,8 @@ import uuid
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from gridservice.errors import ApiError, problem_response
-from gridservice.versioning import resolve_version
+from gridservice.runtime.errors import ApiError, problem_response
+from gridservice.runtime.versioning import resolve_version
 
 _JSON_RANGES = {"*/*", "application/*", "application/json", "application/problem+json"}
 _HTML_PATHS = ("/v1/docs",)

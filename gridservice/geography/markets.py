@@ -13,7 +13,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from gridservice.polygon_index import polygon_layer
+from gridservice.geography.polygon_index import polygon_layer
 
 MARKET_LAYER = "market_regions"
 MARKET_METHOD = "iso_boundary_point_in_polygon"

@@ -27,7 +27,7 @@ from urllib.parse import unquote_plus
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from gridservice.errors import PROBLEM_MEDIA_TYPE, problem_body
+from gridservice.runtime.errors import PROBLEM_MEDIA_TYPE, problem_body
 
 DEFAULT_READ_TIMEOUT_SECONDS = 30.0
 # The limits of a request's head: one line (the request line or a header), and all of it.
