@@ -254,7 +254,7 @@ def test_no_response_carries_a_field_beyond_the_interface(service, store_copy):
         for path, methods in service.get("/v1/openapi.json").json()["paths"].items()
         for method in methods
         # Review cases (an extension) have no client models yet; their answers' shapes are
-        # checked in tests/service/test_reviews.py.
+        # checked in tests/service/reviews/test_reviews.py.
         if not path.startswith("/v1/review-cases")
     }
     assert called == documented, documented ^ called

@@ -58,7 +58,7 @@ def demo_with_db(tmp_path_factory) -> Iterator[tuple[TestClient, sqlite3.Connect
 def census_counties_store(tmp_path_factory) -> tuple[Path, dict]:
     """A store holding only the Census county outlines, harvested once per test process
     (about 10 s), and the run that loaded them: a module copies the file
-    (`test_harvest_support.counties_store`) instead of harvesting the outlines again."""
+    (`harvest_support.counties_store`) instead of harvesting the outlines again."""
     from gridservice.harvest import census, run_harvest
     from gridservice.store import db
 

@@ -20,8 +20,8 @@ from pathlib import Path
 import openpyxl
 import pytest
 from fastapi.testclient import TestClient
+from harvest_support import counties_store, data_file, rewrite_xlsx
 from service_support import ALPHA
-from test_harvest_support import counties_store, data_file, rewrite_xlsx
 
 from gridservice.app import create_app
 from gridservice.catalogue.quality import compute_quality

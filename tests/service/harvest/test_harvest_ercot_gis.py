@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import openpyxl
 import pytest
-from test_harvest_support import (
+from harvest_support import (
     data_file,
     fresh_store,
     rewrite_xlsx,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from test_harvest_support import data_file
+from harvest_support import data_file
 
 from gridservice.harvest.cli import add_subcommands
 from gridservice.store import db
@@ -58,7 +58,7 @@ def test_build_harvests_every_recognised_file_with_county_geometry_first(tmp_pat
 
 
 def test_build_rejects_a_workbook_whose_layout_changed_and_keeps_the_rest(tmp_path, capsys):
-    from test_harvest_support import rewrite_xlsx
+    from harvest_support import rewrite_xlsx
 
     from gridservice.store import harvest_store
 

@@ -12,7 +12,7 @@ import re
 
 import openpyxl
 import pytest
-from test_harvest_support import DATA, fresh_store
+from harvest_support import DATA, fresh_store
 
 from gridservice.harvest import runner
 from gridservice.screening import queue_change

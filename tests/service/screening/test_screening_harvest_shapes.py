@@ -5,7 +5,7 @@ one request listed by two queue sources, EIA-861 county listings, a state withou
 from __future__ import annotations
 
 import pytest
-from test_screening_support import TENANT_ID, build_world, fact, queue_entry, site, territory
+from screening_support import TENANT_ID, build_world, fact, queue_entry, site, territory
 
 from gridservice.screening import screen_site
 from gridservice.store import writer

@@ -14,7 +14,7 @@ from collections import Counter, defaultdict
 
 import openpyxl
 import pytest
-from test_harvest_support import data_file, fresh_store
+from harvest_support import data_file, fresh_store
 
 from gridservice.harvest import run_harvest
 from gridservice.store import writer

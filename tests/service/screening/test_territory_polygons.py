@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from harvest_support import counties_store
 from shapely.geometry import Point, shape
-from test_harvest_support import counties_store
 
 from gridservice.app import create_app
 from gridservice.harvest import run_harvest
@@ -23,7 +23,7 @@ from gridservice.store import writer
 
 pytestmark = pytest.mark.slow
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
 TERRITORIES = DATA / "hifld_territories" / "hifld_electric_retail_service_territories.geojson"
 MARKETS = DATA / "hifld_territories" / "hifld_independent_system_operators.geojson"
 EIA861 = DATA / "eia861" / "Service_Territory_2024.xlsx"

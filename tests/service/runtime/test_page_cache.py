@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import service_records as rec
 from fastapi.testclient import TestClient
+from harvest_support import data_file
 from service_support import ALPHA, BETA
-from test_harvest_support import data_file
 
 from gridservice import cli
 from gridservice.app import create_app

@@ -6,7 +6,7 @@ import csv
 import json
 
 import pytest
-from test_harvest_support import data_file, fresh_store, store_snapshot
+from harvest_support import data_file, fresh_store, store_snapshot
 
 from gridservice.catalogue.quality import compute_quality
 from gridservice.harvest import HarvestError, run_harvest

@@ -8,7 +8,7 @@ import http.server
 import threading
 
 import pytest
-from test_harvest_support import DATA, data_file
+from harvest_support import DATA, data_file
 
 from gridservice.harvest.cli import add_subcommands
 from gridservice.store import db

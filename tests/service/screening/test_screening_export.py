@@ -8,8 +8,8 @@ import io
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from screening_support import TENANT_ID, build_world, site
 from spreadsheet_cells import FORMULA_STARTS, HOSTILE_TEXTS, assert_reads_as_text, held
-from test_screening_support import TENANT_ID, build_world, site
 
 from gridservice.screening import assessment_csv, screen_site
 

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from harvest_support import counties_store
 from shapely.geometry import shape
-from test_harvest_support import counties_store
 
 from gridservice.catalogue.quality import STATUS_DISAGREEMENT_CODE, compute_quality
 from gridservice.harvest import run_harvest
 from gridservice.screening import screen_site
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 DATA = REPO_ROOT / ".." / "shared" / "data"
 GIS = DATA / "ercot_gis_queue"
 WORKBOOK = GIS / "GIS_Report_November2025.xlsx"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from test_harvest_support import counties_store
+from harvest_support import counties_store
 
 from gridclient import GridDataClient
 from gridservice.harvest import run_harvest
@@ -24,7 +24,7 @@ from gridservice.settings import Settings
 from gridservice.store import writer
 from gridservice.store.db import connect
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 DATA = REPO_ROOT / ".." / "shared" / "data"
 FILES = {
     "eia861": DATA / "eia861" / "Service_Territory_2024.xlsx",

@@ -11,7 +11,7 @@ import re
 
 import pdfplumber
 import pytest
-from test_harvest_support import data_file, fresh_store, truncated_copy
+from harvest_support import data_file, fresh_store, truncated_copy
 
 from gridservice.harvest import HarvestError, run_harvest
 

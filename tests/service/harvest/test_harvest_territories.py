@@ -6,7 +6,7 @@ import json
 
 import openpyxl
 import pytest
-from test_harvest_support import (
+from harvest_support import (
     counties_store,
     data_file,
     fresh_store,

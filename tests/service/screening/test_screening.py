@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_screening_support import (
+from screening_support import (
     POINTS,
     TENANT_ID,
     build_world,

@@ -18,10 +18,10 @@ from pathlib import Path
 import httpx
 import pytest
 import shapefile
+from harvest_support import counties_store
 from service_support import every_listed
 from shapely.geometry import Point, shape
 from shapely.ops import nearest_points
-from test_harvest_support import counties_store
 
 from gridservice.geography import geo
 from gridservice.harvest import run_harvest
@@ -29,7 +29,7 @@ from gridservice.runtime.server import start_in_thread
 from gridservice.settings import Settings
 from gridservice.store import writer
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 DATA = REPO_ROOT / ".." / "shared" / "data"
 QUEUE = DATA / "ercot_gis_queue"
 WORKBOOKS = [QUEUE / "GIS_Report_November2024.xlsx", QUEUE / "GIS_Report_November2025.xlsx"]

@@ -7,7 +7,7 @@ import hmac
 import json
 
 import pytest
-from test_screening_support import SITE_ID, TENANT_ID, build_world, site
+from screening_support import SITE_ID, TENANT_ID, build_world, site
 
 from gridservice.screening import build_expert_review_packet, screen_site
 from gridservice.screening.packet import former_identifying_values

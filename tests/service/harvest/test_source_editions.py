@@ -10,7 +10,7 @@ import pytest
 
 from gridservice.catalogue.source_fields import edition, source_fields
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 
 
 def source_name(source_id, locator=None, given_name=None):

@@ -9,7 +9,7 @@ from pathlib import Path
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from test_harvest_support import data_file
+from harvest_support import data_file
 
 from gridservice import cli
 from gridservice.app import create_app

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from demo_store import demo_store_copy
 from fastapi.testclient import TestClient
-from test_harvest_support import data_file
+from harvest_support import data_file
 
 from gridservice.app import create_app
 from gridservice.demo.builder import DEMO_TOKENS
