@@ -28,6 +28,7 @@ SLOW_MODULES = {
     "service/test_search_impacts.py",
     "service/test_demo_data.py",
     "service/test_demo_edition.py",
+    "service/test_demo_reviews.py",
     "security/test_workers.py",
     "security/test_faults.py",
     "security/test_app_recovery.py",
