@@ -29,7 +29,12 @@ def draw_case(case: ReviewCase) -> None:
     )
     show_table(view.side_by_side_frame(case), hide_index=True, width="stretch")
     st.markdown(escape_markdown(view.agreement_words(case.agreement)))
-    if case.disagreements:
+    decided = view.adjudication_lines(case)
+    if decided:
+        st.markdown("**Adjudication**")
+        for line in decided:
+            st.caption(escape_markdown(line))
+    elif case.disagreements:
         st.caption(
             escape_markdown(
                 "Disagreements to adjudicate: "

@@ -119,10 +119,19 @@ def side_by_side_frame(case: ReviewCase) -> pd.DataFrame:
         row["Reviewers agree"] = "Yes" if len(given) <= 1 else "No"
         decided = factor.adjudication
         row["Adjudicated"] = severity_words(decided.severity) if decided else ""
-        row["Decided by"] = decided.decided_by if decided else ""
-        row["Why"] = decided.reason if decided else ""
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def adjudication_lines(case: ReviewCase) -> list[str]:
+    """Return each adjudicated factor in a sentence: the severity, who decided and why (the
+    reason as typed; escape before drawing as markdown)."""
+    return [
+        f"{glossary.label('factor', f.factor)}: {severity_words(f.adjudication.severity)}, "
+        f"decided by {f.adjudication.decided_by}: {f.adjudication.reason}"
+        for f in case.factors or []
+        if f.adjudication
+    ]
 
 
 def reviews_frame(cases: Iterable[ReviewCase]) -> pd.DataFrame:
@@ -166,7 +175,7 @@ def agreement_frame(factors: Iterable[FactorAgreement]) -> pd.DataFrame:
         rows.append(
             {
                 "Factor": glossary.label("factor", item.factor),
-                "Share of agreement": figures.share_of_agreement,
+                "Share of agreement": _percent(figures.share_of_agreement),
                 "Statistic": METHODS.get(figures.method or "", figures.method or ""),
                 "Value": figures.statistic,
                 "Interval low": interval[0],

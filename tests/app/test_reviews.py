@@ -40,9 +40,13 @@ def test_the_analyst_sees_the_reviews_side_by_side_with_agreement_and_adjudicati
     for reviewer in case.reviewers:
         assert reviewer in side_by_side.columns
     decided = [f for f in case.factors if f.adjudication]
-    assert sorted(side_by_side.loc[side_by_side["Reviewers agree"] == "No", "Why"]) == sorted(
-        f.adjudication.reason for f in decided
-    )
+    disagreeing = side_by_side.loc[side_by_side["Reviewers agree"] == "No", "Adjudicated"]
+    assert len(disagreeing) == len(decided) and all(disagreeing)
+    captions = " ".join(str(c.value) for c in at.caption).replace("\\", "")
+    for factor in decided:
+        assert f"decided by {factor.adjudication.decided_by}: {factor.adjudication.reason}" in (
+            captions
+        )
     sentence = " ".join(str(m.value) for m in at.markdown).replace("\\", "")
     assert f"{case.agreement.statistic:.2f}" in sentence
     assert f"{case.agreement.answers} answers" in sentence
