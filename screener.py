@@ -42,6 +42,7 @@ PAGES = [
     page("service_territory", "Service territory", ":material/map:"),
     page("assessment", "Assessment", ":material/assignment:"),
     page("portfolio", "Portfolio", ":material/compare:"),
+    page("reviews", "Expert reviews", ":material/rate_review:"),
     page("queue", "Interconnection queue", ":material/pending_actions:"),
     page("transmission", "Transmission", ":material/cable:"),
     page("generation", "Generation", ":material/factory:"),
@@ -51,12 +52,30 @@ PAGES = [
     page("dockets", "Dockets", ":material/folder_open:"),
     page("data_quality", "Data quality & release", ":material/fact_check:"),
 ]
-navigation = st.navigation(PAGES)
+REVIEWS_PAGE = next(p for p in PAGES if p.url_path == "reviews")
+
+
+def connected_as_reviewer() -> bool:
+    """Return True when the session's token is an expert reviewer's (it reaches only its
+    review cases); False when that cannot be asked now (the page reports why)."""
+    try:
+        return data.acting_as_reviewer(connection.connection_key())
+    except GridAPIError:
+        return False
+
+
+REVIEWER = connected_as_reviewer()
+navigation = st.navigation([REVIEWS_PAGE] if REVIEWER else PAGES)
 
 
 def draw_sidebar() -> None:
     """Draw where the data comes from, the tenant (switchable on the demo) and the release."""
     info = connection.connection_info()
+    if REVIEWER:
+        st.sidebar.caption(
+            "Connected as an expert reviewer: only the review cases assigned to you are here."
+        )
+        return
     st.sidebar.markdown("**Data source**")
     st.sidebar.text(info.source)
     if info.demo:
@@ -82,5 +101,6 @@ with data.PAGE_RUNS.running():
 # Once the page has run: the whole collections the queue, Generation and an assessment draw
 # on start loading in the background, so those pages find them there. A service that cannot
 # be reached now was already reported, by the page and by the sidebar's release.
-with contextlib.suppress(GridAPIError):
-    data.preload_collections(connection.connection_key())
+if not REVIEWER:
+    with contextlib.suppress(GridAPIError):
+        data.preload_collections(connection.connection_key())

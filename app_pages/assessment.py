@@ -7,7 +7,15 @@ import streamlit as st
 from components import assessment_summary as summary
 from components import assessment_view as view
 from components import assessment_workbook as workbook
-from components import connection, data, downloads, glossary, spreadsheets, surroundings_view
+from components import (
+    connection,
+    data,
+    downloads,
+    glossary,
+    reviews_view,
+    spreadsheets,
+    surroundings_view,
+)
 from components.problems import problem_boundary
 from components.text import escape_markdown
 from gridclient import Assessment, Capabilities, Site
@@ -98,6 +106,8 @@ with problem_boundary():
             )
             + " Share this page's URL to share it."
         )
+        cases = data.review_cases(conn)
+        st.caption(escape_markdown(reviews_view.review_status_words(cases, assessment.id)))
         location = site.location if site else None
         point = (location.latitude, location.longitude) if location else None
         summary.draw_band(

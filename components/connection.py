@@ -8,6 +8,7 @@ Where the data comes from, in order:
    (`GRIDSERVICE_DB` points it at another file), and the app talks to it over HTTP. A store
    without the demo tokens (a harvested one) gets a token of tenant `local` issued by this
    process for itself, stored hashed like every token and revoked when the process exits.
+   `GRID_API_TOKEN` set to a demo reviewer's token opens the embedded demo as that reviewer.
 
 Where the deployment asks for a login (`components.login`), the deployment comes from the same
 settings, but the token and tenant are the signed-in user's (their grant in secrets), never the
@@ -37,6 +38,12 @@ from gridservice.settings import Settings, default_db_path
 # first page (FastAPI, the screening engine, the demo builder).
 
 DEMO_TOKENS: dict[str, str] = {"demo-alpha": "gds_demo_alpha", "demo-beta": "gds_demo_beta"}
+# The demo's fictional expert reviewers (`GRID_API_TOKEN` set to one, without a deployment,
+# opens the embedded demo as that reviewer): token -> reviewer's name.
+DEMO_REVIEWER_TOKENS: dict[str, str] = {
+    "gds_demo_reviewer_avery": "fictional-reviewer-avery",
+    "gds_demo_reviewer_blake": "fictional-reviewer-blake",
+}
 EMBEDDED_LABEL = "embedded demo service"
 
 
@@ -114,6 +121,8 @@ def connection_key() -> ConnectionKey:
         server = _embedded_service(db_path)
         if login.required():
             return _signed_in_key(server.base_url, embedded=True)
+        if token in DEMO_REVIEWER_TOKENS:
+            return ConnectionKey(server.base_url, token, DEMO_REVIEWER_TOKENS[token], embedded=True)
         local_token = _local_token(db_path)
         if local_token is not None:
             from gridservice.security.tokens import LOCAL_TENANT  # deferred, as in _local_token

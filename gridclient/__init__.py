@@ -41,6 +41,18 @@ from gridclient._errors import (
 )
 from gridclient._paging import Page, Pager, quality_flags_text
 from gridclient._response import RawResponse
+from gridclient._reviews import (
+    Adjudication,
+    CaseFactor,
+    FactorAgreement,
+    FactorAnswer,
+    FactorCalibration,
+    ReliabilityBin,
+    Review,
+    ReviewAgreement,
+    ReviewCase,
+    ReviewSubmission,
+)
 from gridclient._site_changes import FactChange, SiteChanges
 from gridclient._source_fields import SourceFields, SourceName
 from gridclient._surroundings import (
@@ -166,4 +178,14 @@ __all__ = [
     "UnsupportedMediaTypeError",
     "__version__",
     "quality_flags_text",
+    "Adjudication",
+    "CaseFactor",
+    "FactorAgreement",
+    "FactorAnswer",
+    "FactorCalibration",
+    "ReliabilityBin",
+    "Review",
+    "ReviewAgreement",
+    "ReviewCase",
+    "ReviewSubmission",
 ]

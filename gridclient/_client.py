@@ -28,6 +28,7 @@ from gridclient._resources import (
     Sites,
     TransmissionProjects,
 )
+from gridclient._reviews import Reviews
 from gridclient._transport import DEFAULT_TIMEOUT, Transport
 from gridclient.models import QualityReport, Release
 
@@ -78,6 +79,7 @@ class GridDataClient:
         self.assessments = Assessments(self._transport)
         self.exports = Exports(self._transport)
         self.service_territories = ServiceTerritories(self._transport)
+        self.reviews = Reviews(self._transport)
 
     @property
     def base_url(self) -> str:

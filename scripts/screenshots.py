@@ -74,6 +74,7 @@ def pages(assessment_id: str, record_id: str) -> dict[str, tuple[str, object]]:
         "dockets": ("dockets", None),
         "data_quality": ("data_quality", None),
         "portfolio": ("portfolio", None),
+        "reviews": ("reviews", None),
     }
 
 

@@ -45,7 +45,7 @@ NOT_DATASET_ROUTES = (
     "/v1/quality",
     "/v1/health",
 )
-NOT_DATASET_RESOURCES = {"sites", "assessments", "exports"}
+NOT_DATASET_RESOURCES = {"sites", "assessments", "exports", "reviews"}
 PAGING = {"cursor", "limit"}
 
 

@@ -35,6 +35,15 @@ from components.data.records import (
     queue_evidence,
     queue_states,
 )
+from components.data.reviews import (
+    acting_as_reviewer,
+    review_agreement,
+    review_calibration,
+    review_case,
+    review_cases,
+    review_packet,
+    submit_review,
+)
 from components.data.search import evidence_chunks, evidence_pages, territory_resolution
 from components.data.service import capabilities, quality_report, release
 from components.data.tenant import (
@@ -57,6 +66,13 @@ from components.data.tenant import (
 )
 
 __all__ = [
+    "acting_as_reviewer",
+    "review_agreement",
+    "review_calibration",
+    "review_case",
+    "review_cases",
+    "review_packet",
+    "submit_review",
     "FILTERED_MAX",
     "LOOKED_UP_SITES",
     "PAGE_RUNS",

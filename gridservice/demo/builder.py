@@ -17,6 +17,7 @@ from gridservice.demo import (
     projects,
     queue,
     queue_releases,
+    reviews,
     territories,
 )
 from gridservice.demo.common import BUILT_AT, DEMO_STATES, SOURCES, DemoContext
@@ -178,6 +179,7 @@ def build_demo_database(
         for token, tenant in DEMO_TOKENS:
             writer.add_token(conn, token, tenant, BUILT_AT)
         portfolio.seed_screened_site(conn)
+        reviews.seed_review_cases(conn)
         _load_queue_releases(conn, later)
         pjm.load_geography(conn)
         pjm.load_records(conn, ctx)

@@ -20,18 +20,21 @@ from pydantic import (
 from gridservice.routers.bounds import FreeForm, NulFree, Text200
 from gridservice.runtime.errors import ApiError
 
-_FORBID = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
-_DATE_PATTERN = r"^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
+# Every request body: unknown members refused, types exact, no NaN or infinity.
+FORBID = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+# A calendar date of this century (JSON Schema says this much; validators refuse a day the
+# month does not have).
+DATE_PATTERN = r"^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
 
 
 class SiteLocation(BaseModel):
-    model_config = _FORBID
+    model_config = FORBID
     latitude: float = Field(ge=-90, le=90)
     longitude: float = Field(ge=-180, le=180)
 
 
 class SiteAddress(BaseModel):
-    model_config = _FORBID
+    model_config = FORBID
     addressLine1: Text200 | None = None
     addressLine2: Text200 | None = None
     locality: Text200 | None = None
@@ -47,7 +50,7 @@ MetadataValue = Annotated[str, StringConstraints(max_length=500, strip_whitespac
 class SiteDefinition(BaseModel):
     """What a client sends to create a site; bounds as docs/ARCHITECTURE.md lists them."""
 
-    model_config = _FORBID
+    model_config = FORBID
     requestedPeakLoadMw: float = Field(gt=0, le=5000)
     location: SiteLocation
     averageLoadMw: float | None = Field(
@@ -60,7 +63,7 @@ class SiteDefinition(BaseModel):
     targetInServiceDate: (
         Annotated[
             str,
-            StringConstraints(pattern=_DATE_PATTERN),
+            StringConstraints(pattern=DATE_PATTERN),
             Field(json_schema_extra={"format": "date"}),
         ]
         | None
@@ -142,7 +145,7 @@ Latitude = Annotated[float, Field(ge=-90, le=90, strict=True)]
 
 
 class Point(BaseModel):
-    model_config = _FORBID
+    model_config = FORBID
     type: Literal["Point"]
     coordinates: tuple[Longitude, Latitude] = Field(
         description="GeoJSON order: [longitude, latitude].", strict=False
@@ -158,7 +161,7 @@ class Point(BaseModel):
 
 
 class TerritoryRequest(BaseModel):
-    model_config = _FORBID
+    model_config = FORBID
     location: Point
 
 
@@ -183,5 +186,5 @@ async def refuse_screening_body(request: Request) -> None:
 
 
 class ExportRequest(BaseModel):
-    model_config = _FORBID
+    model_config = FORBID
     format: Literal["csv"]

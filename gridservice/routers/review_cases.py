@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import json
 import secrets
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request
 from starlette.responses import Response
 
+from gridservice.auth import Principal, Tenant
+from gridservice.errors import ApiError
+from gridservice.paging import data_response
+from gridservice.principals import Reviewer, reviewer_of
 from gridservice.reviews import views
 from gridservice.reviews.calibration import Label, calibration
 from gridservice.reviews.states import require_move
@@ -55,13 +60,36 @@ def case_not_found(case_id: str) -> ApiError:
     return ApiError(404, NOT_FOUND, f"No review case {case_id!r} for this token.")
 
 
-def _analyst_case(conn, case_id: str, tenant: str) -> dict:
-    """Return the analyst's view of a tenant's case (404 if not theirs)."""
-    found = review_cases.tenant_case(conn, case_id, tenant)
+@dataclass(frozen=True)
+class ReachedCase:
+    """A review case the caller may reach: its state and body, and the reviewer calling
+    (None for the tenant's analyst)."""
+
+    state: str
+    body: dict
+    reviewer: Reviewer | None
+
+
+def reached_case(request: Request, principal: Principal, case_id: CaseId) -> ReachedCase:
+    """Return the case of this caller: the tenant's own, or one assigned to the calling
+    reviewer; 404 otherwise, as for a case that does not exist."""
+    conn = conn_for(request)
+    reviewer = reviewer_of(principal)
+    found = (
+        review_cases.tenant_case(conn, case_id, principal)
+        if reviewer is None
+        else review_cases.reviewer_case(conn, case_id, reviewer.tenant, reviewer.name)
+    )
     if found is None:
         raise case_not_found(case_id)
-    state, body = found
-    case = json.loads(body)
+    return ReachedCase(found[0], json.loads(found[1]), reviewer)
+
+
+CallersCase = Annotated[ReachedCase, Depends(reached_case)]
+
+
+def _analyst_view(conn, case_id: str, state: str, case: dict, tenant: str) -> dict:
+    """Return the analyst's view of a tenant's case."""
     assessment = json.loads(
         tenancy.tenant_record(conn, "assessment", case["assessmentId"], tenant) or "{}"
     )
@@ -197,16 +225,14 @@ def screening_calibration(request: Request, tenant: Tenant) -> Response:
     summary="Read a review case (a reviewer sees its own view of it)",
     openapi_extra=EXTENSION,
 )
-def read_review_case(request: Request, principal: Principal, case_id: CaseId) -> Response:
+def read_review_case(
+    request: Request, principal: Principal, case_id: CaseId, case: CallersCase
+) -> Response:
     conn = conn_for(request)
-    reviewer = reviewer_of(principal)
-    if reviewer is None:
-        return data_response(dumps(_analyst_case(conn, case_id, principal)))
-    found = review_cases.reviewer_case(conn, case_id, reviewer.tenant, reviewer.name)
-    if found is None:
-        raise case_not_found(case_id)
+    if case.reviewer is None:
+        return data_response(dumps(_analyst_view(conn, case_id, case.state, case.body, principal)))
     reviews = review_cases.latest_reviews(conn, [case_id])[case_id]
-    view = views.reviewer_view(found[0], json.loads(found[1]), reviews, reviewer.name)
+    view = views.reviewer_view(case.state, case.body, reviews, case.reviewer.name)
     return data_response(dumps(view))
 
 
@@ -248,10 +274,8 @@ def move_review_case(
     case_id: CaseId,
     move: CaseTransition,
     idempotency_key: IdempotencyKey,
+    case: CallersCase,
 ) -> Response:
-    if review_cases.tenant_case(conn_for(request), case_id, tenant) is None:
-        raise case_not_found(case_id)
-
     def work(conn) -> str:
         state = review_cases.case_for_update(conn, case_id, tenant) or ""
         require_move(state, move.to)
@@ -259,7 +283,7 @@ def move_review_case(
         if move.to == "adjudicated":
             _adjudicate(conn, case_id, tenant, move, now)
         review_cases.set_state(conn, case_id, move.to, now)
-        return '{"data":' + dumps(_analyst_case(conn, case_id, tenant)) + "}"
+        return '{"data":' + dumps(_analyst_view(conn, case_id, move.to, case.body, tenant)) + "}"
 
     return run_idempotent(
         request,

@@ -15,9 +15,9 @@ from pydantic import (
 )
 
 from gridservice.routers.bounds import NulFree, Text200
+from gridservice.routers.requests import DATE_PATTERN, FORBID
 from gridservice.screening.factors import FACTORS
 
-_FORBID = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 # A reviewer's name is what `gridservice tokens create --reviewer` was given.
 ReviewerName = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")]
 Severity = Literal["low", "medium", "high"]
@@ -29,17 +29,12 @@ Opaque = dict[str, Any]
 class ReviewCaseRequest(BaseModel):
     """An assessment sent for review to two or more named reviewers by a due date."""
 
-    model_config = _FORBID
+    model_config = FORBID
     assessmentId: Annotated[str, StringConstraints(max_length=200), NulFree]
     reviewers: list[ReviewerName] = Field(
         min_length=2, max_length=12, json_schema_extra={"uniqueItems": True}
     )
-    # A calendar date of this century (the pattern says what JSON Schema can; the validator
-    # below refuses a day the month does not have).
-    dueDate: Annotated[
-        str,
-        StringConstraints(pattern=r"^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"),
-    ]
+    dueDate: Annotated[str, StringConstraints(pattern=DATE_PATTERN)]
 
     @model_validator(mode="after")
     def _distinct_reviewers_and_real_date(self) -> ReviewCaseRequest:
@@ -55,7 +50,7 @@ class ReviewCaseRequest(BaseModel):
 class FactorAnswer(BaseModel):
     """A reviewer's answer on one factor of the assessment."""
 
-    model_config = _FORBID
+    model_config = FORBID
     factor: Factor
     severity: Severity | None = Field(description="Null: the reviewer cannot judge it.")
     evidenceSupports: bool
@@ -64,7 +59,7 @@ class FactorAnswer(BaseModel):
 
 
 class ReviewAttestation(BaseModel):
-    model_config = _FORBID
+    model_config = FORBID
     noConflictOfInterest: Literal[True]
     evidenceChecked: Literal[True]
 
@@ -83,7 +78,7 @@ def _one_answer_per_factor(factors: list[str]) -> None:
 class ReviewSubmission(BaseModel):
     """A reviewer's review: one answer per factor and the attestation."""
 
-    model_config = _FORBID
+    model_config = FORBID
     factors: list[FactorAnswer] = Field(min_length=1, max_length=len(FACTORS))
     attestation: ReviewAttestation
 
@@ -153,7 +148,7 @@ class CompletedPacket(BaseModel):
 
 
 class AdjudicationDecision(BaseModel):
-    model_config = _FORBID
+    model_config = FORBID
     factor: Factor
     severity: Severity
     reason: Annotated[str, StringConstraints(min_length=1, max_length=4000), NulFree]
@@ -162,7 +157,7 @@ class AdjudicationDecision(BaseModel):
 class CaseTransition(BaseModel):
     """A move of a review case; to `adjudicated` it carries who decided and the decisions."""
 
-    model_config = _FORBID
+    model_config = FORBID
     to: Literal["unreviewed", "in_review", "reviewed", "adjudicated", "withdrawn"]
     decidedBy: Text200 | None = None
     decisions: list[AdjudicationDecision] = Field(default_factory=list, max_length=len(FACTORS))

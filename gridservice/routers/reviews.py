@@ -8,7 +8,6 @@ case is 404, as one that does not exist.
 
 from __future__ import annotations
 
-import json
 import secrets
 
 from fastapi import APIRouter, Depends, Request
@@ -16,7 +15,7 @@ from starlette.responses import Response
 
 from gridservice.reviews.states import require_move, require_open
 from gridservice.routers.assessments import expert_review_packet, packet_secret
-from gridservice.routers.common import POST_ERRORS, StrictQuery, conn_for, problem_responses
+from gridservice.routers.common import POST_ERRORS, StrictQuery, problem_responses
 from gridservice.routers.idempotency import (
     IdempotencyKey,
     dumps,
@@ -25,7 +24,7 @@ from gridservice.routers.idempotency import (
     utc_now,
 )
 from gridservice.routers.models import ExpertReviewPacket, One
-from gridservice.routers.review_cases import CaseId, case_not_found
+from gridservice.routers.review_cases import CallersCase, CaseId, ReachedCase
 from gridservice.routers.review_models import CompletedPacket, Review, ReviewSubmission
 from gridservice.routers.sites import EXTENSION
 from gridservice.runtime.errors import ApiError
@@ -38,38 +37,31 @@ from gridservice.store import review_cases
 router = APIRouter(tags=["extensions"], dependencies=[StrictQuery], responses=problem_responses())
 
 
-def _assigned_case(request: Request, reviewer: Reviewer, case_id: str) -> dict:
-    """Return the body of a case assigned to the reviewer (404 otherwise)."""
-    found = review_cases.reviewer_case(conn_for(request), case_id, reviewer.tenant, reviewer.name)
-    if found is None:
-        raise case_not_found(case_id)
-    return json.loads(found[1])
-
-
 @router.get(
     "/v1/review-cases/{caseId}/packet",
     response_model=One[ExpertReviewPacket],
     summary="Read the blinded expert-review packet of an assigned case",
     openapi_extra=EXTENSION,
 )
-def read_case_packet(request: Request, reviewer: ReviewerToken, case_id: CaseId) -> Response:
-    case = _assigned_case(request, reviewer, case_id)
+def read_case_packet(
+    request: Request, reviewer: ReviewerToken, case_id: CaseId, case: CallersCase
+) -> Response:
     return data_response(
-        dumps(expert_review_packet(request, reviewer.tenant, case["assessmentId"]))
+        dumps(expert_review_packet(request, reviewer.tenant, case.body["assessmentId"]))
     )
 
 
 def _submit(
     request: Request,
     reviewer: Reviewer,
-    case_id: str,
+    case: ReachedCase,
     submission: ReviewSubmission,
     idempotency_key: str,
     source: str,
 ) -> Response:
     """Store the reviewer's next revision of their review; the case becomes reviewed when
     every assigned reviewer has submitted."""
-    case = _assigned_case(request, reviewer, case_id)
+    case_id = case.body["id"]
 
     def work(conn) -> str:
         state = review_cases.case_for_update(conn, case_id, reviewer.tenant) or ""
@@ -95,7 +87,7 @@ def _submit(
             body=dumps(review),
         )
         answered = review_cases.latest_reviews(conn, [case_id])[case_id]
-        if state == "in_review" and set(case["reviewers"]) <= set(answered):
+        if state == "in_review" and set(case.body["reviewers"]) <= set(answered):
             require_move(state, "reviewed", requested=False)
             review_cases.set_state(conn, case_id, "reviewed", now)
         return '{"data":' + dumps(review) + "}"
@@ -125,8 +117,9 @@ def submit_review(
     case_id: CaseId,
     submission: ReviewSubmission,
     idempotency_key: IdempotencyKey,
+    case: CallersCase,
 ) -> Response:
-    return _submit(request, reviewer, case_id, submission, idempotency_key, "form")
+    return _submit(request, reviewer, case, submission, idempotency_key, "form")
 
 
 @router.post(
@@ -144,13 +137,13 @@ def upload_packet(
     case_id: CaseId,
     packet: CompletedPacket,
     idempotency_key: IdempotencyKey,
+    case: CallersCase,
 ) -> Response:
-    case = _assigned_case(request, reviewer, case_id)
-    if packet.caseId != packet_case_id(case["assessmentId"], packet_secret(request)):
+    if packet.caseId != packet_case_id(case.body["assessmentId"], packet_secret(request)):
         raise ApiError(
             422,
             "validation_failed",
             "caseId: the packet is not this review case's packet.",
             errors=[{"field": "caseId", "message": "not this review case's packet"}],
         )
-    return _submit(request, reviewer, case_id, packet.as_submission(), idempotency_key, "packet")
+    return _submit(request, reviewer, case, packet.as_submission(), idempotency_key, "packet")

@@ -23,13 +23,14 @@ SNAKE = re.compile(r"(?<![\w./#?=&-])[a-z]+(?:_[a-z]+)+\b(?![/.]\w)")
 CAMEL = re.compile(r"(?<![\w./#?=&-])[a-z]+(?:[A-Z][a-z]+)+\b")
 ISO_INSTANT = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
 # ids a reader quotes to support (a hex id may, rarely, hold no digit)
-ID_PREFIXES = ("site_", "asm_", "exp_", "req_")
+ID_PREFIXES = ("site_", "asm_", "exp_", "req_", "rvc_")
 LINK_TARGET = re.compile(r"\]\([^)]*\)")
 
 PAGES = [
     "screen_site",
     "service_territory",
     "portfolio",
+    "reviews",
     "queue",
     "transmission",
     "generation",

@@ -1,0 +1,75 @@
+"""Expert review cases: an analyst's cases, agreement and calibration; a reviewer's queue,
+blinded packets and submitted reviews."""
+
+from __future__ import annotations
+
+from components.connection import ConnectionKey
+from components.data._cache import cached, client
+from gridclient import (
+    ExpertReviewPacket,
+    FactorAgreement,
+    FactorCalibration,
+    NotFoundError,
+    Review,
+    ReviewCase,
+    ReviewSubmission,
+)
+
+
+@cached()
+def acting_as_reviewer(conn: ConnectionKey) -> bool:
+    """Return True when the session's token is a reviewer's: it reaches its review cases
+    and none of a tenant's records (listing sites answers 404 to it, to no tenant)."""
+    try:
+        client(conn).sites.list(limit=1, max_items=1).first()
+    except NotFoundError:
+        return True
+    return False
+
+
+@cached()
+def review_cases(conn: ConnectionKey) -> list[ReviewCase]:
+    """Return the tenant's review cases, or the cases assigned to the session's reviewer;
+    an empty list where the deployment offers no expert review (404)."""
+    try:
+        return client(conn).reviews.cases()
+    except NotFoundError:
+        return []
+
+
+@cached()
+def review_case(conn: ConnectionKey, case_id: str) -> ReviewCase | None:
+    """Return one review case as the session may see it, or None when it may not."""
+    try:
+        return client(conn).reviews.get(case_id)
+    except NotFoundError:
+        return None
+
+
+@cached()
+def review_agreement(conn: ConnectionKey) -> list[FactorAgreement]:
+    """Return per factor how far reviewers agree across the tenant's cases."""
+    return client(conn).reviews.agreement()
+
+
+@cached()
+def review_calibration(conn: ConnectionKey) -> list[FactorCalibration]:
+    """Return per factor the screening against its adjudicated expert labels."""
+    return client(conn).reviews.calibration()
+
+
+@cached()
+def review_packet(conn: ConnectionKey, case_id: str) -> ExpertReviewPacket:
+    """Return the blinded packet of a case assigned to the session's reviewer."""
+    return client(conn).reviews.packet(case_id)
+
+
+def submit_review(
+    conn: ConnectionKey, case_id: str, submission: ReviewSubmission, idempotency_key: str
+) -> Review:
+    """Submit the reviewer's review (the same key replays the one review); forget the
+    cached cases, whose state and reviews it changes."""
+    submitted = client(conn).reviews.submit(case_id, submission, idempotency_key=idempotency_key)
+    review_cases.clear()
+    review_case.clear()
+    return submitted
