@@ -30,6 +30,7 @@ from components.tables import record_source_title
 from gridclient import Assessment, ExpertReviewPacket, Site
 
 PDF_MIME = "application/pdf"
+FOOTER_CHARACTERS = 70
 PAGE_SIZES = ("A4", "Letter")
 HEURISTIC_NOTE = (
     "Readiness and every confidence in this report are heuristics of how complete and "
@@ -55,6 +56,17 @@ th { background: #f0f0f0; } tr { break-inside: avoid; }
 .map { break-inside: avoid; } .map svg { width: 100%%; height: auto; }
 .swatch { display: inline-block; width: 9pt; height: 9pt; border: 1px solid #666; }
 """
+
+
+def css_string(text: str) -> str:
+    """Return text for inside a CSS string: every character but letters, digits and spaces
+    as a CSS escape, so a name cannot end the string, the rule or the style element."""
+    return "".join(c if c.isalnum() or c == " " else f"\\{ord(c):06x}" for c in text)
+
+
+def _refuse_fetch(url: str, *args: Any, **kwargs: Any) -> dict:
+    # the report is built from the assessment alone: a URL in a name must not be fetched
+    raise ValueError(f"The site report loads nothing from outside: {url[:60]}")
 
 
 def _e(value: Any) -> str:
@@ -175,7 +187,7 @@ def _band(assessment: Assessment, site: Site | None, blinded: bool) -> list[tupl
         ("Readiness", view.readiness_label(assessment.readiness)),
         (
             "Heuristic confidence (of the evidence, not accuracy)",
-            f"{confidence.get('label') or 'not given'}"
+            f"{str(confidence.get('label') or 'not given').capitalize()}"
             + (f" (score {score})" if score is not None else ""),
         ),
     ]
@@ -199,7 +211,9 @@ def report_html(
     title = f"Blinded site report, case {case_id}" if blinded else site_title(assessment, site)
     figures = [h for h in headlines(assessment) if not (blinded and h.label in BLINDED_LEFT_OUT)]
     summary = glossary.plain((assessment.readiness or {}).get("summary") or "No summary given.")
-    style = STYLE % {"size": page_size, "footer": title.replace('"', "'").replace("\\", "/")}
+    # the foot of a page holds one line: a long name is shortened there (the title has it whole)
+    footer = title if len(title) <= FOOTER_CHARACTERS else title[: FOOTER_CHARACTERS - 1] + "…"
+    style = STYLE % {"size": page_size, "footer": css_string(footer)}
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>{_e(title)}</title>"
         f"<style>{style}</style></head><body>"
@@ -223,7 +237,7 @@ def _pdf(page: str) -> bytes:
     # asked for, never on a page's every run
     import weasyprint
 
-    return weasyprint.HTML(string=page).write_pdf()
+    return weasyprint.HTML(string=page, url_fetcher=_refuse_fetch).write_pdf()
 
 
 def report_pdf(assessment: Assessment, site: Site | None, *, page_size: str = "A4") -> bytes:

@@ -17,6 +17,8 @@ from gridservice.demo import DEMO_POINTS
 # Long enough to wrap in the title: the report must carry it whole
 REFERENCE = "Zebra Falls campus, north annex of the Blanco river data hall programme, phase two"
 OWNER = "acct-5501-bluebird"
+# Markup in a name is text: it cannot end the report's style or load anything
+MARKUP = '</style><img src="http://127.0.0.1:9/beacon.png">"; }'
 # Points in PDF units (1/72 inch) of each paper size
 PAPER = {"A4": (595.28, 841.89), "Letter": (612.0, 792.0)}
 
@@ -46,7 +48,8 @@ def screened(demo_service):
 @pytest.fixture(scope="module")
 def report_bytes(screened) -> bytes:
     site, assessment, _ = screened
-    return report.report_pdf(assessment, site)
+    named = site.model_copy(update={"customer_reference": f"{MARKUP} {REFERENCE}"})
+    return report.report_pdf(assessment, named)
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +80,7 @@ def test_the_report_names_the_site_and_carries_its_band(screened, report_pages):
     site, assessment, _ = screened
     county = assessment.county
     for expected in (
-        f"Site report: {REFERENCE}",
+        f"Site report: {MARKUP} {REFERENCE}",
         f"{site.location.latitude:.5f}, {site.location.longitude:.5f}",
         f"{county['name']}, {county['state']}",
         next(j["name"] for j in assessment.jurisdictions if j["level"] == "iso_rto"),
@@ -125,6 +128,7 @@ def test_every_page_is_numbered_and_the_paper_is_the_one_asked_for(
     pages = len(report_pages)
     for number, text in enumerate(report_pages, start=1):
         assert f"Page {number} of {pages}" in text
+        assert "counter(page" not in text, "the report's style is shown as text"
     site, assessment, _ = screened
     letter = PdfReader(io.BytesIO(report.report_pdf(assessment, site, page_size="Letter")))
     box = letter.pages[0].mediabox
