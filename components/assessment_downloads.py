@@ -48,6 +48,7 @@ def _draw_handover(conn: connection.ConnectionKey, assessment: Assessment, site:
         lambda: report.blinded_report_pdf(packet.data),
         report_file_name(case_id, blinded=True),
         report.PDF_MIME,
+        icon=":material/picture_as_pdf:",
     )
     blinded_column.caption(
         "For expert review: what the blinded packet carries and nothing more (no name, "

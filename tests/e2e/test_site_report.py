@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from e2e_browser import assert_no_exception_box, open_page, wait_for_run
+from e2e_browser import assert_no_exception_box, open_page, screenshot, wait_for_run
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
@@ -27,6 +27,8 @@ def test_the_site_report_downloads_as_a_pdf_naming_the_site(page, app_url, alpha
     assessment_id = alpha_assessment["id"]
     open_page(page, app_url, f"assessment?assessment={assessment_id}")
     expect(page.get_by_role("heading", name="Assessment of e2e alpha site")).to_be_visible()
+    page.get_by_role("heading", name="Downloads").scroll_into_view_if_needed()
+    screenshot(page, "site-report-downloads", whole_page=False)
 
     name, text = downloaded_text(page, "Site report (PDF)")
     assert name == f"site-report-{assessment_id}.pdf"
