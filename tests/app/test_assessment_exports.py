@@ -124,3 +124,14 @@ def test_the_portfolio_workbook_stores_figures_as_numbers_that_sum(alpha_client)
     queued = [row["Queued in the county (MW)"] for row in figures]
     assert all(value is None or isinstance(value, int | float) for value in queued)
     assert all(isinstance(row["Last screened (UTC)"], dt.datetime) for row in figures)
+
+
+def test_no_cell_of_the_wide_table_starts_a_formula(screened):
+    site, assessment = screened
+    hostile = '=HYPERLINK("http://127.0.0.1:18799/x","x")'
+    named = site.model_copy(update={"customer_reference": hostile})
+    table = pd.read_csv(
+        io.BytesIO(assessment_workbook.assessment_csv(assessment, named)), encoding="utf-8-sig"
+    )
+    assert set(table["Site"]) == {"'" + hostile}
+    assert set(table["Customer reference"]) == {"'" + hostile}
