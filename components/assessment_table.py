@@ -19,6 +19,7 @@ from components import glossary
 from components.assessment_summary import site_facts
 from components.tables import attribute, record_source_title, sent_fields
 from gridclient import Assessment, Site
+from gridclient.models import GridModel
 
 ROW_COLUMNS = [
     "Section",
@@ -42,7 +43,7 @@ ROW_COLUMNS = [
 def input_text(value: Any) -> str:
     """Return an input or an opaque object in words: `name value` pairs, lists joined by
     `;`, a number as written, an instant to the minute with its zone."""
-    if hasattr(value, "model_dump"):
+    if isinstance(value, GridModel):
         value = {k: v for k, v in sent_fields(value).items() if v is not None}
     if isinstance(value, dict):
         return ", ".join(f"{glossary.words(k).lower()} {input_text(v)}" for k, v in value.items())
