@@ -6,19 +6,10 @@ import streamlit as st
 
 from components import assessment_summary as summary
 from components import assessment_view as view
-from components import assessment_workbook as workbook
-from components import (
-    connection,
-    data,
-    downloads,
-    glossary,
-    reviews_view,
-    spreadsheets,
-    surroundings_view,
-)
+from components import connection, data, glossary, reviews_view, surroundings_view
+from components.assessment_downloads import draw_downloads
 from components.problems import problem_boundary
 from components.text import escape_markdown
-from gridclient import Assessment, Capabilities, Site
 
 OPEN_KEY = "assessment.open_id"
 
@@ -35,47 +26,6 @@ def choose_assessment() -> None:
     with st.form("open_assessment"):
         st.text_input("Assessment id", key=OPEN_KEY)
         st.form_submit_button("Open", on_click=open_typed_id)
-
-
-def draw_downloads(
-    conn: connection.ConnectionKey, assessment: Assessment, site: Site | None, caps: Capabilities
-) -> None:
-    st.subheader("Downloads")
-    assessment_id = assessment.id
-    sheets_column, packet_column, csv_column = st.columns(3)
-    # short labels, the rest in the captions: at 1280 px a column is too narrow for more
-    sheet_name = f"assessment-{downloads.safe_name(assessment_id)}-tables.xlsx"
-    sheets_column.download_button(
-        "Spreadsheet (.xlsx)",
-        # built when clicked, not on every run (0.8 s of the page's run under load)
-        lambda: workbook.assessment_xlsx(assessment, site),
-        sheet_name,
-        spreadsheets.XLSX_MIME,
-    )
-    sheets_column.caption(
-        f"`{sheet_name}`: the site's inputs and every table, one sheet per section, headers in "
-        "words; opens in any spreadsheet."
-    )
-    packet = downloads.packet_download(data.packet_bytes(conn, assessment_id))
-    packet_column.download_button(
-        "Expert-review packet (.json)", packet.data, packet.file_name, packet.mime
-    )
-    packet_column.caption(
-        f"`{packet.file_name}`, named by its case id. Blinded: no tenant, customer reference, "
-        "address or assessment id."
-    )
-    export_key = f"export.{assessment_id}"
-    if st.session_state.get(export_key):
-        export = downloads.csv_download(data.export(conn, st.session_state[export_key]))
-        csv_column.download_button("CSV export (.csv)", export.data, export.file_name, export.mime)
-        csv_column.caption(f"`{export.file_name}`")
-    elif caps.create_export and csv_column.button("Prepare the CSV export"):
-        st.session_state[export_key] = data.create_export(conn, assessment_id).id
-        st.rerun()
-    typed = csv_column.text_input("Or open an export by id", key=f"{export_key}.typed")
-    if typed.strip() and typed.strip() != st.session_state.get(export_key):
-        st.session_state[export_key] = typed.strip()
-        st.rerun()
 
 
 with problem_boundary():

@@ -9,6 +9,7 @@ import streamlit as st
 
 from components import connection, data, filters, sites_view, spreadsheets
 from components import portfolio_view as view
+from components.assessment_downloads import draw_site_report
 from components.problems import problem_boundary
 from components.site_changes_view import draw_changes
 from components.tables import show_table
@@ -70,7 +71,7 @@ def draw_comparison(conn: connection.ConnectionKey, sites: list[Site]) -> None:
     )
     right.download_button(
         "Download the comparison (Excel)",
-        view.comparison_xlsx(frame),
+        view.comparison_xlsx(frame, compared),
         "site-comparison.xlsx",
         spreadsheets.XLSX_MIME,
     )
@@ -142,6 +143,7 @@ with problem_boundary():
         st.caption("No site shown has a screening with queued MW in its county to chart yet.")
     shown_ids = set(shown["Site id"])
     kept = [s for s in sites if s.id in shown_ids]
+    draw_site_report(conn, kept)
     draw_comparison(conn, kept)
     draw_changed(conn, kept)
     if sites:

@@ -9,6 +9,7 @@ whole assessments (their findings and the records they cite).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -331,6 +332,41 @@ def comparison_csv(frame: pd.DataFrame) -> bytes:
     return spreadsheets.csv_bytes(frame)
 
 
-def comparison_xlsx(frame: pd.DataFrame) -> bytes:
-    """Return the comparison as an .xlsx workbook of one sheet, every cell as text or a number."""
-    return spreadsheets.workbook_bytes({"Comparison": frame})
+# The compared sites' figures as numbers, the unit in each header, so a column sums
+FIGURE_HEADERS = {
+    "Site": "Site",
+    "Site id": "Site id",
+    "Readiness": "Readiness",
+    "Peak load (MW)": "Peak load (MW)",
+    "Queued MW in the county": "Queued in the county (MW)",
+    "Share of queued MW that is firm": "Firm share of queued MW (0 to 1)",
+    "Tightest reserve margin (MW)": "Tightest reserve margin (MW)",
+    "Tightest reserve margin (share of peak)": "Tightest reserve margin (share of peak, 0 to 1)",
+    "Tightest margin year": "Tightest margin year",
+    "Possible serving utilities": "Possible serving utilities (count)",
+    "Nearest power plant": "Nearest power plant",
+    "Nearest plant (km)": "Nearest plant (km)",
+}
+
+
+def _screened_utc(site: Site) -> dt.datetime | None:
+    created = attribute("latest_assessment_summary.created_at")(site)
+    if not isinstance(created, dt.datetime):
+        return None
+    # a workbook holds no time zone: the header says UTC
+    return created.astimezone(dt.UTC).replace(tzinfo=None) if created.tzinfo else created
+
+
+def figures_frame(sites: list[Site]) -> pd.DataFrame:
+    """Return one row per site with its figures as numbers (empty where not known), the unit
+    in each header, and when it was last screened as a date-time in UTC."""
+    frame = portfolio_frame(sites)[list(FIGURE_HEADERS)].rename(columns=FIGURE_HEADERS)
+    frame = frame.astype(object).where(frame.notna(), None)
+    frame["Last screened (UTC)"] = [_screened_utc(s) for s in sites]
+    return frame
+
+
+def comparison_xlsx(frame: pd.DataFrame, sites: list[Site]) -> bytes:
+    """Return the comparison as an .xlsx workbook: the sites' figures as numbers (one row per
+    site), then the side-by-side comparison as the page shows it."""
+    return spreadsheets.workbook_bytes({"Figures": figures_frame(sites), "Comparison": frame})

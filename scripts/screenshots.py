@@ -5,11 +5,13 @@ docs/screenshots/<page>.png at 1280x900 (a laptop) and docs/screenshots/1920/<pa
     uv run python scripts/screenshots.py                  # all pages, both widths
     uv run python scripts/screenshots.py queue            # only the named pages
     uv run python scripts/screenshots.py --width 1920     # one width only
+    uv run python scripts/screenshots.py report           # page 1 of the site report only
 
 Needs Chromium at /usr/bin/chromium (`apt-get install -y chromium`). Builds the demo database
 in a temporary folder, screens one site through the service so the assessment page has
 something to show, starts `streamlit run app.py` on it and photographs each page as a user
-first sees it. Look at the pictures after regenerating them.
+first sees it; renders page 1 of that site's report (PDF) to docs/screenshots/report-page1.png.
+Look at the pictures after regenerating them.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT / "tests" / "e2e"), str(REPO_ROOT)]
 
+import pypdfium2  # noqa: E402
 from e2e_browser import (  # noqa: E402
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -35,6 +38,7 @@ from e2e_browser import (  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.bare_tabs import PLACEHOLDER  # noqa: E402
+from components.report import report_pdf  # noqa: E402
 from gridclient import GridDataClient  # noqa: E402
 from gridservice.demo import DEMO_POINTS  # noqa: E402
 from gridservice.runtime.server import start_in_thread  # noqa: E402
@@ -78,6 +82,19 @@ def pages(assessment_id: str, record_id: str) -> dict[str, tuple[str, object]]:
     }
 
 
+# the report's page at the resolution a reader zooms a PDF to on screen (about 100 dpi)
+REPORT_SCALE = 1.4
+
+
+def save_report_page(client: GridDataClient, assessment_id: str, site_id: str) -> Path:
+    """Render page 1 of the site's report to docs/screenshots/report-page1.png."""
+    pdf = report_pdf(client.assessments.get(assessment_id), client.sites.get(site_id))
+    first = pypdfium2.PdfDocument(pdf)[0]
+    path = OUT / "report-page1.png"
+    first.render(scale=REPORT_SCALE).to_pil().save(path)
+    return path
+
+
 def main(wanted: list[str], widths: list[int]) -> int:
     if not CHROMIUM.exists():
         print(INSTALL_HINT, file=sys.stderr)
@@ -98,6 +115,8 @@ def main(wanted: list[str], widths: list[int]) -> int:
             assessment_id = client.assessments.create(site.id, idempotency_key="screenshots").id
             hays = [r for r in client.queue_records.list(limit=500) if r.county == "Hays"]
             record_id = hays[0].id if hays else ""
+            if not wanted or "report" in wanted:
+                print(save_report_page(client, assessment_id, site.id))
         app = start_streamlit({"GRIDSERVICE_DB": str(db_path)}, Path(folder) / "streamlit.log")
         try:
             with sync_playwright() as playwright:

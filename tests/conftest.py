@@ -61,6 +61,7 @@ SLOW_MODULES = {
     "client/test_client_live.py",
     "security/test_property_level.py",
     "security/test_resource_caps.py",
+    "app/test_site_report.py",
 }
 
 

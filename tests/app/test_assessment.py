@@ -199,7 +199,16 @@ def test_csv_export_is_prepared_on_request(service_env, screened):
     assert not at.exception and not at.error
     labels = [button.proto.label for button in at.get("download_button")]
     assert "CSV export (.csv)" in labels
-    assert f"`assessment-{screened.id}.csv`" in [c.value for c in at.caption]
+    assert any(c.value.startswith(f"`assessment-{screened.id}.csv`") for c in at.caption)
+
+
+def test_the_site_reports_and_the_wide_table_are_offered_by_name(service_env, screened):
+    at = open_assessment(screened.id)
+    buttons = {b.proto.label: b for b in at.get("download_button")}
+    assert {"Site report (PDF)", "Blinded report (PDF)", "Table (.csv)"} <= set(buttons)
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith(f"`site-report-{screened.id}.pdf`") for c in captions)
+    assert any(c.startswith(f"`assessment-{screened.id}-table.csv`") for c in captions)
 
 
 def test_download_bytes_are_the_services_bytes(demo_service, alpha_client, screened):

@@ -42,6 +42,11 @@ def page(query: dict | None = None) -> AppTest:
     return at.run()
 
 
+def comparison_downloads(at: AppTest) -> list:
+    """The comparison's download buttons (the site report's has one of its own)."""
+    return [b for b in at.get("download_button") if b.key != "portfolio.report"]
+
+
 def frames(at: AppTest) -> list[pd.DataFrame]:
     return [d.value for d in at.dataframe]
 
@@ -92,6 +97,15 @@ def test_the_table_lists_every_site_with_its_figures_and_the_seeded_mark(
     assert escape_markdown(changes.summary) in [m.value for m in at.markdown]
 
 
+def test_a_site_report_is_offered_for_each_screened_site_shown(service_env, three_sites):
+    at = page({"q": "Portfolio test 1"})
+    assert not at.exception and not at.error
+    (chooser,) = [s for s in at.selectbox if s.label == "Site to report on"]
+    assert chooser.options == [f"Portfolio test 1 ({three_sites[1]})"]
+    labels = [button.proto.label for button in at.get("download_button")]
+    assert "Site report (PDF)" in labels
+
+
 def test_filters_live_in_the_url_and_narrow_the_table(service_env, three_sites):
     at = page({"q": "Portfolio test 1"})
     table = frames(at)[0]
@@ -108,7 +122,7 @@ def test_two_to_five_sites_are_compared_side_by_side(service_env, three_sites):
     assert {"Readiness", "Who serves the site", "Market supply margin", "Evidence"} <= factors
     screened = comparison.set_index("Figure or factor").loc["Last screened"].iloc[0]
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", screened), screened
-    assert [b.label for b in at.get("download_button")] == [
+    assert [b.label for b in comparison_downloads(at)] == [
         "Download the comparison (CSV)",
         "Download the comparison (Excel)",
     ]
@@ -125,7 +139,7 @@ def test_more_than_five_selected_gets_a_clear_message(service_env, three_sites, 
     assert [e.value for e in at.error] == [view.selection_problem(ids[:6])]
     assert "at most 5" in at.error[0].value
     assert not any("Figure or factor" in frame.columns for frame in frames(at))
-    assert not at.get("download_button")
+    assert not comparison_downloads(at)
 
 
 def test_screening_again_keeps_the_old_assessment_and_clears_the_mark(service_env, alpha_client):
@@ -162,7 +176,7 @@ def test_the_export_bytes_hold_the_comparison_and_neutralise_formulas(alpha_clie
     assert "'=HYPERLINK" in csv_text and "\n=HYPERLINK" not in csv_text
     read_back = pd.read_csv(io.StringIO(csv_text))
     assert list(read_back["Figure or factor"]) == list(frame["Figure or factor"])
-    sheet = load_workbook(io.BytesIO(view.comparison_xlsx(frame))).active
+    sheet = load_workbook(io.BytesIO(view.comparison_xlsx(frame, sites)))["Comparison"]
     header = [c.value for c in sheet[1]]
     assert header[0] == "Figure or factor" and header[1].startswith("'=HYPERLINK")
     assert all(c.data_type != "f" for row in sheet.iter_rows() for c in row)
@@ -175,8 +189,9 @@ def test_a_stored_text_a_workbook_cannot_hold_still_yields_the_excel_bytes(alpha
     sites = demo_sites(alpha_client)
     sites[0] = sites[0].model_copy(update={"customer_reference": "North\u000bfield\u0000 site"})
     frame = view.comparison_frame(sites, whole_assessments(alpha_client, sites))
-    sheet = load_workbook(io.BytesIO(view.comparison_xlsx(frame))).active
-    assert [c.value for c in sheet[1]][1].startswith("Northfield site")
+    book = load_workbook(io.BytesIO(view.comparison_xlsx(frame, sites)))
+    assert [c.value for c in book["Comparison"][1]][1].startswith("Northfield site")
+    assert [c.value for c in book["Figures"]["A"]][1] == "Northfield site"
     assert "Northfield site" in view.comparison_csv(frame).decode("utf-8-sig")
 
 
