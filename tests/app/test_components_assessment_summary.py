@@ -30,10 +30,12 @@ def test_the_margin_figure_is_the_services_in_mw_and_share_of_peak_named_by_its_
     shown = summary.headlines(Assessment.model_validate({"keyFigures": figures}))[2]
     assert (shown.label, shown.value) == (
         "Reserve margin, tightest season",
-        "2,801 MW (2.5% of peak)",
+        "2,801 MW",
     )
-    # total capacity is not called firm capacity
-    assert shown.detail.startswith("ERCOT winter 2026–2027: Total capacity less firm peak load")
+    # the share of peak leads the line under it; total capacity is not called firm capacity
+    assert shown.detail.startswith(
+        "2.5% of peak. ERCOT winter 2026–2027: Total capacity less firm peak load"
+    )
     missing = summary.headlines(Assessment.model_validate({"keyFigures": {}}))[2]
     assert missing.value == "Not in the data"
 
