@@ -23,6 +23,7 @@ SLOW_MODULES = {
     "service/test_harvest_tables.py",
     "service/test_harvest_cdr.py",
     "service/test_real_data_screening.py",
+    "service/test_readiness_weights.py",
     "service/test_real_data_surroundings.py",
     "service/test_queue_status_real_data.py",
     "service/test_search_impacts.py",
