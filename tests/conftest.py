@@ -44,6 +44,7 @@ SLOW_MODULES = {
     "app/test_portfolio.py",
     "app/test_generation.py",
     "app/test_frame.py",
+    "app/test_first_start.py",
     "app/test_queue.py",
     "app/test_filters_in_url.py",
     "app/test_dataset_notices.py",
