@@ -85,7 +85,9 @@ def test_the_timeline_shows_the_first_projects_by_date_and_one_colour_per_status
     colour = spec["layer"][1]["encoding"]["color"]["scale"]
     assert colour["domain"] == ["Planned", "Engineering", "Cancelled"]
     assert len(set(colour["range"])) == 3
-    assert spec["layer"][1]["encoding"]["x"]["axis"]["format"] == "%Y"
+    # dates read by month and year, a tick every six months (a yearly tick left one to read by)
+    axis = spec["layer"][1]["encoding"]["x"]["axis"]
+    assert (axis["format"], axis["tickCount"]) == ("%b %Y", {"interval": "month", "step": 6})
 
 
 def test_the_queue_figure_is_the_countys_whole_queue_when_the_assessment_has_it():
