@@ -24,6 +24,8 @@ state.init_state()
 # Where the deployment asks for a login, nothing but the login screen (or "no access") is drawn
 # until the user has a tenant: no navigation, no data source, no page.
 login.gate(connection.DEMO_TOKENS)
+# A first start builds the demo database before anything else can draw: say so in the main area
+connection.start_embedded_service()
 
 
 def page(stem: str, title: str, icon: str, *, default: bool = False) -> st.Page:

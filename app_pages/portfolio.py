@@ -10,6 +10,7 @@ import streamlit as st
 from components import connection, data, filters, sites_view, spreadsheets
 from components import portfolio_view as view
 from components.assessment_downloads import draw_site_report
+from components.column_chooser import draw_column_chooser
 from components.problems import problem_boundary
 from components.site_changes_view import draw_changes
 from components.tables import show_table
@@ -136,7 +137,19 @@ with problem_boundary():
     frame = view.portfolio_frame(sites)
     shown = view.filtered(frame, draw_filters(frame))
     st.caption(f"{len(shown)} of {len(frame)} sites shown.")
-    show_table(shown, hide_index=True, width="stretch", column_config=view.PORTFOLIO_COLUMN_CONFIG)
+    order = draw_column_chooser(
+        "portfolio.sites",
+        view.KEY_PORTFOLIO_COLUMNS,
+        list(frame.columns),
+        view.PORTFOLIO_COLUMN_CONFIG,
+    )
+    show_table(
+        shown,
+        hide_index=True,
+        width="stretch",
+        column_config=view.PORTFOLIO_COLUMN_CONFIG,
+        column_order=order,
+    )
     if shown["Queued MW in the county"].notna().any():
         st.altair_chart(view.comparison_chart(shown), width="stretch")
     elif not shown.empty:

@@ -80,9 +80,12 @@ with problem_boundary():
         )
     else:
         projects_dated = timeline["label"].nunique()
+        undated = transmission_view.undated_text(len(frame), projects_dated)
+        if undated:
+            st.caption(undated)
         show_all = projects_dated <= transmission_view.TIMELINE_ROWS or st.toggle(
-            f"Show all {projects_dated} projects (the first {transmission_view.TIMELINE_ROWS} "
-            "by date are shown)",
+            f"Show all {projects_dated:,} dated projects (the first "
+            f"{transmission_view.TIMELINE_ROWS} by date are shown)",
             key="transmission.timeline_all",
         )
         rows = transmission_view.timeline_rows(

@@ -91,14 +91,16 @@ def margin_headline(margin: ReserveMargin | None) -> Headline:
             "The market signals give no capacity and peak for the same season",
             "market",
         )
-    share = f" ({margin.share_of_peak:.1%} of peak)" if margin.share_of_peak is not None else ""
+    # The share of peak leads the caption: beside the MW in the figure it was cut at 1280 px
+    # ("2,801 MW (2.5…"), a third of the band being narrower than the two together.
+    share = f"{margin.share_of_peak:.1%} of peak. " if margin.share_of_peak is not None else ""
     where = f"{glossary.label('market', margin.market)} {glossary.season_text(margin.period)}"
     supply = glossary.label("predicate", margin.supply_predicate) or "Capacity"
     peak = glossary.label("predicate", margin.peak_predicate).lower() or "forecast peak"
     return Headline(
         label,
-        f"{glossary.mw(margin.margin_mw)}{share}",
-        f"{where}: {supply} less {peak}, the season furthest short of the reserve need",
+        glossary.mw(margin.margin_mw),
+        f"{share}{where}: {supply} less {peak}, the season furthest short of the reserve need",
         "market",
     )
 

@@ -99,6 +99,30 @@ def _embedded_service(db_path: str):
     return start_in_thread(Settings(db_path=Path(db_path), demo=True))
 
 
+def start_embedded_service() -> None:
+    """Start the embedded demo service now, with its progress in the main area, when the app
+    embeds one and its demo database is not built yet (a first start); otherwise nothing.
+
+    The first start builds the demo database before any page can draw: about 10 s of a
+    processor (docs/BENCHMARKS.md), which left the main area blank with a spinner tucked in
+    the sidebar. Drawn before the page, this says what is happening and that it happens once.
+    """
+    if _setting("GRID_API_BASE_URL", "grid_api_base_url") is not None:
+        return
+    db_path = demo_db_path()
+    if db_path.exists():
+        return
+    with st.status("First start: building the demo database…", expanded=True) as progress:
+        st.write(
+            f"The demo database is built once, in {db_path.parent}; later starts reuse it. "
+            "The page opens when it is ready."
+        )
+        _embedded_service(str(db_path))
+        progress.update(
+            label="Demo database built: later starts reuse it.", state="complete", expanded=False
+        )
+
+
 @st.cache_resource(show_spinner=False)
 def _local_token(db_path: str) -> str | None:
     """Return None on a demo store; else a token of tenant `local` issued for this process

@@ -128,10 +128,21 @@ PORTFOLIO_COLUMNS = {
     "Site id": "id",
     "Archived": lambda s: s.archived_at is not None,
 }
+# What a screening decision reads, shown whole at 1280 px; the rest is a choice away
+KEY_PORTFOLIO_COLUMNS = (
+    "Site",
+    "Readiness",
+    "Peak load (MW)",
+    "Queued MW in the county",
+    "Changed since assessment",
+    "Open",
+)
 # Short headers (the frame keeps the long names; each header's tooltip says the rest), so the
 # decision columns fit beside the sidebar at 1280 px.
 PORTFOLIO_COLUMN_CONFIG = {
-    "Site": st.column_config.TextColumn(width="medium", pinned=True),
+    "Site": st.column_config.TextColumn(
+        width=260, pinned=True, help="The site's customer reference, else its id"
+    ),
     "Changed since assessment": st.column_config.CheckboxColumn(
         "Changed",
         width="small",

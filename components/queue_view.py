@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from components import charts, data, filters, glossary, queue_markets, queue_requests
+from components.column_chooser import draw_column_chooser
 from components.connection import ConnectionKey
 from components.evidence_view import draw_flags, draw_queue_evidence
 from components.queue_requests import CollapsedQueue
@@ -72,6 +73,16 @@ QUEUE_COLUMNS = [
     "evidenceUrl",
     "qualityFlags",
 ]
+# What an analyst reads a request by, shown whole at 1280 px; the others are a choice away
+KEY_QUEUE_COLUMNS = (
+    "projectName",
+    "status",
+    "requestedCapacityMw",
+    "market",
+    "state",
+    "county",
+    "proposedDate",
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -424,9 +435,14 @@ def draw_table(filtered: pd.DataFrame, table: ShownTable | None = None) -> str |
     its rows; None when the rows carry more (technology from the details): made here then.
     """
     shown = filtered.reset_index(drop=True)
+    table = table or shown_table(filtered, table_config())
+    order = draw_column_chooser(
+        "queue.table", KEY_QUEUE_COLUMNS, list(table.data.columns), table.column_config
+    )
     event = show_rows(
-        table or shown_table(filtered, table_config()),
+        table,
         filtered.index,
+        column_order=order,
         noun="queue records",
         file_name="queue-records.csv",
         hide_index=True,

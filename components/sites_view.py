@@ -7,6 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from components import glossary
+from components.column_chooser import draw_column_chooser
+from components.portfolio_view import site_name
 from components.tables import records_frame, show_table
 from components.text import escape_markdown
 from gridclient import Site
@@ -30,6 +32,7 @@ def _assessment_link(site: Site) -> str | None:
 
 
 SITE_COLUMNS = {
+    "Name": site_name,
     "Site": "id",
     "Customer reference": "customer_reference",
     "Peak MW": "requested_peak_load_mw",
@@ -43,7 +46,13 @@ SITE_COLUMNS = {
     "Assessed at": _assessed_at,
     "Open": _assessment_link,
 }
+# Shown whole beside the map at 1280 px; the ids, coordinates and dates are a choice away
+KEY_SITE_COLUMNS = ("Name", "Readiness", "Peak MW", "Market", "Assessed at", "Open")
 SITES_COLUMN_CONFIG = {
+    "Name": st.column_config.TextColumn(
+        "Site", width=260, help="The site's customer reference, else its id"
+    ),
+    "Site": st.column_config.TextColumn("Site id"),
     "Peak MW": st.column_config.NumberColumn("Peak load", format="%,.1f MW"),
     "Open": st.column_config.LinkColumn("Open", display_text="open assessment"),
 }
@@ -61,7 +70,11 @@ def draw_sites(sites: list[Site]) -> str | None:
     if frame.empty:
         st.caption("No sites yet: place a pin on the map above and press the button to screen one.")
         return None
-    show_table(**glossary.table(frame, SITES_COLUMN_CONFIG), hide_index=True, width="stretch")
+    shown = glossary.table(frame, SITES_COLUMN_CONFIG)
+    order = draw_column_chooser(
+        "screen.sites", KEY_SITE_COLUMNS, list(frame.columns), shown["column_config"]
+    )
+    show_table(**shown, column_order=order, hide_index=True, width="stretch")
     labels = {
         summary.assessment_id: f"{summary.assessment_id} — site {site.id} ({_readiness(site)})"
         for site in sites

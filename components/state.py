@@ -104,3 +104,19 @@ def picked_cell(picker: str) -> str | None:
 
 def set_picked_cell(picker: str, cell: str | None) -> None:
     st.session_state[cell_key(picker)] = cell
+
+
+# The extra columns an analyst chose for a wide table (`components.column_chooser`), kept apart
+# from the chooser's widget: Streamlit forgets a widget's value on a page it no longer draws,
+# and the choice should outlive a visit to another page.
+def extra_columns_key(table: str) -> str:
+    return f"{table}.extra_columns"
+
+
+def extra_columns(table: str) -> list[str]:
+    """Return the extra columns chosen for `table` in this session (none at first)."""
+    return list(st.session_state.get(extra_columns_key(table)) or [])
+
+
+def set_extra_columns(table: str, columns: list[str]) -> None:
+    st.session_state[extra_columns_key(table)] = list(columns)

@@ -193,6 +193,19 @@ STATUS_COLOURS = {
 TIMELINE_ROWS = 25
 
 
+def undated_text(listed: int, dated: int) -> str:
+    """Return why the timeline holds fewer projects than the list counts ("" when it holds
+    them all): "150 projects" above a "Show all 146" read as four projects lost."""
+    undated = listed - dated
+    if undated <= 0:
+        return ""
+    states = "states" if undated == 1 else "state"
+    return (
+        f"{dated:,} of the {listed:,} projects listed have an in-service date; the other "
+        f"{undated:,} {states} none and are not on the timeline."
+    )
+
+
 def timeline_rows(timeline: pd.DataFrame, limit: int | None = TIMELINE_ROWS) -> pd.DataFrame:
     """Return the timeline's rows of its first `limit` projects by earliest date (all: None)."""
     if limit is None:
@@ -209,19 +222,35 @@ def timeline_chart(timeline: pd.DataFrame) -> alt.LayerChart:
         key=lambda s: list(STATUS_COLOURS).index(s) if s in STATUS_COLOURS else 99,
     )
     colours = [STATUS_COLOURS.get(s, "#bcbd22") for s in statuses]
+    # every row labelled and each label whole (Vega-Lite drops labels it finds overlapping
+    # and cuts them at 180 px by default)
     base = alt.Chart(timeline).encode(
-        y=alt.Y("label:N", sort=alt.EncodingSortField("date", op="min"), title=None)
+        y=alt.Y(
+            "label:N",
+            sort=alt.EncodingSortField("date", op="min"),
+            title=None,
+            axis=alt.Axis(labelOverlap=False, labelLimit=360),
+        )
     )
     rule = base.mark_rule(color="#999").encode(x="min(date):T", x2="max(date):T")
     points = base.mark_point(filled=True, size=80).encode(
-        x=alt.X("date:T", title="In-service date", axis=alt.Axis(format="%Y", tickCount="year")),
+        # a tick every six months, named by month and year: with yearly ticks a list spanning
+        # two years had a single tick ("2025") to read its dates by
+        x=alt.X(
+            "date:T",
+            title="In-service date",
+            axis=alt.Axis(format="%b %Y", tickCount={"interval": "month", "step": 6}),
+        ),
+        # the legends under the chart, wrapping into columns, so neither is clipped at 1280 px
         color=alt.Color(
             "status:N",
             title="Status",
             scale=alt.Scale(domain=statuses, range=colours),
-            legend=alt.Legend(orient="top"),
+            legend=alt.Legend(orient="bottom", direction="horizontal", columns=3),
         ),
-        shape=alt.Shape("which:N", title="Date", legend=alt.Legend(orient="top")),
+        shape=alt.Shape(
+            "which:N", title="Date", legend=alt.Legend(orient="bottom", direction="vertical")
+        ),
         tooltip=[
             alt.Tooltip("label:N", title="Project"),
             alt.Tooltip("which:N", title="Date"),

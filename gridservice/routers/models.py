@@ -418,6 +418,14 @@ class SiteChanges(BaseModel):
     limitations: list[str]
 
 
+READINESS_DESCRIPTION = (
+    "Level, summary, findings, abstentions and limitations. Extension members: "
+    "`frictionScore` (0 to 1, the findings' points weighed by factor, null without findings) "
+    "and `weights` (each factor's `factor`, `scope` local or market_wide, `weight`, "
+    "`severity` and `points`; a market-wide factor weighs less than every local one)."
+)
+
+
 class Assessment(BaseModel):
     id: str
     siteId: str
@@ -425,7 +433,10 @@ class Assessment(BaseModel):
     disclaimer: str | None
     createdAt: str
     county: Opaque | None
-    readiness: Opaque | None
+    readiness: Opaque | None = Field(
+        description=READINESS_DESCRIPTION,
+        json_schema_extra={"x-extension-members": ["frictionScore", "weights"]},
+    )
     confidence: Opaque | None
     jurisdictions: list[Opaque] | None
     utilityCandidates: list[Opaque] | None

@@ -11,6 +11,7 @@ from gridservice.screening import factors
 from gridservice.screening.key_figures import key_figures
 from gridservice.screening.narrative import next_actions, risks
 from gridservice.screening.outcomes import Context, Outcome, county_label, mw, number
+from gridservice.screening.readiness import readiness
 from gridservice.screening.surroundings import county_queue_history
 from gridservice.screening.surroundings_lists import bound_queue_history
 from gridservice.screening.territory import (
@@ -258,42 +259,6 @@ def _queue_wire(entries: list[dict]) -> list[dict]:
     ]
 
 
-def _readiness(outcomes: list[Outcome], county: dict | None, limitations: list[str]) -> dict:
-    findings = [o for o in outcomes if not o.abstained]
-    abstentions = [o for o in outcomes if o.abstained]
-    if county is None or len(findings) < 3:
-        level = "insufficient_data"
-    else:
-        worst = max(factors.SEVERITY_ORDER[o.severity] for o in findings)
-        level = ("low_friction", "moderate_friction", "high_friction")[worst]
-    by_severity = {
-        s: [o.factor for o in findings if o.severity == s] for s in ("high", "medium", "low")
-    }
-    parts = [f"{len(v)} {s} ({', '.join(v)})" for s, v in by_severity.items() if v]
-    summary = (
-        f"{level.replace('_', ' ').capitalize()}: findings on {len(findings)} of "
-        f"{len(outcomes)} factors"
-        + (f" - {'; '.join(parts)}" if parts else "")
-        + (f"; abstained on {', '.join(o.factor for o in abstentions)}" if abstentions else "")
-        + ". Non-capacity screening."
-    )
-    return {
-        "level": level,
-        "summary": summary,
-        "findings": [
-            {
-                "factor": o.factor,
-                "severity": o.severity,
-                "finding": o.finding,
-                "citations": o.citations,
-            }
-            for o in findings
-        ],
-        "abstentions": [{"factor": o.factor, "reason": o.reason} for o in abstentions],
-        "limitations": limitations,
-    }
-
-
 def _confidence(outcomes: list[Outcome], candidates: list[dict]) -> dict:
     coverage = sum(not o.abstained for o in outcomes) / len(outcomes)
     territory = max((c["confidence"] for c in candidates), default=0.0)
@@ -396,7 +361,7 @@ def screen_site(
         "queueHistory": bound_queue_history(ctx.queue_history),
         "risks": risks(ctx, outcomes),
         "nextActions": next_actions(ctx, outcomes, utilities),
-        "readiness": _readiness(
+        "readiness": readiness(
             outcomes, county, _limitations(conn, candidates, relevant_queue, as_of)
         ),
         "confidence": _confidence(outcomes, candidates),

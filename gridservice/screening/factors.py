@@ -188,7 +188,16 @@ def queue_congestion(ctx: Context) -> Outcome:
         text += f" The first {MAX_CITATIONS} are cited."
     if ctx.queue_history:
         text += firmness_sentence(ctx.queue_history) + change_sentence(ctx.queue_history)
-    return Outcome(factor, severity, text, cited[:MAX_CITATIONS])
+    return Outcome(factor, severity, text, cited[:MAX_CITATIONS], points=queue_points(active_mw))
+
+
+def queue_points(active_mw: float) -> float:
+    """Return the queue's friction from 0 to 1: 0.5 at the medium threshold, 1 at the high
+    one, straight between (two counties of one severity still differ by their MW)."""
+    if active_mw < QUEUE_MEDIUM_MW:
+        return round(0.5 * active_mw / QUEUE_MEDIUM_MW, 3)
+    share = (active_mw - QUEUE_MEDIUM_MW) / (QUEUE_HIGH_MW - QUEUE_MEDIUM_MW)
+    return round(min(1.0, 0.5 + 0.5 * share), 3)
 
 
 def _no_longer_active_text(records: list[dict]) -> str:

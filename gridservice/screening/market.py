@@ -161,7 +161,7 @@ def market_adequacy(ctx: Context) -> Outcome:
     if tightest is None:
         severity = "medium" if growth >= LOAD_GROWTH_MEDIUM else "low"
         text += " No resource-adequacy fact shares a period with the forecast, so no margin is computed."
-        return Outcome(factor, severity, text, sorted(cited))
+        return Outcome(factor, severity, text + same_for_the_market(market), sorted(cited))
     margin, need = tightest["margin"], tightest["need"]
     severity = "high" if margin < 0 else "medium" if margin < need else "low"
     need_text = (
@@ -177,4 +177,12 @@ def market_adequacy(ctx: Context) -> Outcome:
     cited |= {tightest["peak"]["id"], tightest["supply"]["id"]}
     if tightest["requirement"]:
         cited.add(tightest["requirement"]["id"])
-    return Outcome(factor, severity, text, sorted(cited))
+    return Outcome(factor, severity, text + same_for_the_market(market), sorted(cited))
+
+
+def same_for_the_market(market: str) -> str:
+    """Return the sentence saying the finding is market-wide, and so weighs less."""
+    return (
+        f" The same for every site in {market}, so it weighs less in the readiness than the "
+        "site's local factors."
+    )

@@ -42,6 +42,9 @@ class Outcome:
     finding: str | None = None
     citations: list[str] = field(default_factory=list)
     reason: str | None = None
+    # Where the factor has a measure finer than its severity, its friction from 0 to 1 on
+    # that measure (the readiness weighs it in place of the severity's steps).
+    points: float | None = None
 
     @property
     def abstained(self) -> bool:

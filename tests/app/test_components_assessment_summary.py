@@ -30,10 +30,12 @@ def test_the_margin_figure_is_the_services_in_mw_and_share_of_peak_named_by_its_
     shown = summary.headlines(Assessment.model_validate({"keyFigures": figures}))[2]
     assert (shown.label, shown.value) == (
         "Reserve margin, tightest season",
-        "2,801 MW (2.5% of peak)",
+        "2,801 MW",
     )
-    # total capacity is not called firm capacity
-    assert shown.detail.startswith("ERCOT winter 2026–2027: Total capacity less firm peak load")
+    # the share of peak leads the line under it; total capacity is not called firm capacity
+    assert shown.detail.startswith(
+        "2.5% of peak. ERCOT winter 2026–2027: Total capacity less firm peak load"
+    )
     missing = summary.headlines(Assessment.model_validate({"keyFigures": {}}))[2]
     assert missing.value == "Not in the data"
 
@@ -83,7 +85,9 @@ def test_the_timeline_shows_the_first_projects_by_date_and_one_colour_per_status
     colour = spec["layer"][1]["encoding"]["color"]["scale"]
     assert colour["domain"] == ["Planned", "Engineering", "Cancelled"]
     assert len(set(colour["range"])) == 3
-    assert spec["layer"][1]["encoding"]["x"]["axis"]["format"] == "%Y"
+    # dates read by month and year, a tick every six months (a yearly tick left one to read by)
+    axis = spec["layer"][1]["encoding"]["x"]["axis"]
+    assert (axis["format"], axis["tickCount"]) == ("%b %Y", {"interval": "month", "step": 6})
 
 
 def test_the_queue_figure_is_the_countys_whole_queue_when_the_assessment_has_it():

@@ -307,3 +307,18 @@ def test_a_site_the_app_cannot_read_is_named_and_the_others_still_listed(
     assert any("energyStorage: nested too deep" in t.value for t in at.text)
     shown = frames(at)[0]
     assert set(three_sites) <= set(shown["Site id"])
+
+
+def test_the_name_readiness_and_mw_come_first_and_other_columns_on_request(
+    service_env, three_sites
+):
+    """At 1280 px the table of every column scrolled sideways and hid readiness and utilities."""
+    at = page()
+    assert not at.exception and not at.error
+    shown = list(at.dataframe[0].proto.column_order)
+    assert {"Site", "Readiness", "Peak load (MW)", "Queued MW in the county"} <= set(shown)
+    assert "Site id" not in shown and "Possible serving utilities" not in shown
+    at.multiselect(key="portfolio.sites.extra_columns.widget").set_value(
+        ["Possible serving utilities"]
+    ).run()
+    assert list(at.dataframe[0].proto.column_order) == [*shown, "Possible serving utilities"]

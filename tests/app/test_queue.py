@@ -243,3 +243,23 @@ def test_a_state_whose_queue_is_not_loaded_is_said_to_be_missing_not_empty(
     # a state with records says nothing of the kind
     at = page({"state": sorted(loaded)[0]})
     assert not any("No queue record is loaded" in w.value for w in at.warning)
+
+
+def test_the_requested_mw_and_status_are_shown_first_and_other_columns_on_request(service_env):
+    """At 1280 px the table of every column scrolled sideways and hid the requested MW."""
+    at = page()
+    assert not at.exception and not at.error
+    shown = list(at.dataframe[0].proto.column_order)
+    assert {"projectName", "status", "requestedCapacityMw"} <= set(shown)
+    assert "sourceLocator" not in shown and "id" not in shown
+    chooser = at.multiselect(key="queue.table.extra_columns.widget")
+    chooser.set_value(["id", "sourceLocator"]).run()
+    assert not at.exception
+    assert list(at.dataframe[0].proto.column_order) == [*shown, "id", "sourceLocator"]
+    # the choice is kept apart from the chooser, which Streamlit forgets on another page:
+    # a session coming back with it (and no chooser yet) shows the same columns
+    kept = at.session_state["queue.table.extra_columns"]
+    again = AppTest.from_file(PAGE, default_timeout=90)
+    again.session_state["queue.table.extra_columns"] = kept
+    again.run()
+    assert list(again.dataframe[0].proto.column_order) == [*shown, "id", "sourceLocator"]

@@ -720,3 +720,22 @@ def test_without_assessments_in_the_listing_the_newest_sites_are_looked_up_and_i
     )
     looked_up = [p for p in sent if p.endswith("/assessments")]
     assert sorted(looked_up) == sorted(f"/v1/sites/{s.id}/assessments" for s in newest)
+
+
+def test_your_sites_lead_with_name_readiness_and_peak_load(service_env, alpha_client):
+    """The sites table showed ids and coordinates first; readiness was off screen at 1280 px."""
+    latitude, longitude = DEMO_POINTS["dual_certified"]
+    alpha_client.sites.create(
+        {
+            "requestedPeakLoadMw": 75.0,
+            "location": {"latitude": latitude, "longitude": longitude},
+            "customerReference": "Key columns campus",
+        },
+        idempotency_key="key-columns-site",
+    )
+    at = open_screen()
+    sites = next(d for d in at.dataframe if "Customer reference" in d.value.columns)
+    shown = list(sites.proto.column_order)
+    assert {"Name", "Readiness", "Peak MW"} <= set(shown)
+    assert "Latitude" not in shown and "Site" not in shown
+    assert "Key columns campus" in set(sites.value["Name"])

@@ -51,3 +51,22 @@ def test_status_and_county_together_list_what_the_service_lists(service_env, alp
     assert both
     assert at.markdown[0].value == f"**{len(both):,}** projects"
     assert set(at.dataframe[0].value["id"]) == {p.id for p in both}
+
+
+def test_the_timeline_says_how_many_listed_projects_it_leaves_out_for_want_of_a_date(
+    service_env, alpha_client
+):
+    """ "150 projects" above "Show all 146 projects" read as four projects lost."""
+    every = alpha_client.transmission_projects.list().to_list()
+    dated = [p for p in every if p.projected_in_service_date or p.actual_in_service_date]
+    assert 0 < len(dated) < len(every)  # the demo lists a few projects with no date
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    assert not at.exception and not at.error
+    assert at.markdown[0].value == f"**{len(every):,}** projects"
+    assert any(
+        c.value.startswith(f"{len(dated):,} of the {len(every):,} projects listed have an ")
+        for c in at.caption
+    )
+    assert [t.label for t in at.toggle if t.key == "transmission.timeline_all"] == [
+        f"Show all {len(dated):,} dated projects (the first 25 by date are shown)"
+    ]

@@ -93,17 +93,18 @@ def test_filtered_queue_url_reopens_with_its_filters(new_page, app_url, alpha_cl
 def test_tenant_switch_hides_the_other_tenants_sites(
     page, app_url, alpha_assessment, beta_assessment
 ):
-    alpha_site, beta_site = alpha_assessment["siteId"], beta_assessment["siteId"]
+    # the sites table names each site by its customer reference (its id is a chosen column)
+    alpha_site, beta_site = "e2e alpha site", "e2e beta site"
     open_page(page, app_url)
     sites_table = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').first
-    shown = {row["Site"] for row in dataframe_rows(page, sites_table)}
+    shown = {row["Name"] for row in dataframe_rows(page, sites_table)}
     assert alpha_site in shown and beta_site not in shown
     screenshot(page, "isolation-01-alpha-sites")
 
     page.locator('[data-testid="stSidebar"]').get_by_text("demo-beta", exact=True).click()
     wait_for_run(page, settle_ms=1000)
     expect(page.get_by_role("radio", name="demo-beta")).to_be_checked()
-    shown = {row["Site"] for row in dataframe_rows(page, sites_table)}
+    shown = {row["Name"] for row in dataframe_rows(page, sites_table)}
     assert beta_site in shown and alpha_site not in shown
     screenshot(page, "isolation-02-beta-sites")
     assert_no_exception_box(page)

@@ -212,3 +212,25 @@ def test_the_embedded_app_runs_on_a_harvested_store_with_its_own_local_token(sto
     tenants = {row[0] for row in conn.execute("SELECT tenant_id FROM tokens")}
     conn.close()
     assert "local" in tenants and not {"demo-alpha", "demo-beta"} & tenants
+
+
+ABILENE, ODESSA = (32.4487, -99.7331), (31.8457, -102.3676)
+
+
+def test_abilene_and_odessa_read_apart_on_their_local_factors(client):
+    """Both once read the same level, decided by ERCOT's reserve margin, which every ERCOT
+    site shares: the local factors now weigh more and the scores differ."""
+    abilene, odessa = (assess(client, point)["readiness"] for point in (ABILENE, ODESSA))
+    market = [
+        next(f for f in r["findings"] if f["factor"] == "market_adequacy")
+        for r in (abilene, odessa)
+    ]
+    # one market finding, from the same facts, saying it is the market's
+    assert market[0]["citations"] == market[1]["citations"]
+    assert market[0]["severity"] == market[1]["severity"]
+    assert all("same for every site in ERCOT" in m["finding"] for m in market)
+    assert abilene["frictionScore"] != odessa["frictionScore"]
+    for readiness in (abilene, odessa):
+        weights = {w["factor"]: w["weight"] for w in readiness["weights"]}
+        market_weight = weights.pop("market_adequacy")
+        assert all(market_weight < weight for weight in weights.values())
