@@ -15,11 +15,11 @@ from datetime import date, datetime
 from functools import cache
 from typing import Any
 
-from pydantic import PrivateAttr, field_validator
+from pydantic import Field, PrivateAttr, field_validator
 
 from gridclient._assessment_summary import AssessmentSummary, KeyFigures
 from gridclient._base import GridModel
-from gridclient._markets import Market, MethodAgreement
+from gridclient._markets import Abstention, Market, MethodAgreement
 from gridclient._response import RawResponse
 from gridclient._source_fields import SourceFields, SourceName
 
@@ -446,6 +446,7 @@ class Assessment(GridModel):
     next_actions: list[str] | None = None
     # Extension: the tightest reserve margin and the nearest plant, as the service works them out.
     key_figures: KeyFigures | None = None
+    dataset_abstentions: list[Abstention] = Field(default_factory=list)
 
 
 Site.model_rebuild()

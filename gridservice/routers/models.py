@@ -10,6 +10,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gridservice.routers.abstention_models import Abstention
 from gridservice.routers.key_figures_models import KeyFigures
 from gridservice.routers.source_models import QueueRecordSource, SourceFields, SourceName
 
@@ -457,6 +458,14 @@ class Assessment(BaseModel):
         default=None,
         description="An extension: the tightest reserve margin (in MW and as a share of "
         "peak) and the nearest plant, as the service works them out.",
+    )
+    datasetAbstentions: list[Abstention] | None = Field(
+        default=None,
+        description="An extension: each dataset that covers only some markets (reserve "
+        "margins, the monthly queue reports, EIA-930 operations) and none of the site's, "
+        "with the markets it covers and its as-of date, so a missing figure never reads as "
+        "a zero (absent on assessments made before).",
+        json_schema_extra={"x-extension": True},
     )
 
 

@@ -14,18 +14,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import defaultdict
-from datetime import date
 from typing import Any
 
+from gridservice.screening.dataset_coverage import QUEUE_HISTORY, is_dated
 from gridservice.store import screening_reads, surroundings_reads
 
-QUEUE_HISTORY = {
-    "dataset": "queue_history",
-    "title": "ERCOT monthly GIS queue reports (queue history, firmness, changes, dropout)",
-    "markets": ["ERCOT"],
-}
-# A source this much older than the newest figure of the answer is said to be dated.
-STALE_AFTER_DAYS = 365
+# The markets whose monthly reports the queue history is harvested from.
+HISTORY_MARKETS = ["ERCOT"]
 RECORDS_LISTED = 25  # as the report-based lists: the first, by queue id; the figures count all
 _NULL_FIGURES = {
     "activeProjects": None,
@@ -44,7 +39,7 @@ def county_markets(conn: sqlite3.Connection, county: dict, in_history: bool) -> 
     no queue names has no known market here, and says so."""
     found = set(surroundings_reads.queue_markets_in_county(conn, county["state"], county["name"]))
     if in_history:
-        found.update(QUEUE_HISTORY["markets"])
+        found.update(HISTORY_MARKETS)
     return sorted(found)
 
 
@@ -125,14 +120,14 @@ def abstentions(site_markets: list[str], uncovered: list[dict]) -> list[dict[str
     if not uncovered:
         return []
     missing = sorted({m for c in uncovered for m in c["queue"]["markets"]} | set(site_markets))
-    missing = [m for m in missing if m not in QUEUE_HISTORY["markets"]]
-    covers = ", ".join(QUEUE_HISTORY["markets"])
+    missing = [m for m in missing if m not in HISTORY_MARKETS]
+    covers = ", ".join(HISTORY_MARKETS)
     where = ", ".join(missing) if missing else "markets not loaded here"
     return [
         {
-            "dataset": QUEUE_HISTORY["dataset"],
-            "title": QUEUE_HISTORY["title"],
-            "coversMarkets": QUEUE_HISTORY["markets"],
+            "dataset": QUEUE_HISTORY.dataset,
+            "title": QUEUE_HISTORY.title,
+            "coversMarkets": HISTORY_MARKETS,
             "missingForMarkets": missing,
             "countyFips": [c["countyFips"] for c in uncovered],
             "statement": f"Queue history: {covers} only — not available for {where} "
@@ -148,8 +143,4 @@ def mark_stale(counties: list[dict], newest: str | None) -> None:
     for county in counties:
         queue = county["queue"]
         as_of = queue.get("asOf")
-        queue["dated"] = bool(as_of and newest and _days_between(as_of, newest) > STALE_AFTER_DAYS)
-
-
-def _days_between(earlier: str, later: str) -> int:
-    return (date.fromisoformat(later[:10]) - date.fromisoformat(earlier[:10])).days
+        queue["dated"] = is_dated(as_of, newest)

@@ -8,6 +8,7 @@ import pytest
 from demo_store import build_demo_store
 
 from gridservice.demo.pjm import PLANTS, QUEUE
+from gridservice.screening.assessment import screen_site
 from gridservice.screening.key_figures import NEAREST_PLANT_MIN_MW, nearest_plant
 from gridservice.screening.surroundings import site_surroundings
 from gridservice.store import db
@@ -43,7 +44,7 @@ def test_a_loudoun_site_gets_the_pjm_records_and_the_virginia_counties(conn):
     elsewhere = [c for c in answer["counties"] if not c["queue"]["markets"]]
     assert elsewhere and all(c["queue"]["activeProjects"] is None for c in elsewhere)
     assert all(c["queue"]["unavailable"] for c in elsewhere)
-    (abstention,) = answer["abstentions"]
+    (abstention,) = [a for a in answer["abstentions"] if a["dataset"] == "queue_history"]
     assert abstention["coversMarkets"] == ["ERCOT"] and "PJM" in abstention["missingForMarkets"]
     assert "ERCOT only" in abstention["statement"]
     assert answer["dropout"] is None and answer["changes"] is None
@@ -63,3 +64,35 @@ def test_a_texas_site_keeps_its_report_figures(conn):
     for county in answer["counties"]:
         assert county["queue"]["basis"] == "queue_history"
         assert county["queue"]["activeProjects"] == len(county["queue"]["projects"])
+
+
+def test_a_loudoun_site_says_which_datasets_cover_other_markets_never_a_zero(conn):
+    answer = around(conn, LOUDOUN)
+    totals = answer["queueNow"]
+    assert totals["report"] is None
+    assert totals["activeProjects"] is None and totals["activeMw"] is None
+    by_dataset = {a["dataset"]: a for a in answer["abstentions"]}
+    assert {"queue_history", "reserve_margins", "balancing_authority_operations"} <= set(by_dataset)
+    fact_markets = {r[0].upper() for r in conn.execute("SELECT market FROM facts")}
+    margins = by_dataset["reserve_margins"]
+    assert set(margins["coversMarkets"]) == fact_markets and "PJM" not in fact_markets
+    assert margins["missingForMarkets"] == ["PJM"] and margins["asOf"]
+    for abstention in by_dataset.values():
+        assert "PJM" in abstention["statement"]
+
+
+def test_a_loudoun_assessment_names_each_dataset_it_lacks_with_its_markets(conn):
+    site = {"id": "s", "location": {"latitude": LOUDOUN[0], "longitude": LOUDOUN[1]},
+            "requestedPeakLoadMw": 300}  # fmt: skip
+    made = {"assessment_id": "a", "tenant_id": "t", "created_at": "2026-01-01T00:00:00Z"}
+    assessment = screen_site(conn, site, **made)
+    assert assessment["keyFigures"]["tightestReserveMargin"] is None
+    by_dataset = {a["dataset"]: a for a in assessment["datasetAbstentions"]}
+    assert set(by_dataset) == {"reserve_margins", "queue_history", "balancing_authority_operations"}
+    assert by_dataset["queue_history"]["coversMarkets"] == ["ERCOT"]
+    assert all(a["missingForMarkets"] == ["PJM"] and a["asOf"] for a in by_dataset.values())
+    texas = screen_site(conn, {**site, "location": {"latitude": 29.8833, "longitude": -97.9414}},
+                        **made)  # fmt: skip
+    assert texas["datasetAbstentions"] == []
+    margin = texas["keyFigures"]["tightestReserveMargin"]
+    assert margin["asOf"] and margin["dated"] is False
