@@ -4,7 +4,9 @@ of a county no harvested monthly report names (from its markets' queue records).
 ERCOT's monthly GIS reports (the queue history) give a county its figures, firmness, changes
 and dropout rates. A county they never name takes its figures from the queue records loaded
 for it, whatever their market (PJM, MISO, SPP...): counts and MW by fuel, without firmness,
-which those records do not state. A county with neither says so (`unavailable`), its figures
+which those records do not state; a county no record names takes its market from the ISO
+boundary holding it (HIFLD's polygons), so a county across an ISO border is counted in the
+queue of the market it lies in. A county with neither says so (`unavailable`), its figures
 null: never a zero that reads as "no projects". Each dataset that covers only some markets is
 named with its markets where the answer leaves it out (`abstentions`).
 """
@@ -16,7 +18,9 @@ import sqlite3
 from collections import defaultdict
 from typing import Any
 
+from gridservice.markets import market_at
 from gridservice.screening.dataset_coverage import QUEUE_HISTORY, is_dated
+from gridservice.screening.territory import county_index
 from gridservice.store import screening_reads, surroundings_reads
 
 # The markets whose monthly reports the queue history is harvested from.
@@ -31,15 +35,26 @@ _NULL_FIGURES = {
 }
 
 
+def county_region(conn: sqlite3.Connection, county: dict) -> dict[str, Any] | None:
+    """Return the market region (`markets.market_at`) holding a point inside the county, or
+    None when no ISO boundary or non-ISO region is loaded there."""
+    # a point inside the shape, not its centroid: a crescent's centroid can lie outside it
+    inside = county_index(conn).geometry(county["county_fips"]).representative_point()
+    return market_at(conn, inside.y, inside.x)
+
+
 def county_markets(conn: sqlite3.Connection, county: dict, in_history: bool) -> list[str]:
     """Return the markets (upper case) whose loaded queues cover a county: ERCOT when its
-    monthly reports name the county, and the market of each queue record located there.
-
-    The hook for the market of a point (ISO territory polygons): until it is loaded, a county
-    no queue names has no known market here, and says so."""
+    monthly reports name the county, the market of each queue record located there, and,
+    for a county neither names, the ISO whose boundary holds it when that ISO's queue is
+    loaded (its figures are then that queue's, zero included: the queue lists none there)."""
     found = set(surroundings_reads.queue_markets_in_county(conn, county["state"], county["name"]))
     if in_history:
         found.update(HISTORY_MARKETS)
+    if not found:
+        region = county_region(conn, county)
+        if region and region["isIso"] and surroundings_reads.queue_has_market(conn, region["code"]):
+            found.add(region["code"].upper())
     return sorted(found)
 
 
@@ -91,7 +106,12 @@ def records_queue(conn: sqlite3.Connection, county: dict, markets: list[str]) ->
     its figures null with the reason when no loaded queue covers it."""
     entry: dict[str, Any] = {"locationBasis": "county", "reportId": None, "markets": markets}
     if not markets:
-        known = territory_markets(conn, county["county_fips"])
+        region = county_region(conn, county)
+        known = (
+            [region["code"]]
+            if region and region["isIso"]
+            else territory_markets(conn, county["county_fips"])
+        )
         where = f"{county['name']} County, {county['state']}"
         said = (
             f"{'/'.join(known)}'s queue is not loaded"

@@ -42,7 +42,7 @@ def test_a_loudoun_site_gets_the_pjm_records_and_the_virginia_counties(conn):
         assert queue["activeMw"] == round(sum(q[3] for q in active), 1)
         assert queue["asOf"] is not None
     elsewhere = [c for c in answer["counties"] if not c["queue"]["markets"]]
-    assert elsewhere and all(c["queue"]["activeProjects"] is None for c in elsewhere)
+    assert all(c["queue"]["activeProjects"] is None for c in elsewhere)
     assert all(c["queue"]["unavailable"] for c in elsewhere)
     (abstention,) = [a for a in answer["abstentions"] if a["dataset"] == "queue_history"]
     assert abstention["coversMarkets"] == ["ERCOT"] and "PJM" in abstention["missingForMarkets"]
@@ -96,3 +96,26 @@ def test_a_loudoun_assessment_names_each_dataset_it_lacks_with_its_markets(conn)
     assert texas["datasetAbstentions"] == []
     margin = texas["keyFigures"]["tightestReserveMargin"]
     assert margin["asOf"] and margin["dated"] is False
+
+
+def test_a_county_no_record_names_takes_the_market_of_the_iso_boundary_holding_it(conn):
+    named = {q[1] for q in QUEUE}
+    answer = around(conn, LOUDOUN)
+    # Maryland and West Virginia lie in the demo's PJM boundary, and no PJM record names them
+    across = [c for c in answer["counties"] if c["state"] in ("MD", "WV")]
+    assert across and not {c["name"] for c in across} & named
+    for county in across:
+        queue = county["queue"]
+        assert queue["markets"] == ["PJM"] and queue["basis"] == "queue_records"
+        assert queue["activeProjects"] == 0 and queue["unavailable"] is None
+
+
+def test_a_county_in_an_iso_whose_queue_is_not_loaded_says_which(conn):
+    loaded = {r[0].upper() for r in conn.execute("SELECT DISTINCT market FROM queue_records")}
+    assert "MISO" not in loaded
+    answer = around(conn, (30.22, -93.22))  # Lake Charles: Louisiana lies in the demo's MISO
+    parishes = [c for c in answer["counties"] if c["state"] == "LA"]
+    assert parishes
+    for parish in parishes:
+        assert parish["queue"]["activeProjects"] is None
+        assert "MISO's queue is not loaded" in parish["queue"]["unavailable"]
