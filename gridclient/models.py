@@ -512,9 +512,21 @@ class ServiceTerritoryCandidate(GridModel):
     method_agreement: MethodAgreement | None = None
 
 
+class TerritoryOutline(GridModel):
+    """A territory polygon holding the point, simplified for a map (an extension)."""
+
+    territory_id: str | None = None
+    utility_id: str | None = None
+    utility: str | None = None
+    simplified_to_degrees: float | None = None
+    geometry: Opaque | None = None
+
+
 class TerritoryResolution(GridModel):
     location: Opaque | None = None
     candidates: list[ServiceTerritoryCandidate] = []
+    # Extension: the territory polygons holding the point, for drawing them.
+    polygons: list[TerritoryOutline] = []
     # Extensions: the point's market region; the attribution the polygons' licence asks for.
     market: Market | None = None
     attribution: str | None = None

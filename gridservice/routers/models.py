@@ -533,9 +533,29 @@ class TerritoryCandidate(BaseModel):
     )
 
 
+class TerritoryOutline(BaseModel):
+    """A territory polygon holding the point, simplified for drawing (an extension)."""
+
+    territoryId: str
+    utilityId: str | None
+    utility: str | None
+    simplifiedToDegrees: float = Field(
+        description="The simplification tolerance of `geometry`, in degrees: an edge may lie "
+        "this far from the stored polygon's (which is simplified upstream too)."
+    )
+    geometry: Opaque = Field(description="GeoJSON Polygon or MultiPolygon, [longitude, latitude].")
+
+
 class TerritoryResolution(BaseModel):
     location: Opaque
     candidates: list[TerritoryCandidate]
+    polygons: list[TerritoryOutline] | None = Field(
+        default=None,
+        description="Extension: the HIFLD territory polygons holding the point (each a "
+        "`retail_territory_polygon` candidate), simplified for a map; where several overlap "
+        "the point lies in each. Empty when none is loaded or none holds it.",
+        json_schema_extra={"x-extension": True},
+    )
     market: Opaque | None = Field(
         default=None, description=MARKET_DESCRIPTION, json_schema_extra={"x-extension": True}
     )
