@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 from shapely.geometry import Point, shape
 
+from bench.bench_surroundings import NATIONAL_SITES as POINTS
 from gridservice.app import create_app
 from gridservice.settings import Settings
 from gridservice.store import db, writer
@@ -26,16 +27,6 @@ pytestmark = pytest.mark.slow  # harvests the national store (about a minute)
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 HIFLD = DATA / "hifld_territories"
 HEADERS = {"Authorization": "Bearer gds_national_screening"}
-POINTS = {
-    "Loudoun VA": (39.08, -77.65),
-    "Franklin OH": (39.96, -83.00),
-    "Polk IA": (41.59, -93.62),
-    "Potter TX": (35.20, -101.83),
-    "Kern CA": (35.37, -119.02),
-    "Albany NY": (42.65, -73.75),
-    "Worcester MA": (42.26, -71.80),
-    "Maricopa AZ": (33.45, -112.07),
-}
 PARTIAL = {"reserve_margins", "queue_history", "balancing_authority_operations"}
 
 
