@@ -9,6 +9,7 @@ from components.geography import region_counties
 from components.maps import county_layer
 from components.picker import draw_picker_map, in_bounds, point_inputs, take_click
 from components.problems import problem_boundary
+from components.text import escape_markdown
 
 PICKER = "territory"
 
@@ -43,6 +44,7 @@ def draw_point_and_territories() -> None:
     if point_fips and point_fips not in shown:
         shown.insert(0, point_fips)  # an unserved point's county is still drawn
     territory = [counties[fips] for fips in shown if fips in counties]
+    outlines = resolution.polygons if resolution else []
     map_column, result_column = st.columns([3, 2])
     with map_column:
         shading = county_layer(
@@ -53,7 +55,10 @@ def draw_point_and_territories() -> None:
             layer_id="territory_counties",
         )
         # the territory's counties named over their shading (in the surroundings view)
-        draw_picker_map(PICKER, extra_layers=[shading], named_counties=territory, height=400)
+        polygons = [territory_view.territory_polygon_layer(outlines)] if outlines else []
+        draw_picker_map(
+            PICKER, extra_layers=[shading, *polygons], named_counties=territory, height=400
+        )
         point_inputs(PICKER)
     with result_column:
         if point is None:
@@ -67,6 +72,14 @@ def draw_point_and_territories() -> None:
             if resolution and resolution.market:
                 st.text(f"Market: {resolution.market.name}")
         st.caption("Orange: the point's county. Blue: other counties of the candidate territories.")
+        if outlines:
+            st.caption(territory_view.polygon_legend(outlines))
+        attribution = territory_view.polygon_attribution(candidates) or (
+            resolution.attribution if resolution else None
+        )
+        if attribution:
+            # the polygons' licence (ODbL) asks for this beside what is drawn from them
+            st.caption(escape_markdown(attribution))
     # below the map, at the page's full width, so every column of the table shows
     if point is not None:
         territory_view.draw_candidates(candidates)

@@ -15,6 +15,7 @@ import streamlit as st
 from components import glossary
 from components.text import escape_markdown
 from gridclient import (
+    Abstention,
     Assessment,
     AssessmentSummary,
     KeyFigures,
@@ -80,10 +81,31 @@ def county_queue(assessment: Assessment) -> Headline | None:
     )
 
 
-def margin_headline(margin: ReserveMargin | None) -> Headline:
+def dataset_abstention(assessment: Assessment, dataset: str) -> Abstention | None:
+    """Return the service's word that `dataset` covers none of the site's markets, or None."""
+    return next((a for a in assessment.dataset_abstentions if a.dataset == dataset), None)
+
+
+def source_date(as_of: str | None, dated: bool | None) -> str:
+    """Return "; as of DATE" (saying when it is over a year older than the newest), or ""."""
+    if not as_of:
+        return ""
+    return f"; as of {as_of}" + (", over a year older than the newest data" if dated else "")
+
+
+def margin_headline(margin: ReserveMargin | None, missing: Abstention | None = None) -> Headline:
     """Return the service's tightest reserve margin in MW and as a share of peak, its caption
-    naming the facts it was read from (firm or total capacity, whichever the market gives)."""
+    naming the facts it was read from (firm or total capacity, whichever the market gives)
+    and their date; with none, the markets the reserve margins are loaded for (`missing`)."""
     label = "Reserve margin, tightest season"
+    if (margin is None or margin.margin_mw is None) and missing is not None:
+        # "Not in the data" read as a market with no margin, not one whose figures are not loaded
+        return Headline(
+            label,
+            f"Not loaded for {', '.join(missing.missing_for_markets) or 'this market'}",
+            f"Loaded for {', '.join(missing.covers_markets) or 'no market'} only",
+            "market",
+        )
     if margin is None or margin.margin_mw is None:
         return Headline(
             label,
@@ -100,7 +122,8 @@ def margin_headline(margin: ReserveMargin | None) -> Headline:
     return Headline(
         label,
         glossary.mw(margin.margin_mw),
-        f"{share}{where}: {supply} less {peak}, the season furthest short of the reserve need",
+        f"{share}{where}: {supply} less {peak}, the season furthest short of the reserve need"
+        + source_date(margin.as_of, margin.dated),
         "market",
     )
 
@@ -144,6 +167,10 @@ def headlines(assessment: Assessment) -> list[Headline]:
     utilities = [str(c.get("utility") or "") for c in territories if c.get("utility")]
     active, active_mw, firm_mw = active_queue(assessment.relevant_queue_records or [])
     share = f"{firm_mw / active_mw:.0%}" if active_mw else "none"
+    firm_text = f"{glossary.mw(firm_mw) or '0 MW'} ({share}) with an interconnection agreement"
+    if not firm_mw and dataset_abstention(assessment, "queue_history"):
+        # the ISO's records state no agreement: 0 MW would read as a queue without one
+        firm_text = "firmness not stated (it comes from ERCOT's monthly reports only)"
     figures = assessment.key_figures or KeyFigures()
     return [
         Headline(
@@ -157,11 +184,12 @@ def headlines(assessment: Assessment) -> list[Headline]:
             "Active queue near the site",
             glossary.mw(active_mw),
             f"{len(active)} active of the {len(assessment.relevant_queue_records or [])} "
-            f"relevant requests listed; {glossary.mw(firm_mw) or '0 MW'} ({share}) with an "
-            "interconnection agreement",
+            f"relevant requests listed; {firm_text}",
             "queue",
         ),
-        margin_headline(figures.tightest_reserve_margin),
+        margin_headline(
+            figures.tightest_reserve_margin, dataset_abstention(assessment, "reserve_margins")
+        ),
         transmission_headline(assessment),
         plant_headline(figures.nearest_plant),
     ]

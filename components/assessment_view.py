@@ -252,7 +252,7 @@ def draw_readiness(assessment: Assessment) -> None:
     draw_findings(assessment)
     st.subheader("Abstentions")
     abstentions = readiness.get("abstentions") or []
-    if not abstentions:
+    if not abstentions and not assessment.dataset_abstentions:
         st.caption("The assessment abstained on no factor.")
     for abstention in abstentions:
         factor = glossary.label("factor", abstention.get("factor")).lower()
@@ -262,6 +262,9 @@ def draw_readiness(assessment: Assessment) -> None:
             ),
             icon=":material/block:",
         )
+    for missing in assessment.dataset_abstentions:
+        # a dataset loaded for other markets only: said, never left to read as a zero
+        st.info(escape_markdown(missing.statement or missing.title or ""), icon=":material/block:")
     st.subheader("Limitations")
     limitations = readiness.get("limitations") or []
     if not limitations:

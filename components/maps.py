@@ -302,15 +302,19 @@ class LaterMaps:
         self._maps.clear()
 
 
-def fill_layer_from_features(features: list[dict], *, layer_id: str) -> pdk.Layer:
-    """Return the features filled with their `fill` property, unstroked (their outlines
-    come from an `outline_layer`)."""
+def fill_layer_from_features(
+    features: list[dict], *, layer_id: str, stroked: bool = False
+) -> pdk.Layer:
+    """Return the features filled with their `fill` property; unstroked (their outlines
+    come from an `outline_layer`) unless `stroked`, then edged in their `line` colour."""
+    edges = {"get_line_color": "properties.line", "line_width_min_pixels": 2} if stroked else {}
     return pdk.Layer(
         "GeoJsonLayer",
         id=layer_id,
         data=features,
         pickable=False,
-        stroked=False,
+        stroked=stroked,
         filled=True,
         get_fill_color="properties.fill",
+        **edges,
     )

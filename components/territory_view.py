@@ -8,14 +8,28 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
+import pydeck as pdk
 import streamlit as st
 
 from components import glossary
+from components.maps import fill_layer_from_features
 from components.sources import source_title, source_tooltip
 from components.tables import records_frame, show_table
-from gridclient import ServiceTerritoryCandidate
+from components.text import escape_markdown
+from gridclient import ServiceTerritoryCandidate, TerritoryOutline
 
 HEURISTIC_LABEL = "source-authority heuristic, not accuracy"
+POLYGON_LAYER_ID = "territory_polygons"
+# The territory polygons holding the point, in turn, named in the legend: none is the
+# counties' orange or blue, and each is translucent, so where two overlap the fills add up
+# and the overlap reads darker than either.
+POLYGON_COLOURS = (
+    ("purple", (123, 31, 162)),
+    ("teal", (0, 121, 107)),
+    ("magenta", (194, 24, 91)),
+    ("olive", (130, 119, 23)),
+    ("brown", (109, 76, 65)),
+)
 NO_TERRITORY = "No service territory found for this point."
 
 CANDIDATE_COLUMNS = {
@@ -154,9 +168,6 @@ def draw_candidates(candidates: list[ServiceTerritoryCandidate]) -> None:
         width="stretch",
     )
     st.caption(f"Confidence is a {HEURISTIC_LABEL}.")
-    attribution = polygon_attribution(candidates)
-    if attribution:
-        st.caption(attribution)
     st.markdown("**How each candidate was found**")
     for candidate in candidates:
         evidence = candidate.evidence if isinstance(candidate.evidence, dict) else {}
@@ -164,3 +175,37 @@ def draw_candidates(candidates: list[ServiceTerritoryCandidate]) -> None:
             candidate_provenance(candidate),
             help=source_tooltip(evidence.get("sourceId"), evidence.get("sourceLocator")),
         )
+
+
+def polygon_colour(position: int) -> tuple[str, tuple[int, int, int]]:
+    """Return the (name, RGB) of the `position`-th polygon holding the point."""
+    return POLYGON_COLOURS[position % len(POLYGON_COLOURS)]
+
+
+def territory_polygon_layer(outlines: list[TerritoryOutline]) -> pdk.Layer:
+    """Return the territory polygons holding the point, each in its colour, translucent."""
+    features = [
+        {
+            "type": "Feature",
+            "geometry": outline.geometry,
+            "properties": {"fill": [*rgb, 55], "line": [*rgb, 230]},
+        }
+        for position, outline in enumerate(outlines)
+        for rgb in [polygon_colour(position)[1]]
+    ]
+    return fill_layer_from_features(features, layer_id=POLYGON_LAYER_ID, stroked=True)
+
+
+def polygon_legend(outlines: list[TerritoryOutline]) -> str:
+    """Return the legend of the territory polygons drawn: each utility by its colour, and
+    whether they overlap at the point (as Markdown, names escaped)."""
+    named = "; ".join(
+        f"{polygon_colour(position)[0]}: {escape_markdown(outline.utility or 'unnamed utility')}"
+        for position, outline in enumerate(outlines)
+    )
+    overlap = (
+        f" The point lies in all {len(outlines)}: where they overlap the shading is darker."
+        if len(outlines) > 1
+        else ""
+    )
+    return f"Territory polygons holding the point (HIFLD, simplified): {named}.{overlap}"

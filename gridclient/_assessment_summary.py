@@ -66,6 +66,9 @@ class ReserveMargin(SummaryMargin):
     need_mw: float | None = None
     need_basis: str | None = None
     fact_ids: list[str] = []
+    # when the newest of those facts was first known; dated: over a year older than the data
+    as_of: str | None = None
+    dated: bool | None = None
 
 
 class NearestPlant(SummaryPlant):

@@ -41,4 +41,17 @@ class MethodAgreement(GridModel):
     note: str | None = None
 
 
-__all__ = ["Market", "MethodAgreement"]
+class Abstention(GridModel):
+    """A dataset an answer leaves out (the surroundings' ``abstentions``, the assessment's
+    ``dataset_abstentions``): it covers other markets only, as of ``as_of``."""
+
+    dataset: str | None = None
+    title: str | None = None
+    covers_markets: list[str] = Field(default_factory=list)
+    missing_for_markets: list[str] = Field(default_factory=list)
+    county_fips: list[str] = Field(default_factory=list)
+    as_of: str | None = None
+    statement: str | None = None
+
+
+__all__ = ["Abstention", "Market", "MethodAgreement"]

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import Field
 
-from gridclient._markets import Market
+from gridclient._markets import Abstention, Market
 from gridclient.models import GridModel, QualityFlag, SourceEvidence
 
 
@@ -229,17 +229,6 @@ class DropoutRates(GridModel):
     all: DropoutCounts | None = None
     by_fuel: list[DropoutCounts] = Field(default_factory=list)
     by_county: list[DropoutCounts] = Field(default_factory=list)
-    statement: str | None = None
-
-
-class Abstention(GridModel):
-    """A dataset the answer leaves out for some counties: it covers other markets only."""
-
-    dataset: str | None = None
-    title: str | None = None
-    covers_markets: list[str] = Field(default_factory=list)
-    missing_for_markets: list[str] = Field(default_factory=list)
-    county_fips: list[str] = Field(default_factory=list)
     statement: str | None = None
 
 

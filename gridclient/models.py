@@ -15,11 +15,11 @@ from datetime import date, datetime
 from functools import cache
 from typing import Any
 
-from pydantic import PrivateAttr, field_validator
+from pydantic import Field, PrivateAttr, field_validator
 
 from gridclient._assessment_summary import AssessmentSummary, KeyFigures
 from gridclient._base import GridModel
-from gridclient._markets import Market, MethodAgreement
+from gridclient._markets import Abstention, Market, MethodAgreement
 from gridclient._response import RawResponse
 from gridclient._source_fields import SourceFields, SourceName
 
@@ -446,6 +446,7 @@ class Assessment(GridModel):
     next_actions: list[str] | None = None
     # Extension: the tightest reserve margin and the nearest plant, as the service works them out.
     key_figures: KeyFigures | None = None
+    dataset_abstentions: list[Abstention] = Field(default_factory=list)
 
 
 Site.model_rebuild()
@@ -511,9 +512,21 @@ class ServiceTerritoryCandidate(GridModel):
     method_agreement: MethodAgreement | None = None
 
 
+class TerritoryOutline(GridModel):
+    """A territory polygon holding the point, simplified for a map (an extension)."""
+
+    territory_id: str | None = None
+    utility_id: str | None = None
+    utility: str | None = None
+    simplified_to_degrees: float | None = None
+    geometry: Opaque | None = None
+
+
 class TerritoryResolution(GridModel):
     location: Opaque | None = None
     candidates: list[ServiceTerritoryCandidate] = []
+    # Extension: the territory polygons holding the point, for drawing them.
+    polygons: list[TerritoryOutline] = []
     # Extensions: the point's market region; the attribution the polygons' licence asks for.
     market: Market | None = None
     attribution: str | None = None

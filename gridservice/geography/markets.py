@@ -17,6 +17,11 @@ from gridservice.geography.polygon_index import polygon_layer
 
 MARKET_LAYER = "market_regions"
 MARKET_METHOD = "iso_boundary_point_in_polygon"
+# The market of each ISO's balancing authority as EIA-930 codes it.
+BALANCING_AUTHORITY_MARKETS = {
+    "ERCO": "ERCOT", "SWPP": "SPP", "MISO": "MISO", "PJM": "PJM",
+    "CISO": "CAISO", "NYIS": "NYISO", "ISNE": "ISO-NE",
+}  # fmt: skip
 
 
 def market_at(conn: sqlite3.Connection, latitude: float, longitude: float) -> dict[str, Any] | None:

@@ -16,7 +16,7 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import shapely
@@ -38,6 +38,8 @@ class Holding:
     body: dict[str, Any]
     edge_km: float
     area: float
+    # the stored shape, for an answer that draws it (never compared: a shape is its id's)
+    geometry: BaseGeometry | None = field(default=None, compare=False, repr=False)
 
 
 class PolygonLayer:
@@ -60,7 +62,7 @@ class PolygonLayer:
         for position in sorted(self._tree.query(point, predicate="intersects")):
             region_id, body, geometry = self._regions[int(position)]
             edge = edge_km(self._boundaries[int(position)], latitude, longitude)
-            found.append(Holding(region_id, body, round(edge, 3), geometry.area))
+            found.append(Holding(region_id, body, round(edge, 3), geometry.area, geometry))
         return found
 
     def near(self, latitude: float, longitude: float, tolerance_degrees: float) -> bool:

@@ -12,7 +12,7 @@ import datetime as dt
 import hashlib
 import sqlite3
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,18 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 ASSERTION_OBSERVED = "observed"
+# The members a queue harvester reads from a row, in the order every queue record and its
+# details are written (a record's JSON is stored as built: the order is part of its bytes).
+QUEUE_RECORD_FIELDS = (
+    "recordKey", "market", "projectName", "pointOfInterconnection", "state", "county",
+    "proposedDate", "observedAt",
+)  # fmt: skip
+QUEUE_DETAIL_FIELDS = (
+    "queueDate", "onlineDate", "withdrawnDate", "interconnectionAgreementDate",
+    "studyPhaseOriginal", "studyPhaseNormalized", "countyFips", "regionOriginal", "utilityName",
+    "transmissionEntity", "developer", "cluster", "serviceType", "projectType", "technology",
+    "capacityComponentsMw",
+)  # fmt: skip
 
 
 class HarvestError(Exception):
@@ -143,3 +155,79 @@ def column_letter(index: int) -> str:
     from openpyxl.utils import get_column_letter  # deferred: only spreadsheet harvests need it
 
     return get_column_letter(index + 1)
+
+
+@dataclass(frozen=True)
+class QueueSource:
+    """Who publishes an interconnection queue report, and on what terms: what the evidence
+    of each of its records names."""
+
+    source_id: str
+    source_name: str
+    source_url: str
+    authority: str
+    terms: str
+    redistribution: str
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One row of a queue report as published: its file, worksheet, row number and cells by
+    header."""
+
+    asset: Asset
+    worksheet: str
+    row: int
+    published: Mapping[str, Any]
+
+
+def queue_record_parts(
+    source: QueueSource,
+    at: SheetRow,
+    record_id: str,
+    record: Mapping[str, Any],
+    details: Mapping[str, Any],
+) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """Return (record, details, evidence) of one row of a queue report, as every queue
+    harvester stores them: `record` gives what the harvester read for QUEUE_RECORD_FIELDS,
+    `status` and `requestedCapacityMw`, `details` for QUEUE_DETAIL_FIELDS; the ids, locator,
+    the row's cells as text and the evidence are built here (KeyError for a field left out).
+    """
+    locator = f"{at.asset.file_name}#{at.worksheet}!R{at.row}"
+    source_row = {header: cell_text(value) for header, value in at.published.items()}
+    queue_record = {
+        "id": record_id,
+        "sourceId": source.source_id,
+        "assetHash": at.asset.sha256,
+        **{name: record[name] for name in QUEUE_RECORD_FIELDS},
+        "sourceLocator": locator,
+        "evidenceUrl": source.source_url,
+        "status": record["status"],
+        "requestedCapacityMw": record["requestedCapacityMw"],
+        "qualityFlags": [],
+    }
+    queue_details = {
+        "recordId": record_id,
+        **{name: details[name] for name in QUEUE_DETAIL_FIELDS},
+        "evidence": {
+            "assertionType": ASSERTION_OBSERVED,
+            "authority": source.authority,
+            "sourceLocator": locator,
+            "originalRecord": source_row,
+        },
+        "qualityFlags": [],
+    }
+    evidence = {
+        "recordId": record_id,
+        "sourceId": source.source_id,
+        "assetHash": at.asset.sha256,
+        "sourceLocator": locator,
+        "sourceName": source.source_name,
+        "termsClassification": source.terms,
+        "sourceUrl": source.source_url,
+        "locator": {"type": "spreadsheet_row", "fileName": at.asset.file_name,
+                    "worksheet": at.worksheet, "row": at.row},
+        "sourceRow": source_row,
+        "redistributionPolicy": source.redistribution,
+    }  # fmt: skip
+    return queue_record, queue_details, evidence

@@ -27,13 +27,15 @@ from gridservice.catalogue.quality import (
     synthesized_project_name,
 )
 from gridservice.harvest._base import (
-    ASSERTION_OBSERVED,
     Asset,
     Harvest,
     HarvestError,
+    QueueSource,
+    SheetRow,
     cell_text,
     column_letter,
     open_workbook,
+    queue_record_parts,
     rejection,
     worksheet,
 )
@@ -262,18 +264,12 @@ def _records(
     layout, sheet, asset, label, row_number, values, published, counties
 ) -> tuple[dict, dict, dict]:
     key = values["key"]
-    record_id = f"{re.sub(r'[^a-z]', '', layout.market.lower())}-{key}"
-    locator = f"{asset.file_name}#{label}!R{row_number}"
-    source_row = {name: cell_text(value) for name, value in published.items()}
     state = text(values["state"])
     county = counties.resolve(text(values["county"]), state)
     status_original = _status_text(layout, sheet, published, values)
     status = layout.statuses.get((status_original or "").lower(), status_original)
     mw = number(values["mw"])
     record = {
-        "id": record_id,
-        "sourceId": layout.source_id,
-        "assetHash": asset.sha256,
         "recordKey": key,
         "market": layout.market,
         "projectName": text(values["name"]) or synthesized_project_name(key),
@@ -282,14 +278,10 @@ def _records(
         "county": county.name,
         "proposedDate": iso_date(values["proposed_date"]),
         "observedAt": asset.harvested_at,
-        "sourceLocator": locator,
-        "evidenceUrl": layout.source_url,
         "status": status,
         "requestedCapacityMw": mw,
-        "qualityFlags": [],
     }
     details = {
-        "recordId": record_id,
         "queueDate": iso_date(values["queue_date"]),
         "onlineDate": iso_date(values["online_date"]),
         "withdrawnDate": iso_date(values["withdrawn_date"]),
@@ -308,28 +300,13 @@ def _records(
             (cell_text(published.get(c)) for c in sheet.fuel), layout.fuel_codes
         ),
         "capacityComponentsMw": [mw] if mw is not None else [],
-        "evidence": {
-            "assertionType": ASSERTION_OBSERVED,
-            "authority": AUTHORITY,
-            "sourceLocator": locator,
-            "originalRecord": source_row,
-        },
-        "qualityFlags": [],
     }
-    evidence = {
-        "recordId": record_id,
-        "sourceId": layout.source_id,
-        "assetHash": asset.sha256,
-        "sourceLocator": locator,
-        "sourceName": layout.source_name,
-        "termsClassification": TERMS,
-        "sourceUrl": layout.source_url,
-        "locator": {"type": "spreadsheet_row", "fileName": asset.file_name,
-                    "worksheet": label, "row": row_number},
-        "sourceRow": source_row,
-        "redistributionPolicy": REDISTRIBUTION,
-    }  # fmt: skip
-    return record, details, evidence
+    source = QueueSource(
+        layout.source_id, layout.source_name, layout.source_url, AUTHORITY, TERMS, REDISTRIBUTION
+    )
+    record_id = f"{re.sub(r'[^a-z]', '', layout.market.lower())}-{key}"
+    at = SheetRow(asset, label, row_number, published)
+    return queue_record_parts(source, at, record_id, record, details)
 
 
 def text(value: Any) -> str | None:

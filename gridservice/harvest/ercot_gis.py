@@ -20,13 +20,15 @@ from zoneinfo import ZoneInfo
 from gridservice.harvest import ercot_gis_history as history
 from gridservice.harvest import ercot_gis_layout as layout
 from gridservice.harvest._base import (
-    ASSERTION_OBSERVED,
     Asset,
     Harvest,
     HarvestError,
+    QueueSource,
+    SheetRow,
     cell_text,
     column_letter,
     open_workbook,
+    queue_record_parts,
     rejection,
     require_columns,
 )
@@ -42,6 +44,7 @@ AUTHORITY = "official_operator_dataset"
 # open-data licence, so redistribution of the rows waits for a terms review.
 TERMS = "public_report_no_license_stated"
 REDISTRIBUTION = "review_before_redistribution"
+SOURCE = QueueSource(SOURCE_ID, SOURCE_NAME, SOURCE_URL, AUTHORITY, TERMS, REDISTRIBUTION)
 EXPECTED = "an ERCOT GIS report workbook (GIS_Report_<Month><Year>.xlsx)"
 
 SHEETS = {
@@ -278,13 +281,7 @@ def _records(
     published: dict[str, Any],
 ) -> tuple[dict, dict, dict]:
     inr = published["INR"].strip()
-    record_id = f"ercot-gis-{inr}"
-    locator = f"{asset.file_name}#{sheet}!R{row_number}"
-    source_row = {header: cell_text(value) for header, value in published.items()}
     record = {
-        "id": record_id,
-        "sourceId": SOURCE_ID,
-        "assetHash": asset.sha256,
         "recordKey": inr,
         "market": "ERCOT",
         "projectName": _text(published["Project Name"]),
@@ -293,18 +290,12 @@ def _records(
         "county": _text(published["County"]),
         "proposedDate": _date(published["Projected COD"]),
         "observedAt": observed_at,
-        "sourceLocator": locator,
-        "evidenceUrl": SOURCE_URL,
         "status": "active",
         "requestedCapacityMw": float(published["Capacity (MW)"]),
-        "qualityFlags": [],
     }
     phase = _text(published.get("GIM Study Phase"))
     details = {
-        "recordId": record_id,
-        "queueDate": None,
-        "onlineDate": None,
-        "withdrawnDate": None,
+        **dict.fromkeys(("queueDate", "onlineDate", "withdrawnDate")),
         "interconnectionAgreementDate": _date(published["IA Signed"]),
         "studyPhaseOriginal": phase,
         "studyPhaseNormalized": _study_phase_normalized(phase, kind),
@@ -318,32 +309,9 @@ def _records(
         "projectType": f"{kind}_generator",
         "technology": _join_codes(published["Fuel"], published["Technology"]),
         "capacityComponentsMw": [float(published["Capacity (MW)"])],
-        "evidence": {
-            "assertionType": ASSERTION_OBSERVED,
-            "authority": AUTHORITY,
-            "sourceLocator": locator,
-            "originalRecord": source_row,
-        },
-        "qualityFlags": [],
     }
-    evidence = {
-        "recordId": record_id,
-        "sourceId": SOURCE_ID,
-        "assetHash": asset.sha256,
-        "sourceLocator": locator,
-        "sourceName": SOURCE_NAME,
-        "termsClassification": TERMS,
-        "sourceUrl": SOURCE_URL,
-        "locator": {
-            "type": "spreadsheet_row",
-            "fileName": asset.file_name,
-            "worksheet": sheet,
-            "row": row_number,
-        },
-        "sourceRow": source_row,
-        "redistributionPolicy": REDISTRIBUTION,
-    }
-    return record, details, evidence
+    at = SheetRow(asset, sheet, row_number, published)
+    return queue_record_parts(SOURCE, at, f"ercot-gis-{inr}", record, details)
 
 
 def _join_codes(fuel: Any, technology: Any) -> str | None:

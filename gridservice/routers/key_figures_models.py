@@ -33,6 +33,15 @@ class TightestReserveMargin(BaseModel):
     needMw: float = Field(description="The stated reserve requirement, else 15% of peak.")
     needBasis: str = Field(description='"stated requirement" or "screening reserve".')
     factIds: list[str] = Field(description="The facts it was read from: peak, supply, need.")
+    asOf: str | None = Field(
+        default=None,
+        description="When the newest of those facts was first known (YYYY-MM-DD; absent in "
+        "assessments made before).",
+    )
+    dated: bool | None = Field(
+        default=None,
+        description="Whether `asOf` is more than a year older than the data's newest source.",
+    )
 
 
 class NearestPlant(BaseModel):

@@ -10,6 +10,7 @@ from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gridservice.routers.abstention_models import Abstention
 from gridservice.routers.key_figures_models import KeyFigures
 from gridservice.routers.source_models import QueueRecordSource, SourceFields, SourceName
 
@@ -469,6 +470,14 @@ class Assessment(BaseModel):
         description="An extension: the tightest reserve margin (in MW and as a share of "
         "peak) and the nearest plant, as the service works them out.",
     )
+    datasetAbstentions: list[Abstention] | None = Field(
+        default=None,
+        description="An extension: each dataset that covers only some markets (reserve "
+        "margins, the monthly queue reports, EIA-930 operations) and none of the site's, "
+        "with the markets it covers and its as-of date, so a missing figure never reads as "
+        "a zero (absent on assessments made before).",
+        json_schema_extra={"x-extension": True},
+    )
 
 
 class SiteWithLatestAssessment(Site):
@@ -535,9 +544,29 @@ class TerritoryCandidate(BaseModel):
     )
 
 
+class TerritoryOutline(BaseModel):
+    """A territory polygon holding the point, simplified for drawing (an extension)."""
+
+    territoryId: str
+    utilityId: str | None
+    utility: str | None
+    simplifiedToDegrees: float = Field(
+        description="The simplification tolerance of `geometry`, in degrees: an edge may lie "
+        "this far from the stored polygon's (which is simplified upstream too)."
+    )
+    geometry: Opaque = Field(description="GeoJSON Polygon or MultiPolygon, [longitude, latitude].")
+
+
 class TerritoryResolution(BaseModel):
     location: Opaque
     candidates: list[TerritoryCandidate]
+    polygons: list[TerritoryOutline] | None = Field(
+        default=None,
+        description="Extension: the HIFLD territory polygons holding the point (each a "
+        "`retail_territory_polygon` candidate), simplified for a map; where several overlap "
+        "the point lies in each. Empty when none is loaded or none holds it.",
+        json_schema_extra={"x-extension": True},
+    )
     market: Opaque | None = Field(
         default=None, description=MARKET_DESCRIPTION, json_schema_extra={"x-extension": True}
     )

@@ -15,10 +15,6 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Request
 from starlette.responses import Response
 
-from gridservice.auth import Principal, Tenant
-from gridservice.errors import ApiError
-from gridservice.paging import data_response
-from gridservice.principals import Reviewer, reviewer_of
 from gridservice.reviews import views
 from gridservice.reviews.calibration import Label, calibration
 from gridservice.reviews.states import require_move
@@ -42,7 +38,7 @@ from gridservice.routers.sites import EXTENSION
 from gridservice.runtime.errors import ApiError
 from gridservice.runtime.paging import data_response
 from gridservice.security.auth import Principal, Tenant
-from gridservice.security.principals import reviewer_of
+from gridservice.security.principals import Reviewer, reviewer_of
 from gridservice.store import review_cases, tenancy
 
 router = APIRouter(

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from gridservice.routers.abstention_models import Abstention
 from gridservice.routers.models import Opaque, QualityFlag, SourceEvidence
 
 Firmness = Literal["security_ntp", "ia_signed", "neither"]
@@ -82,11 +83,15 @@ class QueueTotals(BaseModel):
         description="The newest monthly report of the market the radius lies in; null when "
         "no harvested report names a county within the radius (see `abstentions`)."
     )
-    activeProjects: int
-    activeMw: float
-    withoutCapacity: int
-    byFuel: list[FuelCount]
-    byFirmness: list[FirmnessCount]
+    activeProjects: int | None = Field(
+        description="Null (as every figure here) when `report` is null: the radius has no "
+        "monthly report to total, which is not a zero (each county's `queue` says what its "
+        "loaded queues hold)."
+    )
+    activeMw: float | None
+    withoutCapacity: int | None
+    byFuel: list[FuelCount] | None
+    byFirmness: list[FirmnessCount] | None
 
 
 class QueueRecordRef(BaseModel):
@@ -273,17 +278,6 @@ class DropoutRates(BaseModel):
     all: DropoutCounts
     byFuel: list[FuelDropout]
     byCounty: list[CountyDropout]
-    statement: str
-
-
-class Abstention(BaseModel):
-    """A dataset the answer leaves out for some counties: it covers other markets only."""
-
-    dataset: str
-    title: str
-    coversMarkets: list[str]
-    missingForMarkets: list[str]
-    countyFips: list[str]
     statement: str
 
 

@@ -8,6 +8,7 @@ from shapely.geometry.base import BaseGeometry
 
 from gridservice.geography.markets import market_at
 from gridservice.screening import factors
+from gridservice.screening.dataset_coverage import PARTIAL_DATASETS, dataset_abstentions
 from gridservice.screening.key_figures import key_figures
 from gridservice.screening.narrative import next_actions, risks
 from gridservice.screening.outcomes import Context, Outcome, county_label, mw, number
@@ -365,5 +366,6 @@ def screen_site(
             outcomes, county, _limitations(conn, candidates, relevant_queue, as_of)
         ),
         "confidence": _confidence(outcomes, candidates),
-        "keyFigures": key_figures(conn, site, facts),
+        "keyFigures": key_figures(conn, site, facts, as_of),
+        "datasetAbstentions": dataset_abstentions(conn, markets, PARTIAL_DATASETS),
     }

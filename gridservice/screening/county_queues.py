@@ -4,7 +4,9 @@ of a county no harvested monthly report names (from its markets' queue records).
 ERCOT's monthly GIS reports (the queue history) give a county its figures, firmness, changes
 and dropout rates. A county they never name takes its figures from the queue records loaded
 for it, whatever their market (PJM, MISO, SPP...): counts and MW by fuel, without firmness,
-which those records do not state. A county with neither says so (`unavailable`), its figures
+which those records do not state; a county no record names takes its market from the ISO
+boundary holding it (HIFLD's polygons), so a county across an ISO border is counted in the
+queue of the market it lies in. A county with neither says so (`unavailable`), its figures
 null: never a zero that reads as "no projects". Each dataset that covers only some markets is
 named with its markets where the answer leaves it out (`abstentions`).
 """
@@ -14,18 +16,15 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import defaultdict
-from datetime import date
 from typing import Any
 
+from gridservice.geography.markets import market_at
+from gridservice.screening.dataset_coverage import QUEUE_HISTORY, is_dated
+from gridservice.screening.territory import county_index
 from gridservice.store import screening_reads, surroundings_reads
 
-QUEUE_HISTORY = {
-    "dataset": "queue_history",
-    "title": "ERCOT monthly GIS queue reports (queue history, firmness, changes, dropout)",
-    "markets": ["ERCOT"],
-}
-# A source this much older than the newest figure of the answer is said to be dated.
-STALE_AFTER_DAYS = 365
+# The markets whose monthly reports the queue history is harvested from.
+HISTORY_MARKETS = ["ERCOT"]
 RECORDS_LISTED = 25  # as the report-based lists: the first, by queue id; the figures count all
 _NULL_FIGURES = {
     "activeProjects": None,
@@ -36,15 +35,26 @@ _NULL_FIGURES = {
 }
 
 
+def county_region(conn: sqlite3.Connection, county: dict) -> dict[str, Any] | None:
+    """Return the market region (`markets.market_at`) holding a point inside the county, or
+    None when no ISO boundary or non-ISO region is loaded there."""
+    # a point inside the shape, not its centroid: a crescent's centroid can lie outside it
+    inside = county_index(conn).geometry(county["county_fips"]).representative_point()
+    return market_at(conn, inside.y, inside.x)
+
+
 def county_markets(conn: sqlite3.Connection, county: dict, in_history: bool) -> list[str]:
     """Return the markets (upper case) whose loaded queues cover a county: ERCOT when its
-    monthly reports name the county, and the market of each queue record located there.
-
-    The hook for the market of a point (ISO territory polygons): until it is loaded, a county
-    no queue names has no known market here, and says so."""
+    monthly reports name the county, the market of each queue record located there, and,
+    for a county neither names, the ISO whose boundary holds it when that ISO's queue is
+    loaded (its figures are then that queue's, zero included: the queue lists none there)."""
     found = set(surroundings_reads.queue_markets_in_county(conn, county["state"], county["name"]))
     if in_history:
-        found.update(QUEUE_HISTORY["markets"])
+        found.update(HISTORY_MARKETS)
+    if not found:
+        region = county_region(conn, county)
+        if region and region["isIso"] and surroundings_reads.queue_has_market(conn, region["code"]):
+            found.add(region["code"].upper())
     return sorted(found)
 
 
@@ -96,7 +106,12 @@ def records_queue(conn: sqlite3.Connection, county: dict, markets: list[str]) ->
     its figures null with the reason when no loaded queue covers it."""
     entry: dict[str, Any] = {"locationBasis": "county", "reportId": None, "markets": markets}
     if not markets:
-        known = territory_markets(conn, county["county_fips"])
+        region = county_region(conn, county)
+        known = (
+            [region["code"]]
+            if region and region["isIso"]
+            else territory_markets(conn, county["county_fips"])
+        )
         where = f"{county['name']} County, {county['state']}"
         said = (
             f"{'/'.join(known)}'s queue is not loaded"
@@ -125,14 +140,14 @@ def abstentions(site_markets: list[str], uncovered: list[dict]) -> list[dict[str
     if not uncovered:
         return []
     missing = sorted({m for c in uncovered for m in c["queue"]["markets"]} | set(site_markets))
-    missing = [m for m in missing if m not in QUEUE_HISTORY["markets"]]
-    covers = ", ".join(QUEUE_HISTORY["markets"])
+    missing = [m for m in missing if m not in HISTORY_MARKETS]
+    covers = ", ".join(HISTORY_MARKETS)
     where = ", ".join(missing) if missing else "markets not loaded here"
     return [
         {
-            "dataset": QUEUE_HISTORY["dataset"],
-            "title": QUEUE_HISTORY["title"],
-            "coversMarkets": QUEUE_HISTORY["markets"],
+            "dataset": QUEUE_HISTORY.dataset,
+            "title": QUEUE_HISTORY.title,
+            "coversMarkets": HISTORY_MARKETS,
             "missingForMarkets": missing,
             "countyFips": [c["countyFips"] for c in uncovered],
             "statement": f"Queue history: {covers} only — not available for {where} "
@@ -148,8 +163,4 @@ def mark_stale(counties: list[dict], newest: str | None) -> None:
     for county in counties:
         queue = county["queue"]
         as_of = queue.get("asOf")
-        queue["dated"] = bool(as_of and newest and _days_between(as_of, newest) > STALE_AFTER_DAYS)
-
-
-def _days_between(earlier: str, later: str) -> int:
-    return (date.fromisoformat(later[:10]) - date.fromisoformat(earlier[:10])).days
+        queue["dated"] = is_dated(as_of, newest)

@@ -19,6 +19,7 @@ import sqlite3
 from typing import Any
 
 from gridservice.geography.geo import KM_PER_DEGREE, great_circle_km
+from gridservice.screening.dataset_coverage import is_dated
 from gridservice.screening.market import tightest_reserve_margin
 from gridservice.screening.neighbourhood import plant_wire
 from gridservice.store import surroundings_reads
@@ -28,13 +29,15 @@ NEAREST_PLANT_MIN_MW = 10.0
 _PLANTS_READ_AT_ONCE = 50  # nearest first: most sites find a large plant in the first few
 
 
-def _margin_wire(facts: list[dict]) -> dict[str, Any] | None:
+def _margin_wire(facts: list[dict], newest: str | None) -> dict[str, Any] | None:
     tightest = tightest_reserve_margin(facts)
     if tightest is None:
         return None
-    cited = [tightest["peak"]["id"], tightest["supply"]["id"]]
+    read = [tightest["peak"], tightest["supply"]]
     if tightest["requirement"]:
-        cited.append(tightest["requirement"]["id"])
+        read.append(tightest["requirement"])
+    cited = [f["id"] for f in read]
+    known = max((str(f.get("knownFrom") or "")[:10] for f in read), default="") or None
     return {
         "market": tightest["peak"].get("market"),
         "period": tightest["period"],
@@ -46,6 +49,8 @@ def _margin_wire(facts: list[dict]) -> dict[str, Any] | None:
         "needMw": round(tightest["need"], 1),
         "needBasis": "stated requirement" if tightest["requirement"] else "screening reserve",
         "factIds": cited,
+        "asOf": known,
+        "dated": is_dated(known, newest),
     }
 
 
@@ -80,12 +85,15 @@ def nearest_plant(conn: sqlite3.Connection, latitude: float, longitude: float) -
     return None
 
 
-def key_figures(conn: sqlite3.Connection, site: dict, facts: list[dict]) -> dict[str, Any]:
-    """Return the assessment's `keyFigures`."""
+def key_figures(
+    conn: sqlite3.Connection, site: dict, facts: list[dict], newest: str | None = None
+) -> dict[str, Any]:
+    """Return the assessment's `keyFigures`; the margin is `dated` when its facts are over a
+    year older than `newest` (the data's as-of date)."""
     location = site.get("location") or {}
     plant = nearest_plant(conn, float(location["latitude"]), float(location["longitude"]))
     return {
-        "tightestReserveMargin": _margin_wire(facts),
+        "tightestReserveMargin": _margin_wire(facts, newest),
         "nearestPlant": (
             {
                 **{k: plant[k] for k in ("id", "plantId", "plantName", "distanceKm")},

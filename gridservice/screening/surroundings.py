@@ -8,6 +8,7 @@ import sqlite3
 from typing import Any
 
 from gridservice.screening import county_queues
+from gridservice.screening.dataset_coverage import OPERATIONS, RESERVE_MARGINS, dataset_abstentions
 from gridservice.screening.neighbourhood import plants_by_county, points_by_county, queue_figures
 from gridservice.screening.queue_change import dropout_rates, queue_changes, report_wire
 from gridservice.screening.queue_history import firm_mw, month_shift
@@ -219,7 +220,13 @@ def site_surroundings(
         entry["plants"] = {"locationBasis": "coordinates", "nearest": plants[county["county_fips"]]}
         counties.append(entry)
     county_queues.mark_stale(counties, max(c["queue"]["asOf"] or "" for c in counties) or None)
-    totals = queue_figures(conn, now_rows, with_projects=False)
+    # Without a monthly report the radius has no total: null figures, never a zero.
+    totals = (
+        queue_figures(conn, now_rows, with_projects=False)
+        if newest
+        else {k: None for k in ("activeProjects", "activeMw", "withoutCapacity", "byFuel")}
+        | {"byFirmness": None}
+    )
     names = {c["county_fips"]: c["name"] for c, _ in within}
     checked = [r for r in (from_report, to_report, newest) if r is not None]
     site_entry = next(c for c in counties if c["isSiteCounty"])
@@ -251,7 +258,8 @@ def site_surroundings(
             else None
         ),
         "dropout": dropout_rates(conn, reports, fips, names) if reports else None,
-        "abstentions": county_queues.abstentions(site_markets, uncovered),
+        "abstentions": county_queues.abstentions(site_markets, uncovered)
+        + dataset_abstentions(conn, site_markets, (RESERVE_MARGINS, OPERATIONS)),
         "limitations": _limitations(
             conn, counties, reports, list({id(r): r for r in checked}.values())
         ),

@@ -17,7 +17,11 @@ from typing import Any
 from gridservice.geography.geo import GEOMETRY_SOURCE, CountyIndex
 from gridservice.geography.markets import market_at
 from gridservice.geography.polygon_index import snapshot_key
-from gridservice.screening.territory_polygons import mark_agreement, polygon_candidates
+from gridservice.screening.territory_polygons import (
+    mark_agreement,
+    polygon_candidates,
+    territory_outlines,
+)
 from gridservice.store import screening_reads
 
 CONFIDENCE_BASIS = "source_authority_heuristic_not_benchmark_accuracy"
@@ -145,8 +149,9 @@ def attribution_of(candidates: list[dict], market: dict | None) -> str | None:
 
 
 def resolve_service_territory(conn: sqlite3.Connection, latitude: float, longitude: float) -> dict:
-    """Return `{location, candidates, market, attribution}` for a point: its county, the
-    territories holding or listing it, and the market region it is in."""
+    """Return `{location, candidates, market, attribution, polygons}` for a point: its
+    county, the territories holding or listing it, the market region it is in and the
+    territory polygons holding it, simplified for a map."""
     county = county_at(conn, latitude, longitude)
     candidates = service_territory_candidates(conn, latitude, longitude, county)
     market = market_at(conn, latitude, longitude)
@@ -155,4 +160,5 @@ def resolve_service_territory(conn: sqlite3.Connection, latitude: float, longitu
         "candidates": candidates,
         "market": market,
         "attribution": attribution_of(candidates, market),
+        "polygons": territory_outlines(conn, latitude, longitude),
     }

@@ -13,6 +13,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+import shapely
+from shapely.geometry import mapping
+from shapely.geometry.base import BaseGeometry
+
 from gridservice.geography.polygon_index import Holding, polygon_layer
 from gridservice.store import geography_reads
 
@@ -26,6 +30,10 @@ POLYGON_AUTHORITY_CONFIDENCE = 0.7
 DEPTH_CAP_KM = 25.0
 # The polygons are simplified upstream: a point this near an edge may belong to a neighbour.
 SIMPLIFICATION_KM = 1.0
+# A drawn outline keeps about this many steps across its longest side, and no finer than
+# the simplification the polygons already carry (about 100 m).
+OUTLINE_DETAIL = 400
+OUTLINE_MIN_TOLERANCE = 0.001
 # A county-listed utility whose own polygon does not hold the point keeps this share.
 CONTRADICTED_LISTING_FACTOR = 0.5
 
@@ -69,6 +77,34 @@ def polygon_candidates(conn: sqlite3.Connection, latitude: float, longitude: flo
             }
         )
     return candidates
+
+
+def simplified_geojson(geometry: BaseGeometry) -> tuple[dict[str, Any], float]:
+    """Return a shape simplified for drawing (GeoJSON, coordinates to 4 decimals) and the
+    tolerance used, in degrees: a fixed share of its size, so a state-wide territory
+    travels in a few thousand points and a town's keeps its streets' detail."""
+    min_x, min_y, max_x, max_y = geometry.bounds
+    tolerance = max(OUTLINE_MIN_TOLERANCE, max(max_x - min_x, max_y - min_y) / OUTLINE_DETAIL)
+    simple = shapely.set_precision(geometry.simplify(tolerance, preserve_topology=True), 1e-4)
+    return mapping(simple), round(tolerance, 4)
+
+
+def territory_outlines(conn: sqlite3.Connection, latitude: float, longitude: float) -> list[dict]:
+    """Return the territory polygons holding the point, simplified for a map (`polygons`
+    of the territory answer), in the order of their candidates."""
+    outlines = []
+    for h in polygon_layer(conn, POLYGON_LAYER).holding(latitude, longitude):
+        shape, tolerance = simplified_geojson(h.geometry)
+        outlines.append(
+            {
+                "territoryId": h.region_id,
+                "utilityId": h.body.get("utilityId"),
+                "utility": h.body.get("utility"),
+                "simplifiedToDegrees": tolerance,
+                "geometry": shape,
+            }
+        )
+    return outlines
 
 
 def _agreement(agrees: bool | None, other: str, note: str) -> dict[str, Any]:

@@ -370,6 +370,12 @@ def queue_markets_in_county(conn: sqlite3.Connection, state: str, county: str) -
     return [r[0] for r in rows]
 
 
+def queue_has_market(conn: sqlite3.Connection, market: str) -> bool:
+    """Return whether any queue record of a market is loaded (one row read, by index)."""
+    row = conn.execute("SELECT 1 FROM queue_records WHERE market = ? LIMIT 1", (market,))
+    return row.fetchone() is not None
+
+
 def queue_record_bodies_in_county(
     conn: sqlite3.Connection, state: str, county: str, markets: Sequence[str]
 ) -> list[str]:

@@ -145,3 +145,26 @@ def test_no_project_listed_shows_the_services_reason_not_a_bare_zero():
     )
     shown = summary.transmission_headline(listed)
     assert (shown.value, shown.detail) == ("2", "1 cancelled")
+
+
+def test_a_market_without_reserve_margins_or_firmness_is_said_not_shown_as_zero():
+    missing = [
+        {"dataset": "reserve_margins", "coversMarkets": ["ERCOT"], "missingForMarkets": ["PJM"]},
+        {"dataset": "queue_history", "coversMarkets": ["ERCOT"], "missingForMarkets": ["PJM"]},
+    ]
+    record = {"id": "p", "status": "active", "requestedCapacityMw": 300.0}
+    assessment = Assessment.model_validate(
+        {"datasetAbstentions": missing, "relevantQueueRecords": [record]}
+    )
+    shown = summary.headlines(assessment)
+    assert (shown[2].value, shown[2].detail) == ("Not loaded for PJM", "Loaded for ERCOT only")
+    assert "0 MW" not in shown[1].detail and "firmness not stated" in shown[1].detail
+
+
+def test_the_margin_says_its_source_date_and_when_it_is_dated():
+    margin = {"market": "ERCOT", "period": "2026", "marginMw": 10.0, "shareOfPeak": 0.1,
+              "asOf": "2023-05-15", "dated": True}  # fmt: skip
+    shown = summary.headlines(
+        Assessment.model_validate({"keyFigures": {"tightestReserveMargin": margin}})
+    )
+    assert shown[2].detail.endswith("; as of 2023-05-15, over a year older than the newest data")

@@ -4,15 +4,15 @@ and each point's market region shown.
 The service refuses a point abroad only when its store holds the whole country's state
 outlines; the demo store holds a few states, so this module serves a copy of it with every
 Census state outline added (from the package the service reads them from) and a market
-region (a box) around San Marcos.
+region (a box) and two overlapping territory polygons around San Marcos.
 """
 
 from __future__ import annotations
 
 import pytest
-from conftest import ALPHA_TOKEN, REPO_ROOT, app_path, page_path, unescape
+from conftest import ALPHA_TOKEN, REPO_ROOT, app_path, drawn_map, page_path, unescape
 from demo_store import demo_store_copy
-from polygon_layers import around, market_row, write_layer
+from polygon_layers import ATTRIBUTION, around, market_row, territory_row, write_layer
 from streamlit.testing.v1 import AppTest
 
 from gridclient import GridDataClient, UnprocessableEntityError
@@ -24,6 +24,11 @@ from gridservice.store import db, writer
 
 LONDON = (51.5074, -0.1278)
 SAN_MARCOS = DEMO_POINTS["dual_certified"]
+# two territory polygons (boxes) overlapping at San Marcos
+TERRITORIES = (
+    ("eia:test-wide", "Wide Co-op (test)", 0.3),
+    ("eia:test-town", "Town Power (test)", 0.1),
+)
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +39,10 @@ def national_service(tmp_path_factory):
     with conn:
         writer.insert_states(conn, geo.load_states(geo._state_table()))  # noqa: SLF001 - all
     write_layer(conn, "market_regions", [market_row("ERCOT", around(*SAN_MARCOS))])
+    write_layer(conn, "retail_territory_polygons", [
+        territory_row(utility_id, name, around(*SAN_MARCOS, half))
+        for utility_id, name, half in TERRITORIES
+    ])  # fmt: skip
     conn.close()
     server = start_in_thread(Settings(db_path=path, demo=True))
     yield server.base_url
@@ -60,6 +69,17 @@ def refusal_of(
     return refused.value
 
 
+def territory_page_at(point: tuple[float, float]) -> AppTest:
+    """Return the Service territory page run with `point` typed in, drawn without error."""
+    at = AppTest.from_file(page_path("service_territory"), default_timeout=90)
+    at.run()
+    at.number_input(key="territory.latitude").set_value(point[0])
+    at.number_input(key="territory.longitude").set_value(point[1])
+    at.run()
+    assert not at.exception
+    return at
+
+
 def test_a_point_abroad_is_refused_with_the_services_message(national_env):
     before = [site.id for site in national_env.sites.list()]
     service_says = refusal_of(national_env, *LONDON)
@@ -81,12 +101,7 @@ def test_a_point_abroad_is_refused_with_the_services_message(national_env):
 
 
 def test_the_service_territory_page_and_the_site_list_show_the_market(national_env):
-    at = AppTest.from_file(page_path("service_territory"), default_timeout=90)
-    at.run()
-    at.number_input(key="territory.latitude").set_value(SAN_MARCOS[0])
-    at.number_input(key="territory.longitude").set_value(SAN_MARCOS[1])
-    at.run()
-    assert not at.exception
+    at = territory_page_at(SAN_MARCOS)
     market = national_env.service_territories.resolve(
         latitude=SAN_MARCOS[0], longitude=SAN_MARCOS[1]
     ).market
@@ -98,3 +113,19 @@ def test_the_service_territory_page_and_the_site_list_show_the_market(national_e
     at.run()
     frame = next(f.value for f in at.dataframe if "Customer reference" in f.value.columns)
     assert frame.loc[frame["Site"] == site.id, "Market"].tolist() == [market.name]
+
+
+def test_the_territory_page_draws_the_overlapping_polygons_with_their_attribution(national_env):
+    at = territory_page_at(SAN_MARCOS)
+    outlines = national_env.service_territories.resolve(
+        latitude=SAN_MARCOS[0], longitude=SAN_MARCOS[1]
+    ).polygons
+    assert {o.utility for o in outlines} == {name for _, name, _ in TERRITORIES}
+    layer = next(
+        layer for layer in drawn_map(at)["layers"] if layer.get("id") == "territory_polygons"
+    )
+    assert [f["geometry"] for f in layer["data"]] == [o.geometry for o in outlines]
+    captions = [unescape(c.value) for c in at.caption]
+    [legend] = [c for c in captions if c.startswith("Territory polygons holding the point")]
+    assert all(name in legend for _, name, _ in TERRITORIES) and "overlap" in legend
+    assert ATTRIBUTION in captions

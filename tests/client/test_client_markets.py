@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from demo_store import demo_store_copy
 from polygon_layers import ATTRIBUTION, around, market_row, territory_row, write_layer
+from shapely.geometry import Point, shape
 
 import gridclient as gc
 from gridservice.demo import DEMO_POINTS
@@ -89,3 +90,19 @@ def test_surroundings_name_the_market_region_beside_the_queue_market(client, sit
     assert isinstance(surroundings.market_region, gc.Market)
     assert surroundings.market_region.code == "ERCOT"
     assert surroundings.market_region.attribution == ATTRIBUTION
+
+
+def test_a_territory_answer_carries_the_polygons_holding_the_point_for_a_map(
+    client, listed_utility
+):
+    answer = client.service_territories.resolve(latitude=POINT[0], longitude=POINT[1])
+    listed, _ = listed_utility
+    outlines = {o.utility_id: o for o in answer.polygons}
+    assert set(outlines) == {listed, UNLISTED}
+    shapes = {u: shape(o.geometry) for u, o in outlines.items()}
+    for utility, drawn in shapes.items():
+        assert drawn.contains(Point(POINT[1], POINT[0])), utility
+        assert outlines[utility].simplified_to_degrees > 0
+    # drawn as written: the 0.1-degree box lies inside the 0.2-degree one, overlapping it
+    assert shapes[UNLISTED].area == pytest.approx(0.04, abs=1e-3)
+    assert shapes[listed].contains(shapes[UNLISTED])

@@ -14,9 +14,9 @@ import gridclient as gc
 from gridservice.app import create_app
 from gridservice.demo import DEMO_POINTS
 from gridservice.screening.factors import FACTORS
+from gridservice.security.tokens import issue_token
 from gridservice.settings import Settings
 from gridservice.store import db
-from gridservice.tokens import issue_token
 
 TENANT = "tenant-alpha"
 BASE_URL = "http://grid.test"

@@ -28,8 +28,8 @@ from gridclient import (
 from gridclient._surroundings import ChangedProject
 from gridservice.demo import DEMO_POINTS
 from gridservice.screening.factors import FACTORS
+from gridservice.security.tokens import issue_token
 from gridservice.store.db import connect
-from gridservice.tokens import issue_token
 
 FORBIDDEN = [
     {"id": "site_chosen_by_client"},

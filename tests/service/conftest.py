@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -70,3 +71,43 @@ def census_counties_store(tmp_path_factory) -> tuple[Path, dict]:
     finally:
         conn.close()
     return path, run
+
+
+# The files of a store for screening anywhere in the country: the EIA-861 county listing,
+# HIFLD's territories and ISO boundaries, the six ISOs' January 2025 queues and the national
+# plants file, harvested in this order over the Census counties.
+NATIONAL_FILES = (
+    ("eia861", "eia861/Service_Territory_2024.xlsx"),
+    ("hifld-territories", "hifld_territories/hifld_electric_retail_service_territories.geojson"),
+    ("hifld-iso", "hifld_territories/hifld_independent_system_operators.geojson"),
+    ("pjm-queue", "iso_queues_2025_01/pjm_serial_service_request_status_2025-01.xlsx"),
+    ("miso-queue", "iso_queues_2025_01/miso_gi_interactive_queue_2025-01.csv"),
+    ("spp-queue", "iso_queues_2025_01/spp_gi_active_requests_2025-01.xlsx"),
+    ("caiso-queue", "iso_queues_2025_01/caiso_queue_report_2025-01-23.xlsx"),
+    ("nyiso-queue", "iso_queues_2025_01/nyiso_interconnection_queue_2025-01.xlsx"),
+    ("isone-queue", "iso_queues_2025_01/isone_queue_report_2025-01-23.xlsx"),
+    ("eia-plants", "eia_plants/eia_power_plants_202305_us.csv"),
+)
+
+
+@pytest.fixture(scope="session")
+def national_store(census_counties_store, tmp_path_factory) -> Path:
+    """A store of the whole country harvested once per test process from the real files
+    (`NATIONAL_FILES` over a copy of the counties store, about a minute); copy it before
+    writing. Skips when a file is absent."""
+    from gridservice.harvest import run_harvest
+    from gridservice.store import db
+
+    data = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+    missing = [relative for _, relative in NATIONAL_FILES if not (data / relative).is_file()]
+    if missing:
+        pytest.skip(f"shared public data files are absent: {', '.join(missing)}")
+    path = tmp_path_factory.mktemp("national") / "national.db"
+    shutil.copyfile(census_counties_store[0], path)
+    conn = db.connect(path)
+    try:
+        for source, relative in NATIONAL_FILES:
+            run_harvest(conn, source, data / relative)
+    finally:
+        conn.close()
+    return path

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from harvest_support import counties_store
 from shapely.geometry import Point, shape
 
+from bench.bench_surroundings import NATIONAL_SITES as POINTS
 from gridservice.app import create_app
 from gridservice.harvest import run_harvest
 from gridservice.settings import Settings
@@ -28,16 +29,6 @@ TERRITORIES = DATA / "hifld_territories" / "hifld_electric_retail_service_territ
 MARKETS = DATA / "hifld_territories" / "hifld_independent_system_operators.geojson"
 EIA861 = DATA / "eia861" / "Service_Territory_2024.xlsx"
 HEADERS = {"Authorization": "Bearer gds_polygon_test"}
-POINTS = {
-    "Loudoun VA": (39.08, -77.65),
-    "Franklin OH": (39.96, -83.00),
-    "Polk IA": (41.59, -93.62),
-    "Potter TX": (35.20, -101.83),
-    "Kern CA": (35.37, -119.02),
-    "Albany NY": (42.65, -73.75),
-    "Worcester MA": (42.26, -71.80),
-    "Maricopa AZ": (33.45, -112.07),
-}
 ECTOR = (31.85, -102.37)
 ABROAD = {"Atlantic": (35.0, -50.0), "London": (51.5074, -0.1278)}
 
