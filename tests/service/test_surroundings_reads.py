@@ -22,8 +22,8 @@ from gridservice.demo import DEMO_POINTS
 from gridservice.screening.queue_change import OUTCOME_ORDER, dropout_rates
 from gridservice.screening.site_changes import site_changes
 from gridservice.screening.surroundings import (
-    _market_reports,
     county_queue_history,
+    market_reports,
     site_surroundings,
 )
 from gridservice.screening.territory import county_at, county_index
@@ -171,7 +171,7 @@ def test_dropout_rates_match_the_row_by_row_computation(demo_conn, point, radius
     within = county_index(demo_conn).counties_within(latitude, longitude, radius)
     fips = [c["county_fips"] for c, _ in within]
     names = {c["county_fips"]: c["name"] for c, _ in within}
-    reports = _market_reports(demo_conn, surroundings_reads.queue_reports(demo_conn), fips)
+    reports = market_reports(demo_conn, surroundings_reads.queue_reports(demo_conn), fips)
     got = dropout_rates(demo_conn, reports, fips, names)
     expected = reference_dropout(demo_conn, reports, fips, names)
     assert {k: got[k] for k in expected} == expected
