@@ -40,6 +40,12 @@ from gridclient._errors import (
     UnsupportedMediaTypeError,
 )
 from gridclient._paging import Page, Pager, quality_flags_text
+from gridclient._queue_completion import (
+    CompletionGroup,
+    CompletionProject,
+    QueueCompletion,
+    SurvivalCurve,
+)
 from gridclient._response import RawResponse
 from gridclient._site_changes import FactChange, SiteChanges
 from gridclient._source_fields import SourceFields, SourceName
@@ -142,6 +148,10 @@ __all__ = [
     "QueueRecordDetails",
     "QueueRecordEvidence",
     "QueueStatusNow",
+    "QueueCompletion",
+    "CompletionGroup",
+    "CompletionProject",
+    "SurvivalCurve",
     "RateLimitError",
     "RawResponse",
     "Release",
