@@ -43,6 +43,7 @@ from gridclient._paging import Page, Pager, quality_flags_text
 from gridclient._queue_completion import (
     CompletionGroup,
     CompletionProject,
+    LikelyToBuild,
     QueueCompletion,
     SurvivalCurve,
 )
@@ -151,6 +152,7 @@ __all__ = [
     "QueueCompletion",
     "CompletionGroup",
     "CompletionProject",
+    "LikelyToBuild",
     "SurvivalCurve",
     "RateLimitError",
     "RawResponse",

@@ -88,6 +88,38 @@ class CompletionProject(GridModel):
     source: SourceCell | None = None
 
 
+class LikelyGroup(GridModel):
+    fuel: str | None = None
+    phase: str | None = None
+    queued_mw: float | None = None
+    project_ids: list[str] = Field(default_factory=list)
+    completion_share: float | None = None
+    share_basis: str | None = None
+    ended_projects: int | None = None
+    weighted_mw: float | None = None
+
+
+class FlaggedProjects(GridModel):
+    projects: int | None = None
+    mw: float | None = None
+    project_ids: list[str] = Field(default_factory=list)
+
+
+class LikelyToBuild(GridModel):
+    """Queued MW weighted by the historical completion of the same fuel and phase: a
+    heuristic (``label``), with its ``basis``; and the two flags."""
+
+    label: str | None = None
+    queued_mw: float | None = None
+    weighted_mw: float | None = None
+    unweighted_mw: float | None = None
+    by_group: list[LikelyGroup] = Field(default_factory=list)
+    synchronised_still_queued: FlaggedProjects | None = None
+    projected_cod_past: FlaggedProjects | None = None
+    as_of: str | None = None
+    basis: str | None = None
+
+
 class CompletionWindow(GridModel):
     first_month: str | None = None
     last_month: str | None = None
@@ -108,6 +140,7 @@ class QueueCompletion(GridModel):
     by_county: list[CompletionGroup] = Field(default_factory=list)
     by_phase: list[CompletionGroup] = Field(default_factory=list)
     time_to_operation: TimeToOperation | None = None
+    likely_to_build: LikelyToBuild | None = None
     projects: list[CompletionProject] = Field(default_factory=list)
     basis: str | None = None
 
@@ -146,6 +179,7 @@ class QueueHistory(_Resource):
 __all__ = [
     "CompletionGroup",
     "CompletionProject",
+    "LikelyToBuild",
     "QueueCompletion",
     "QueueHistory",
     "SurvivalCurve",

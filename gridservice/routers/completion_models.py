@@ -101,6 +101,42 @@ class CompletionProject(BaseModel):
     source: SourceCell = Field(description="The project's newest queued row in these counties.")
 
 
+class LikelyGroup(BaseModel):
+    fuel: str
+    phase: Firmness
+    queuedMw: float
+    projectIds: list[str]
+    completionShare: float | None = Field(
+        description="Share of the place's ended projects of this fuel (and phase, by "
+        "`shareBasis`) that reached commercial operation; null when too few have ended."
+    )
+    shareBasis: Literal["fuel_and_phase", "fuel", "too_few_ended"]
+    endedProjects: int
+    weightedMw: float | None
+
+
+class FlaggedProjects(BaseModel):
+    projects: int
+    mw: float
+    projectIds: list[str]
+
+
+class LikelyToBuild(BaseModel):
+    label: Literal["heuristic"]
+    queuedMw: float
+    weightedMw: float = Field(description="Queued MW weighted by historical completion.")
+    unweightedMw: float = Field(description="Queued MW of fuels too few of which have ended.")
+    byGroup: list[LikelyGroup]
+    synchronisedStillQueued: FlaggedProjects = Field(
+        description="Approved for synchronisation, yet still listed queued."
+    )
+    projectedCodPast: FlaggedProjects = Field(
+        description="Still queued with a projected COD before the data's as-of date."
+    )
+    asOf: str
+    basis: str
+
+
 class CompletionPlace(BaseModel):
     basis: Literal["county", "radius"]
     countyFips: list[str]
@@ -132,5 +168,6 @@ class QueueCompletion(BaseModel):
     byCounty: list[CountyGroup]
     byPhase: list[PhaseGroup]
     timeToOperation: TimeToOperation
+    likelyToBuild: LikelyToBuild
     projects: list[CompletionProject]
     basis: str

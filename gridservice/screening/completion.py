@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from gridservice.screening.likely_build import likely_to_build
 from gridservice.screening.outcomes import months_between, parse_date
 from gridservice.screening.queue_history import cell, fuel_group
 from gridservice.screening.surroundings import (
@@ -202,6 +203,7 @@ def completion_figures(projects: list[Row], reports: list[Row]) -> dict[str, Any
             for k, g in _grouped(projects, lambda p: p["phaseReached"]).items()
         ],
         "timeToOperation": {start: _curve(projects, start) for start in STARTS},
+        "likelyToBuild": likely_to_build(projects, newest["report_date"] or newest["report_month"]),
         "projects": projects,
     }
 

@@ -36,6 +36,8 @@ def test_completion_near_a_point_is_typed_and_every_count_lists_its_projects(cli
     )
     assert isinstance(completion, gc.QueueCompletion)
     assert isinstance(completion.time_to_operation.entry, gc.SurvivalCurve)
+    assert isinstance(completion.likely_to_build, gc.LikelyToBuild)
+    assert completion.likely_to_build.label == "heuristic"
     everything = completion.all
     shares = (
         everything.reached_operation,

@@ -121,3 +121,54 @@ def test_postgresql_answers_as_sqlite_does(
         conn.close()
     on_sqlite = _completion(demo_with_db[0], county=busiest_county)
     assert on_postgres == on_sqlite
+
+
+def test_queued_mw_is_weighted_by_completion_of_the_same_fuel_and_phase(demo_with_db):
+    client, _ = demo_with_db
+    data = _completion(client, latitude=HAYS[0], longitude=HAYS[1], radius_km=150)
+    likely = data["likelyToBuild"]
+    assert likely["label"] == "heuristic" and "not a forecast" in likely["basis"]
+    projects = {p["projectId"]: p for p in data["projects"]}
+    weighted = 0.0
+    for group in likely["byGroup"]:
+        alike = [
+            p
+            for p in data["projects"]
+            if p["fuel"] == group["fuel"]
+            and p["outcome"] not in ("stillQueued",)
+            and (group["shareBasis"] == "fuel" or p["phaseReached"] == group["phase"])
+        ]
+        if group["shareBasis"] != "too_few_ended":
+            built = sum(1 for p in alike if p["outcome"] == "reachedOperation")
+            assert group["completionShare"] == pytest.approx(built / len(alike), abs=1e-4)
+            queued = sum(projects[i]["capacityMw"] or 0 for i in group["projectIds"])
+            weighted += queued * built / len(alike)
+        assert all(projects[i]["outcome"] == "stillQueued" for i in group["projectIds"])
+    assert likely["weightedMw"] == pytest.approx(weighted, abs=0.1 * len(likely["byGroup"]))
+    assert 0 < likely["weightedMw"] < likely["queuedMw"]
+
+
+def test_synchronised_and_past_cod_projects_still_queued_are_flagged(demo_with_db, busiest_county):
+    client, conn = demo_with_db
+    newest = conn.execute(
+        "SELECT max(report_month), max(report_date) FROM queue_reports"
+    ).fetchone()
+    queued = conn.execute(
+        "SELECT h.project_id, h.projected_cod, h.report_id, h.file_name FROM queue_history h "
+        "JOIN queue_reports r ON r.report_id = h.report_id WHERE r.report_month = ? AND "
+        "h.status = 'active' AND h.county_fips = ? ORDER BY h.project_id",
+        (newest[0], busiest_county),
+    ).fetchall()
+    # The demo approves none for synchronisation: one queued project gets that approval.
+    project_id, _, report_id, file_name = queued[0]
+    conn.execute(
+        "INSERT INTO queue_history (report_id, project_id, sheet, status, file_name, worksheet, "
+        "row, milestone) VALUES (?, ?, 'commissioning', 'commissioned', ?, "
+        "'Commissioning Update', 99, 'synchronization')",
+        (report_id, project_id, file_name),
+    )
+    conn.commit()
+    likely = _completion(client, county=busiest_county)["likelyToBuild"]
+    assert likely["synchronisedStillQueued"]["projectIds"] == [project_id]
+    past = [p for p, cod, *_ in queued if cod and cod < likely["asOf"]]
+    assert likely["projectedCodPast"]["projectIds"] == past
