@@ -23,6 +23,7 @@ from gridservice.screening.queue_history import cell, fuel_group
 from gridservice.screening.surroundings import (
     SurroundingsInputError,
     checked_radius,
+    county_queue_history,
     market_reports,
 )
 from gridservice.screening.survival import kaplan_meier, median_months
@@ -283,3 +284,42 @@ BASIS = (
     "operation are Kaplan-Meier estimates: a project still queued, or gone without reaching "
     "operation, is censored at the last month it was seen, not counted as a failure."
 )
+
+
+def county_completion(conn: sqlite3.Connection, county_fips: str) -> dict[str, Any] | None:
+    """Return the assessment's short completion figures for a county (counts by outcome, the
+    three median months to operation, the likely build and its flags, and where the whole
+    answer is), or None when no harvested report queues a project there."""
+    try:
+        whole = queue_completion(conn, county=county_fips)
+    except SurroundingsInputError:
+        return None
+    likely = whole["likelyToBuild"]
+    curves = whole["timeToOperation"]
+    return {
+        "href": f"/v1/queue-history/completion?county={county_fips}",
+        "asOf": whole["asOf"],
+        "window": whole["window"],
+        "projects": whole["all"]["projects"],
+        **{outcome: whole["all"][outcome]["count"] for outcome in OUTCOMES},
+        "timeToOperation": {
+            start: {k: curve[k] for k in ("projects", "reachedOperation", "medianMonths")}
+            for start, curve in curves.items()
+        },
+        "likelyToBuild": {
+            **{k: likely[k] for k in ("label", "queuedMw", "weightedMw", "unweightedMw", "basis")},
+            **{
+                flag: {k: likely[flag][k] for k in ("projects", "mw")}
+                for flag in ("synchronisedStillQueued", "projectedCodPast")
+            },
+        },
+    }
+
+
+def queue_history_with_completion(conn: sqlite3.Connection, county: dict | None) -> dict | None:
+    """Return the assessment's `queueHistory` for the site's county (`county_queue_history`)
+    with its completion figures (`completion`), or None."""
+    history = county_queue_history(conn, county)
+    if history is not None:
+        history["completion"] = county_completion(conn, county["fips"])
+    return history

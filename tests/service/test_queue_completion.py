@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import pytest
 from completion_expected import entry_durations, lifelines_median, outcome_counts, project_words
+from demo_store import demo_store_copy
 
 from gridservice.demo import DEMO_POINTS
+from gridservice.screening import screen_site
 from gridservice.screening.completion import queue_completion
+from gridservice.screening.outcomes import mw
 from gridservice.screening.survival import kaplan_meier
 from gridservice.store import db
 
@@ -172,3 +175,40 @@ def test_synchronised_and_past_cod_projects_still_queued_are_flagged(demo_with_d
     assert likely["synchronisedStillQueued"]["projectIds"] == [project_id]
     past = [p for p, cod, *_ in queued if cod and cod < likely["asOf"]]
     assert likely["projectedCodPast"]["projectIds"] == past
+
+
+def test_the_assessment_times_the_queue_by_the_county_history(demo_with_db, tmp_path):
+    client, _ = demo_with_db
+    conn = db.connect(demo_store_copy(tmp_path / "demo.db"))
+    try:
+        site = {
+            "id": "site_completion",
+            "requestedPeakLoadMw": 300.0,
+            "targetInServiceDate": "2028-01-01",
+            "location": {"latitude": HAYS[0], "longitude": HAYS[1]},
+        }
+        assessment = screen_site(
+            conn, site, assessment_id="asm_completion", tenant_id="demo-alpha",
+            created_at="2025-11-01T00:00:00Z",
+        )  # fmt: skip
+    finally:
+        conn.close()
+    history = assessment["queueHistory"]
+    whole = _completion(client, county=history["countyFips"])
+    completion = history["completion"]
+    assert completion["stillQueued"] == whole["all"]["stillQueued"]["count"]
+    entry = whole["timeToOperation"]["entry"]
+    assert completion["timeToOperation"]["entry"]["medianMonths"] == entry["medianMonths"]
+    findings = {f["factor"]: f["finding"] for f in assessment["readiness"]["findings"]}
+    if entry["medianMonths"] is None:
+        assert f"{entry['projects']} projects measured from entry" in findings["timeline"]
+    else:
+        assert f"median of {entry['medianMonths']} months from entering" in findings["timeline"]
+    likely = whole["likelyToBuild"]
+    if likely["unweightedMw"] >= likely["queuedMw"]:
+        assert "Too few of the county's projects" in findings["queue_congestion"]
+    else:
+        assert f"would build about {mw(likely['weightedMw'])}" in findings["queue_congestion"]
+    if likely["projectedCodPast"]["projects"]:
+        past = likely["projectedCodPast"]
+        assert f"({mw(past['mw'])}) have a projected COD before" in findings["queue_congestion"]
