@@ -40,6 +40,13 @@ from gridclient._errors import (
     UnsupportedMediaTypeError,
 )
 from gridclient._paging import Page, Pager, quality_flags_text
+from gridclient._queue_completion import (
+    CompletionGroup,
+    CompletionProject,
+    LikelyToBuild,
+    QueueCompletion,
+    SurvivalCurve,
+)
 from gridclient._response import RawResponse
 from gridclient._reviews import (
     Adjudication,
@@ -155,6 +162,11 @@ __all__ = [
     "QueueRecordDetails",
     "QueueRecordEvidence",
     "QueueStatusNow",
+    "QueueCompletion",
+    "CompletionGroup",
+    "CompletionProject",
+    "LikelyToBuild",
+    "SurvivalCurve",
     "RateLimitError",
     "RawResponse",
     "Release",

@@ -12,6 +12,7 @@ import httpx
 
 from gridclient._capabilities import OPENAPI_PATH, Capabilities, capabilities_from_openapi
 from gridclient._errors import NotFoundError
+from gridclient._queue_completion import QueueHistory
 from gridclient._resources import (
     Assessments,
     BalancingAuthorityOperations,
@@ -74,6 +75,7 @@ class GridDataClient:
         self.transmission_projects = TransmissionProjects(self._transport)
         self.dockets = Dockets(self._transport)
         self.queue_records = QueueRecords(self._transport)
+        self.queue_history = QueueHistory(self._transport)
         self.evidence = Evidence(self._transport)
         self.sites = Sites(self._transport)
         self.assessments = Assessments(self._transport)

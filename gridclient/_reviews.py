@@ -253,4 +253,3 @@ class Reviews(_Resource):
         return self._post(
             self._case_path(case_id, "/reviews/packet"), packet, Review, idempotency_key
         )
-

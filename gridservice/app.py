@@ -18,6 +18,7 @@ from gridservice.catalogue.release import release_identity
 from gridservice.demo.edition import retire_outdated
 from gridservice.routers import (
     assessments,
+    completion,
     evidence,
     facts,
     generation,
@@ -260,6 +261,7 @@ def create_app(settings: Settings) -> FastAPI:
         site_changes,
         assessments,
         surroundings,
+        completion,
     ):
         app.include_router(module.router, dependencies=authenticated)
     # Review cases: a reviewer's token reaches these (and nothing above), each route

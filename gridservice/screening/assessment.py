@@ -8,12 +8,12 @@ from shapely.geometry.base import BaseGeometry
 
 from gridservice.geography.markets import market_at
 from gridservice.screening import factors
+from gridservice.screening.completion import queue_history_with_completion
 from gridservice.screening.dataset_coverage import PARTIAL_DATASETS, dataset_abstentions
 from gridservice.screening.key_figures import key_figures
 from gridservice.screening.narrative import next_actions, risks
 from gridservice.screening.outcomes import Context, Outcome, county_label, mw, number
 from gridservice.screening.readiness import readiness
-from gridservice.screening.surroundings import county_queue_history
 from gridservice.screening.surroundings_lists import bound_queue_history
 from gridservice.screening.territory import (
     attribution_of,
@@ -337,7 +337,7 @@ def screen_site(
         as_of,
         duplicate_queue=duplicates,
         queue_states=screening_reads.queue_states(conn),
-        queue_history=county_queue_history(conn, county),
+        queue_history=queue_history_with_completion(conn, county),
         transmission_loaded=bool(projects) or screening_reads.has_transmission_projects(conn),
     )
     outcomes = factors.evaluate(ctx)

@@ -14,6 +14,8 @@ from gridservice.screening.history_findings import (
     change_sentence,
     cod_slip_sentence,
     firmness_sentence,
+    likely_build_sentence,
+    months_to_cod_sentence,
 )
 from gridservice.screening.market import market_adequacy
 from gridservice.screening.outcomes import (
@@ -188,6 +190,7 @@ def queue_congestion(ctx: Context) -> Outcome:
         text += f" The first {MAX_CITATIONS} are cited."
     if ctx.queue_history:
         text += firmness_sentence(ctx.queue_history) + change_sentence(ctx.queue_history)
+        text += likely_build_sentence(ctx.queue_history)
     return Outcome(factor, severity, text, cited[:MAX_CITATIONS], points=queue_points(active_mw))
 
 
@@ -371,7 +374,7 @@ def timeline(ctx: Context) -> Outcome:
         )
         cited = sorted(i for _, i in durations)[:MAX_CITATIONS]
     if ctx.queue_history:
-        text += cod_slip_sentence(ctx.queue_history)
+        text += cod_slip_sentence(ctx.queue_history) + months_to_cod_sentence(ctx.queue_history)
     return Outcome(factor, severity, text, cited)
 
 

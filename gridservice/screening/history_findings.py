@@ -10,6 +10,7 @@ from __future__ import annotations
 import statistics
 
 from gridservice.screening.outcomes import count, months_between, mw, parse_date
+from gridservice.screening.queue_history import month_shift
 
 
 def firmness_sentence(history: dict) -> str:
@@ -70,3 +71,62 @@ def cod_slip_sentence(history: dict) -> str:
     if later:
         text += f" (median {statistics.median(later):.0f} months)"
     return text + f", {len(slips) - len(later)} earlier or within the month."
+
+
+def likely_build_sentence(history: dict) -> str:
+    """Return what the county's queue would build weighted by its history, and the flags."""
+    completion = history.get("completion")
+    if not completion or not completion["likelyToBuild"]["queuedMw"]:
+        return ""
+    likely = completion["likelyToBuild"]
+    if likely["unweightedMw"] >= likely["queuedMw"]:
+        text = (
+            f" Too few of the county's projects of the same fuels have ended to weight the "
+            f"{mw(likely['queuedMw'])} still queued by how often they reached commercial operation"
+        )
+    else:
+        text = (
+            f" Weighted by how often the county's ended projects of the same fuel and phase "
+            f"reached commercial operation (a heuristic), the {mw(likely['queuedMw'])} still "
+            f"queued would build about {mw(likely['weightedMw'])}"
+        )
+    if 0 < likely["unweightedMw"] < likely["queuedMw"]:
+        text += f" ({mw(likely['unweightedMw'])} of fuels too few of which have ended left out)"
+    synchronised, past = likely["synchronisedStillQueued"], likely["projectedCodPast"]
+    if synchronised["projects"]:
+        text += (
+            f"; {count(synchronised['projects'], 'project')} ({mw(synchronised['mw'])}) approved "
+            "for synchronisation are still listed queued"
+        )
+    if past["projects"]:
+        text += (
+            f"; {count(past['projects'], 'queued project')} ({mw(past['mw'])}) have a projected "
+            f"COD before {completion['asOf']}"
+        )
+    return text + "."
+
+
+def months_to_cod_sentence(history: dict) -> str:
+    """Return the county's historical median months to commercial operation (Kaplan-Meier)
+    and when a request entering at the data's as-of date would reach it at that median."""
+    completion = history.get("completion")
+    if not completion:
+        return ""
+    window = completion["window"]
+    entry = completion["timeToOperation"]["entry"]
+    agreement = completion["timeToOperation"]["interconnectionAgreement"]
+    span = f"{window['reports']} monthly reports ({window['firstMonth']} to {window['lastMonth']})"
+    if entry["medianMonths"] is None:
+        return (
+            f" In {span}, fewer than half of the county's {entry['projects']} projects measured "
+            "from entry reached commercial operation, so the reports give no median months to COD."
+        )
+    reached = month_shift(completion["asOf"][:7], entry["medianMonths"])
+    text = (
+        f" In {span}, the county's projects took a median of {entry['medianMonths']} months from "
+        f"entering the queue to commercial operation ({entry['reachedOperation']} of "
+        f"{entry['projects']} measured reached it; Kaplan-Meier, projects still queued censored)"
+    )
+    if agreement["medianMonths"] is not None:
+        text += f", {agreement['medianMonths']} from a signed IA"
+    return text + f": a request entering at {completion['asOf']} would reach it around {reached}."

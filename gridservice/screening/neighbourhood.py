@@ -14,6 +14,7 @@ from collections import defaultdict
 from typing import Any
 
 from gridservice.geography.geo import CountyIndex, great_circle_km
+from gridservice.harvest.poi import parse_poi
 from gridservice.screening.queue_history import (
     FIRMNESS,
     active_by_project,
@@ -89,7 +90,14 @@ def _flags(text: str) -> tuple[str, ...]:
     return tuple(json.loads(text))
 
 
-def _point_wire(row: Row) -> dict[str, Any]:
+def _point_wire(row: Row, cited_text: str | None) -> dict[str, Any]:
+    """Return a point as the wire shows it, its name and text read from the cited cell (the
+    point's first naming row may spell it otherwise)."""
+    if cited_text:
+        cited = parse_poi(cited_text)
+        if cited["point_id"] == row["point_id"]:
+            row = {**row, **{k: cited[k] for k in ("bus_name", "from_bus_name", "to_bus_name")}}
+        row = {**row, "raw": cited_text}
     name = row["bus_name"]
     if row["kind"] == "tap":
         name = f"tap {row['from_bus_name'] or row['from_bus_number']} - " + str(
@@ -115,8 +123,12 @@ def points_by_county(conn: sqlite3.Connection, fips: list[str]) -> dict[str, dic
     """Return each county's interconnection points grouped by kV (highest first) and unparsed."""
     out: dict[str, dict[str, Any]] = {f: {"byKv": [], "unparsed": []} for f in fips}
     by_kv: dict[str, dict[float | None, list[dict]]] = defaultdict(lambda: defaultdict(list))
-    for row in surroundings_summary.points_in_counties(conn, fips):
-        point = _point_wire(row)
+    rows = surroundings_summary.points_in_counties(conn, fips)
+    texts = surroundings_reads.cited_poi_texts(
+        conn, [(r["report_id"], r["worksheet"], r["row"]) for r in rows], fips
+    )
+    for row in rows:
+        point = _point_wire(row, texts.get((row["report_id"], row["worksheet"], row["row"])))
         if point["kind"] == "unparsed":
             out[row["county_fips"]]["unparsed"].append(point)
         else:

@@ -34,7 +34,8 @@ class SurroundingsInputError(ValueError):
         self.status, self.code, self.detail, self.field = status, code, detail, field
 
 
-def _radius(radius_km: float | None) -> float:
+def checked_radius(radius_km: float | None) -> float:
+    """Return the radius asked for (the default when none), or the 422 it is out of range."""
     radius = DEFAULT_RADIUS_KM if radius_km is None else float(radius_km)
     if not 0 <= radius <= MAX_RADIUS_KM:
         raise SurroundingsInputError(
@@ -82,7 +83,7 @@ def _report_pair(
     return from_report, to_report
 
 
-def _market_reports(conn: sqlite3.Connection, reports: list[Row], fips: list[str]) -> list[Row]:
+def market_reports(conn: sqlite3.Connection, reports: list[Row], fips: list[str]) -> list[Row]:
     """Return the reports of the market whose newest report names the most of these counties."""
     markets = sorted({r["market"] for r in reports})
     if len(markets) > 1:
@@ -173,7 +174,7 @@ def site_surroundings(
     """Return the surroundings of a site (the wire `SiteSurroundings`), every project of
     every list in it; `summaries`: how many of each list to describe in full (None: all),
     the others carrying their queue id alone (for an answer that lists only those)."""
-    radius = _radius(radius_km)
+    radius = checked_radius(radius_km)
     latitude = float(site["location"]["latitude"])
     longitude = float(site["location"]["longitude"])
     index = county_index(conn)
@@ -189,7 +190,7 @@ def site_surroundings(
     fips = [c["county_fips"] for c, _ in within]
     in_history = surroundings_reads.counties_in_history(conn, fips)
     reports = (
-        _market_reports(conn, surroundings_reads.queue_reports(conn), fips) if in_history else []
+        market_reports(conn, surroundings_reads.queue_reports(conn), fips) if in_history else []
     )
     from_report, to_report = (
         _report_pair(reports, from_month, to_month) if reports else (None, None)
@@ -274,7 +275,7 @@ def county_queue_history(conn: sqlite3.Connection, county: dict | None) -> dict[
     if county is None or not surroundings_reads.counties_in_history(conn, [county["fips"]]):
         return None
     fips = [county["fips"]]
-    reports = _market_reports(conn, surroundings_reads.queue_reports(conn), fips)
+    reports = market_reports(conn, surroundings_reads.queue_reports(conn), fips)
     from_report, newest = _report_pair(reports, None, None)
     rows = _report_rows(conn, [newest, from_report], fips, described=True)
     figures = queue_figures(conn, [r for r in rows if r["report_id"] == newest["report_id"]])

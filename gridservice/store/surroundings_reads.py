@@ -295,6 +295,25 @@ def with_point_columns(conn: sqlite3.Connection, named: list[tuple]) -> list[Row
     ]
 
 
+def cited_poi_texts(
+    conn: sqlite3.Connection, cells: Sequence[tuple[str, str, int]], county_fips: Sequence[str]
+) -> dict[tuple[str, str, int], str]:
+    """Return the 'POI Location' text of each cited row (report id, worksheet, row) of some
+    counties: what the cell itself says, not another row's text of the same point."""
+    wanted = set(cells)
+    reports = sorted({report for report, _, _ in wanted})
+    if not wanted or not county_fips:
+        return {}
+    cursor = tuples(
+        conn,
+        "SELECT report_id, worksheet, row, poi_location FROM queue_history WHERE "
+        f"county_fips IN ({_marks(county_fips)}) AND report_id IN ({_marks(reports)}) "
+        "AND poi_location IS NOT NULL",
+        [*county_fips, *reports],
+    )
+    return {(r, w, n): text for r, w, n, text in cursor.fetchall() if (r, w, n) in wanted}
+
+
 def points_in_counties(conn: sqlite3.Connection, county_fips: Sequence[str]) -> list[Row]:
     """Return each (point, county) named in some counties, read from every naming row: the
     point, the projects naming it there (comma-separated) and its newest naming row."""

@@ -44,6 +44,7 @@ EXTENSIONS = {
     ("post", "/v1/sites/{siteId}/assessments"),
     ("get", "/v1/sites/{siteId}/assessments"),
     ("get", "/v1/sites/{siteId}/surroundings"),
+    ("get", "/v1/queue-history/completion"),
     ("post", "/v1/assessments/{assessmentId}/exports"),
 }
 

@@ -9,13 +9,16 @@ from __future__ import annotations
 import csv
 import hashlib
 import re
+from functools import cache
 
 import openpyxl
 import pytest
+from completion_expected import entry_durations, lifelines_median, outcome_counts, project_words
 from harvest_support import DATA, fresh_store
 
 from gridservice.harvest import runner
 from gridservice.screening import queue_change
+from gridservice.screening.completion import queue_completion
 from gridservice.store import surroundings_reads
 
 pytestmark = pytest.mark.slow
@@ -149,6 +152,7 @@ def test_rows_of_each_era_match_the_workbook_cells(built, month):
     assert sha == hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+@cache  # every workbook is read once per module
 def _newest_words() -> dict[str, tuple[str, str]]:
     """INR -> (month, status) of the newest event sheet row naming it, read from every
     standing workbook (COD approvals only count as commissioned; a tie goes to the later
@@ -223,3 +227,27 @@ def test_a_project_that_moved_county_did_not_leave_it(built):
     changes = queue_change.queue_changes(conn, reports, first, last, [ECTOR])
     assert moved.isdisjoint(p["projectId"].upper() for p in changes["left"])
     assert any(fips != ECTOR for m, _, fips in held if m == last["report_month"])
+
+
+def test_ector_completion_and_months_to_operation_follow_the_reports(built):
+    conn, _ = built
+    data = queue_completion(conn, county=ECTOR)
+    words = project_words(conn, {ECTOR})
+    counts = {k: v["count"] for k, v in data["all"].items() if isinstance(v, dict) and v["count"]}
+    assert counts == dict(outcome_counts(words))
+    # Every project the service says ended by an event sheet ended so in the workbooks.
+    published = _newest_words()
+    ended = {"reachedOperation": {"commissioned"}, "droppedOut": {"inactive", "cancelled"}}
+    for project in data["projects"]:
+        if project["outcome"] in ended:
+            assert published[project["projectId"].upper()][1] in ended[project["outcome"]]
+    window = data["window"]
+    durations = entry_durations(words, window["firstMonth"], window["lastMonth"])
+    assert data["timeToOperation"]["entry"]["medianMonths"] == lifelines_median(durations)
+    # The largest cohort whose entry year the reports give.
+    cohort = max(
+        (c for c in data["byCohort"] if c["cohort"].isdigit()), key=lambda c: c["projects"]
+    )
+    keys = [k for k, p in words.items() if p["first"][:4] == cohort["cohort"]]
+    cohort_counts = {k: v["count"] for k, v in cohort.items() if isinstance(v, dict) and v["count"]}
+    assert cohort_counts == dict(outcome_counts(words, keys))

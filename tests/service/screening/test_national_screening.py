@@ -24,7 +24,7 @@ from gridservice.store import db, writer
 
 pytestmark = pytest.mark.slow  # harvests the national store (about a minute)
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3] / ".." / "shared" / "data"
 HIFLD = DATA / "hifld_territories"
 HEADERS = {"Authorization": "Bearer gds_national_screening"}
 PARTIAL = {"reserve_margins", "queue_history", "balancing_authority_operations"}
