@@ -43,7 +43,7 @@ SLOW_MODULES = {
     "app/test_grid_operations.py",
     "app/test_national_store.py",
     "app/test_portfolio.py",
-    "app/test_reviews.py",
+    "app/test_reviews_page.py",
     "app/test_generation.py",
     "app/test_frame.py",
     "app/test_first_start.py",
