@@ -107,6 +107,20 @@ def test_reviews_export_formula_safe_in_csv_and_xlsx() -> None:
     assert book["Reviews"].loc[0, "Comment"] == spreadsheets.safe_cell(answer.comment)
 
 
+def test_the_cases_table_leads_with_each_case_state_and_reviews_in() -> None:
+    """At 1280 px the table shows about five columns: the state, due date, how many of the
+    asked reviewers have answered and the disagreements come before the long names."""
+    case = ReviewCase(
+        id="rvc_1",
+        state="in_review",
+        reviewers=["fictional-reviewer-with-a-long-name", "fictional-reviewer-two"],
+        reviews=[Review(reviewer="fictional-reviewer-two", revision=1, factors=[])],
+    )
+    frame = reviews_view.cases_frame([case])
+    assert list(frame.columns[:5]) == ["Case", "State", "Due", "Reviews in", "Disagreements"]
+    assert frame.loc[0, "Reviews in"] == "1 of 2"
+
+
 def test_the_assessment_shows_its_review_status(service_env, alpha_client: GridDataClient) -> None:
     cases = [c for c in alpha_client.reviews.cases() if c.assessment_id == SEEDED_ASSESSMENT]
     at = AppTest.from_file(page_path("assessment"), default_timeout=120)
