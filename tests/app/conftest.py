@@ -48,11 +48,17 @@ def fresh_data_cache():
 @pytest.fixture
 def service_env(demo_service, monkeypatch):
     """Point the app at the session's service as tenant demo-alpha; return the base URL."""
-    monkeypatch.setenv("GRID_API_BASE_URL", demo_service)
-    monkeypatch.setenv("GRID_API_TOKEN", ALPHA_TOKEN)
+    point_app_at(monkeypatch, demo_service, ALPHA_TOKEN)
+    return demo_service
+
+
+def point_app_at(monkeypatch: pytest.MonkeyPatch, base_url: str, token: str) -> None:
+    """Make the app's pages reach the service at `base_url` as the token's tenant, from the
+    repository's root, on the default basemap (as `GRID_API_*` do in a deployment)."""
+    monkeypatch.setenv("GRID_API_BASE_URL", base_url)
+    monkeypatch.setenv("GRID_API_TOKEN", token)
     monkeypatch.delenv("GRID_APP_BASEMAP_STYLE", raising=False)
     monkeypatch.chdir(REPO_ROOT)
-    return demo_service
 
 
 @pytest.fixture
@@ -187,8 +193,6 @@ def many_sites_env(many_sites_service, monkeypatch):
     """Point the app at the tenant with 205 sites; return its client."""
     from gridclient import GridDataClient
 
-    monkeypatch.setenv("GRID_API_BASE_URL", many_sites_service)
-    monkeypatch.setenv("GRID_API_TOKEN", MANY_SITES_TOKEN)
-    monkeypatch.chdir(REPO_ROOT)
+    point_app_at(monkeypatch, many_sites_service, MANY_SITES_TOKEN)
     with GridDataClient(base_url=many_sites_service, token=MANY_SITES_TOKEN) as client:
         yield client

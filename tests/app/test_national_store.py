@@ -10,7 +10,7 @@ region (a box) and two overlapping territory polygons around San Marcos.
 from __future__ import annotations
 
 import pytest
-from conftest import ALPHA_TOKEN, REPO_ROOT, app_path, drawn_map, page_path, unescape
+from conftest import ALPHA_TOKEN, app_path, drawn_map, page_path, point_app_at, unescape
 from demo_store import demo_store_copy
 from polygon_layers import ATTRIBUTION, around, market_row, territory_row, write_layer
 from streamlit.testing.v1 import AppTest
@@ -51,10 +51,7 @@ def national_service(tmp_path_factory):
 
 @pytest.fixture
 def national_env(national_service, monkeypatch):
-    monkeypatch.setenv("GRID_API_BASE_URL", national_service)
-    monkeypatch.setenv("GRID_API_TOKEN", ALPHA_TOKEN)
-    monkeypatch.delenv("GRID_APP_BASEMAP_STYLE", raising=False)
-    monkeypatch.chdir(REPO_ROOT)
+    point_app_at(monkeypatch, national_service, ALPHA_TOKEN)
     with GridDataClient(base_url=national_service, token=ALPHA_TOKEN) as client:
         yield client
 
