@@ -85,7 +85,11 @@ def simplified_geojson(geometry: BaseGeometry) -> tuple[dict[str, Any], float]:
     travels in a few thousand points and a town's keeps its streets' detail."""
     min_x, min_y, max_x, max_y = geometry.bounds
     tolerance = max(OUTLINE_MIN_TOLERANCE, max(max_x - min_x, max_y - min_y) / OUTLINE_DETAIL)
-    simple = shapely.set_precision(geometry.simplify(tolerance, preserve_topology=True), 1e-4)
+    # Pointwise rounding: some published territories are invalid (self-touching rings), and
+    # the default mode's overlay refuses them; a drawing needs rounded points, not topology.
+    simple = shapely.set_precision(
+        geometry.simplify(tolerance, preserve_topology=True), 1e-4, mode="pointwise"
+    )
     return mapping(simple), round(tolerance, 4)
 
 

@@ -13,11 +13,12 @@ import random
 import pytest
 import shapely
 from polygon_layers import market_row, write_layer
-from shapely.geometry import Point
+from shapely.geometry import Point, Polygon, shape
 
 from gridservice.geography.geo import edge_km, local_km
 from gridservice.geography.markets import market_at
 from gridservice.geography.polygon_index import polygon_layer
+from gridservice.screening.territory_polygons import simplified_geojson
 from gridservice.store import db, meta_reads
 
 
@@ -101,3 +102,20 @@ def test_the_distance_to_the_edge_is_that_of_the_whole_ring():
     for latitude, longitude in [(40.0, -100.0), (44.0, -95.0), (36.5, -108.0), (41.0, -90.5)]:
         whole = local_km(boundary, latitude, longitude).distance(Point(0, 0))
         assert edge_km(boundary, latitude, longitude) == pytest.approx(whole, abs=1e-6)
+
+
+def test_an_invalid_published_territory_is_still_drawn_rounded() -> None:
+    """HIFLD publishes some territories with self-touching rings; the territory answer's
+    outline of one must not fail the whole resolution (it answered 500 in Franklin County)."""
+    touching_holes = Polygon(
+        [(0, 0), (2, 0), (2, 2), (0, 2)],
+        [
+            [(0.5, 0.5), (1.5, 0.5), (1.5, 1.5), (0.5, 1.5)],
+            [(1, 1), (1.8, 1), (1.8, 1.8), (1, 1.8)],
+        ],
+    )
+    assert not touching_holes.is_valid
+    outline, _ = simplified_geojson(touching_holes)
+    drawn = shape(outline)
+    assert drawn.bounds == touching_holes.bounds
+    assert all(round(x, 4) == x for x, _ in drawn.exterior.coords)
