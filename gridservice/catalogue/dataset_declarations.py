@@ -81,6 +81,8 @@ DATASETS: tuple[DatasetDeclaration, ...] = (
         "No monthly reports: what changed and dropout rates cannot be computed.",
         tables=("queue_reports", "queue_history"),
         harvests=("ercot-gis", "ercot-gis-history"),
+        routes=("/v1/queue-history/completion",),
+        client_resource="queue_history",
     ),
     DatasetDeclaration(
         "interconnection_points",

@@ -19,6 +19,7 @@ from security_support import ALPHA, create_assessment, create_export, create_sit
 from gridclient import (
     FactorAgreement,
     FactorCalibration,
+    QueueCompletion,
     Review,
     ReviewCase,
     SiteChanges,
@@ -179,6 +180,17 @@ def test_no_response_carries_a_field_beyond_the_interface(service, store_copy):
         meta=True,
     )
     latitude, longitude = DEMO_POINTS["dual_certified"]
+    problems += check_single(
+        get(
+            "/v1/queue-history/completion",
+            latitude=latitude,
+            longitude=longitude,
+            radius_km=100,
+        ),
+        QueueCompletion,
+        "completion",
+        meta=True,
+    )
     territory = post(
         "/v1/service-territory-resolutions",
         "/v1/service-territory-resolutions",

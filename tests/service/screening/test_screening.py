@@ -37,9 +37,11 @@ ASSESSMENT_FIELDS = {
     "readiness",
     "confidence",
     "keyFigures",
-    # Extensions: the point's market region and the territory polygons' attribution.
+    # Extensions: the point's market region, the territory polygons' attribution and the
+    # datasets loaded for other markets only.
     "market",
     "attribution",
+    "datasetAbstentions",
 }
 FACTORS = {
     "service_territory",
