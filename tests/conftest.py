@@ -67,8 +67,32 @@ SLOW_MODULES = {
 }
 
 
+# Modules that build a store from the real files for a minute or more. Each module runs on
+# one worker (`--dist loadfile`), so they go first: the short modules then fill in around
+# them, instead of one worker finishing a long harvest alone at the end of the run.
+FIRST_MODULES = (
+    "service/harvest/test_harvest_history_archive.py",
+    "service/screening/test_national_screening.py",
+    "service/harvest/test_harvest_ercot_gis.py",
+    "service/screening/test_real_data_screening.py",
+    "service/screening/test_real_data_surroundings.py",
+    "service/harvest/test_harvest_iso_queues.py",
+    "service/screening/test_territory_polygons.py",
+    "service/catalogue/test_queue_status_real_data.py",
+    "service/harvest/test_harvest_queue_history.py",
+)
+
+
+def run_order(item: pytest.Item) -> int:
+    """Return where a test's module stands in `FIRST_MODULES`, or after all of them."""
+    relative = item.path.relative_to(TESTS).as_posix()
+    return FIRST_MODULES.index(relative) if relative in FIRST_MODULES else len(FIRST_MODULES)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the slow kinds of test `slow` (a module marks its own slow tests as well)."""
+    """Mark the slow kinds of test `slow` (a module marks its own slow tests as well), and
+    put the long harvests first (a stable sort: the rest keep their order)."""
+    items.sort(key=run_order)
     for item in items:
         relative = item.path.relative_to(TESTS)
         if (
