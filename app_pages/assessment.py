@@ -6,7 +6,14 @@ import streamlit as st
 
 from components import assessment_summary as summary
 from components import assessment_view as view
-from components import connection, data, glossary, reviews_view, surroundings_view
+from components import (
+    connection,
+    data,
+    glossary,
+    review_form,
+    reviews_view,
+    surroundings_view,
+)
 from components.assessment_downloads import draw_downloads
 from components.problems import problem_boundary
 from components.text import escape_markdown
@@ -58,6 +65,7 @@ with problem_boundary():
         )
         cases = data.review_cases(conn)
         st.caption(escape_markdown(reviews_view.review_status_words(cases, assessment.id)))
+        review_form.draw_send_form(conn, assessment.id)
         location = site.location if site else None
         point = (location.latitude, location.longitude) if location else None
         summary.draw_band(

@@ -1,4 +1,5 @@
-"""What an expert reviewer sees: the queue of their blinded packets and the review form.
+"""What an expert reviewer sees: the queue of their blinded packets and the review form;
+and the analyst's form that sends an assessment to reviewers.
 
 The form asks, factor by factor, the reviewer's own severity, whether the finding's evidence
 supports it, their confidence and a comment, then the attestation. A submission's
@@ -8,8 +9,10 @@ replays the one review; changed answers are an amendment (the next revision).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
+import re
 import uuid
 from typing import Any
 
@@ -17,10 +20,17 @@ import pandas as pd
 import streamlit as st
 
 from components import connection, data, glossary
+from components.problems import show_problem
 from components.reviews_view import CANNOT_JUDGE, reviews_frame, state_words
 from components.tables import show_table
 from components.text import escape_markdown
-from gridclient import ExpertReviewPacket, FactorAnswer, ReviewCase, ReviewSubmission
+from gridclient import (
+    ExpertReviewPacket,
+    FactorAnswer,
+    GridAPIError,
+    ReviewCase,
+    ReviewSubmission,
+)
 
 SEVERITY_CHOICES = [*glossary.SEVERITIES.values(), CANNOT_JUDGE]
 CONFIDENCE_CHOICES = list(glossary.SEVERITIES.values())
@@ -166,5 +176,57 @@ def draw_reviewer(conn: connection.ConnectionKey) -> None:
             escape_markdown(
                 f"This case is {state_words(case.state).lower()}: reviews can no longer be "
                 "submitted."
+            )
+        )
+
+
+REVIEWER_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")  # as tokens name reviewers
+REVIEW_DAYS = 14  # the due date offered: two weeks from today
+
+
+def reviewer_names(text: str) -> list[str]:
+    """Return the reviewer names typed (commas, semicolons or spaces between them), once each,
+    in the order typed."""
+    return list(dict.fromkeys(n for n in re.split(r"[,;\s]+", text.strip()) if n))
+
+
+def draw_send_form(conn: connection.ConnectionKey, assessment_id: str) -> None:
+    """Draw the analyst's form sending the assessment to two or more reviewers by a date."""
+    with st.expander("Send for expert review"):
+        with st.form(f"send.{assessment_id}"):
+            typed = st.text_input(
+                "Reviewers",
+                max_chars=400,
+                help="Two or more reviewer names, separated by commas: the names their "
+                "reviewer credentials were issued under by the service's administrator.",
+            )
+            due = st.date_input(
+                "Due by",
+                value=dt.date.today() + dt.timedelta(days=REVIEW_DAYS),
+                min_value=dt.date.today(),
+            )
+            if not st.form_submit_button("Send for review"):
+                return
+        names = reviewer_names(typed)
+        bad = [n for n in names if not REVIEWER_NAME.match(n)]
+        if len(names) < 2 or bad:
+            st.error(
+                escape_markdown(
+                    "Not sent: "
+                    + (f"these are not reviewer names: {', '.join(bad)}. " if bad else "")
+                    + ("Name at least two reviewers." if len(names) < 2 else "")
+                )
+            )
+            return
+        key = idempotency_key(assessment_id, {"reviewers": names, "due": due.isoformat()})
+        try:
+            case = data.send_for_review(conn, assessment_id, names, due.isoformat(), key)
+        except GridAPIError as exc:  # the service's refusal, in the app's words
+            show_problem(exc)
+            return
+        st.success(
+            escape_markdown(
+                f"Sent to {', '.join(names)} as case {case.id}, due {due.isoformat()}. "
+                "It is listed on the Expert reviews page."
             )
         )

@@ -42,6 +42,7 @@ from components.data.reviews import (
     review_case,
     review_cases,
     review_packet,
+    send_for_review,
     submit_review,
 )
 from components.data.search import evidence_chunks, evidence_pages, territory_resolution
@@ -72,6 +73,7 @@ __all__ = [
     "review_case",
     "review_cases",
     "review_packet",
+    "send_for_review",
     "submit_review",
     "FILTERED_MAX",
     "LOOKED_UP_SITES",

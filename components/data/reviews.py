@@ -73,3 +73,15 @@ def submit_review(
     review_cases.clear()
     review_case.clear()
     return submitted
+
+
+def send_for_review(
+    conn: ConnectionKey, assessment_id: str, reviewers: list[str], due_date: str, key: str
+) -> ReviewCase:
+    """Send the assessment to the named reviewers by the due date (the same key replays the
+    one case); forget the cached cases, which now hold it."""
+    case = client(conn).reviews.send(
+        assessment_id, reviewers=reviewers, due_date=due_date, idempotency_key=key
+    )
+    review_cases.clear()
+    return case

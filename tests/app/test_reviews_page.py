@@ -8,7 +8,7 @@ import io
 
 import pandas as pd
 import pytest
-from conftest import ALPHA_TOKEN, page_path
+from conftest import ALPHA_TOKEN, page_path, unescape
 from streamlit.testing.v1 import AppTest
 
 from components import reviews_view, spreadsheets
@@ -131,3 +131,32 @@ def test_the_assessment_shows_its_review_status(service_env, alpha_client: GridD
     status = status.replace("\\", "")
     for case in cases:
         assert f"case {case.id} {reviews_view.state_words(case.state).lower()}" in status
+
+
+def test_an_analyst_sends_the_assessment_for_review_from_its_page(
+    service_env, alpha_client: GridDataClient
+) -> None:
+    """Two reviewers and a due date sent from the assessment page make one case; a second
+    click on the same answers replays it; one name alone is refused in words."""
+    before = {c.id for c in alpha_client.reviews.cases()}
+    at = AppTest.from_file(page_path("assessment"), default_timeout=120)
+    at.query_params["assessment"] = SEEDED_ASSESSMENT
+    at.run()
+    field = next(t for t in at.text_input if t.label == "Reviewers")
+    field.input("fictional-reviewer-avery")
+    next(b for b in at.button if b.label == "Send for review").click()
+    at.run()
+    assert any("Name at least two reviewers" in e.value for e in at.error)
+    assert {c.id for c in alpha_client.reviews.cases()} == before
+
+    field = next(t for t in at.text_input if t.label == "Reviewers")
+    field.input("fictional-reviewer-avery, fictional-reviewer-blake")
+    for _ in range(2):
+        next(b for b in at.button if b.label == "Send for review").click()
+        at.run()
+        assert not at.exception and [e.value for e in at.error] == []
+    new = [c for c in alpha_client.reviews.cases() if c.id not in before]
+    assert len(new) == 1
+    assert new[0].assessment_id == SEEDED_ASSESSMENT
+    assert sorted(new[0].reviewers) == ["fictional-reviewer-avery", "fictional-reviewer-blake"]
+    assert any(new[0].id in unescape(s.value) for s in at.success)
