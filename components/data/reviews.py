@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from components.connection import ConnectionKey
 from components.data._cache import cached, client
+from components.data.service import capabilities
 from gridclient import (
     ExpertReviewPacket,
     FactorAgreement,
@@ -16,12 +17,16 @@ from gridclient import (
 )
 
 
-@cached()
 def acting_as_reviewer(conn: ConnectionKey) -> bool:
-    """Return True when the session's token is a reviewer's: it reaches its review cases
-    and none of a tenant's records (listing sites answers 404 to it, to no tenant)."""
+    """Return True when the session's token is a reviewer's: the deployment offers review
+    cases and the analysts' agreement across them answers 404 to it (to no tenant)."""
+    # Asked of the review routes, never of the site listing: a deployment that lists no
+    # sites answers that 404 to tenants too, and a tenant's page would pay one more
+    # listing. The agreement is the analysts' Reviews page's own cached fetch.
+    if not capabilities(conn).supports("GET", "/v1/review-cases/agreement"):
+        return False
     try:
-        client(conn).sites.list(limit=1, max_items=1).first()
+        review_agreement(conn)
     except NotFoundError:
         return True
     return False

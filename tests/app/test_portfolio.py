@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 from components import data
 from components import portfolio_view as view
 from components.data import tenant as data_tenant
+from components.spreadsheets import formula_safe
 from components.tables import MISSING_CELL
 from components.text import escape_markdown
 from gridclient import (
@@ -219,16 +220,19 @@ def test_the_table_comes_from_one_slim_listing_with_each_whole_assessments_figur
         {"include": "latest_assessment_summary", "limit": "500"}
     ]
     whole = alpha_client.sites.list(include_latest_assessment=True, limit=200)
-    expected = view.portfolio_frame(
-        [
-            s.model_copy(
-                update={
-                    "latest_assessment_summary": s.latest_assessment
-                    and AssessmentSummary.from_assessment(s.latest_assessment)
-                }
-            )
-            for s in whole
-        ]
+    # as the page draws it: formula-safe, so a site named "=HYPERLINK(...)" shows its `'`
+    expected = formula_safe(
+        view.portfolio_frame(
+            [
+                s.model_copy(
+                    update={
+                        "latest_assessment_summary": s.latest_assessment
+                        and AssessmentSummary.from_assessment(s.latest_assessment)
+                    }
+                )
+                for s in whole
+            ]
+        )
     )
     shown = frames(at)[0].set_index("Site id").sort_index()
     expected = expected.set_index("Site id").loc[shown.index]

@@ -4,7 +4,7 @@ share of peak (they once showed 2.5% on one page and 2,801 MW on the other)."""
 from __future__ import annotations
 
 import pytest
-from conftest import ALPHA_TOKEN, page_path
+from conftest import ALPHA_TOKEN, page_path, unescape
 from streamlit.testing.v1 import AppTest
 
 from components import glossary
@@ -30,7 +30,8 @@ def test_the_assessment_band_and_the_portfolio_row_show_the_same_margin(service_
     band.run()
     assert not band.exception
     shown = {m.label: m.value for m in band.metric}["Reserve margin, tightest season"]
-    captions = [c.value for c in band.caption]
+    # captions are Markdown, escaped ("2\\.5\\% of peak\\."): read as the analyst reads them
+    captions = [unescape(c.value) for c in band.caption]
 
     portfolio = AppTest.from_file(page_path("portfolio"), default_timeout=120).run()
     assert not portfolio.exception
