@@ -2,13 +2,25 @@
 
 from __future__ import annotations
 
-from conftest import FIRST_MODULES, SLOW_MODULES, TESTS
+import importlib.util
+from pathlib import Path
+
+TESTS = Path(__file__).parent
+
+
+def suite_conftest():
+    """Return tests/conftest.py as a module of its own (the name `conftest` may already be
+    another folder's conftest in a whole run)."""
+    spec = importlib.util.spec_from_file_location("suite_conftest", TESTS / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_every_module_named_first_or_slow_exists() -> None:
     """A module moved or renamed drops out of `FIRST_MODULES`/`SLOW_MODULES` silently
     (a long harvest would run last again, or a slow module join the fast subset)."""
-    missing = sorted(
-        name for name in (*FIRST_MODULES, *SLOW_MODULES) if not (TESTS / name).is_file()
-    )
+    suite = suite_conftest()
+    named = (*suite.FIRST_MODULES, *suite.SLOW_MODULES)
+    missing = sorted(name for name in named if not (TESTS / name).is_file())
     assert not missing, f"named in tests/conftest.py but absent: {missing}"
