@@ -11,6 +11,7 @@ import pytest
 from demo_store import demo_store_copy
 from fastapi.testclient import TestClient
 from service_support import seed_small_store
+from shared_build import built_once
 
 from gridservice.app import create_app
 from gridservice.settings import Settings
@@ -57,20 +58,21 @@ def demo_with_db(tmp_path_factory) -> Iterator[tuple[TestClient, sqlite3.Connect
 
 @pytest.fixture(scope="session")
 def census_counties_store(tmp_path_factory) -> tuple[Path, dict]:
-    """A store holding only the Census county outlines, harvested once per test process
-    (about 10 s), and the run that loaded them: a module copies the file
+    """A store holding only the Census county outlines, harvested once per test run (about
+    10 s), and the run that loaded them: a module copies the file
     (`harvest_support.counties_store`) instead of harvesting the outlines again."""
     from gridservice.harvest import census, run_harvest
     from gridservice.store import db
 
-    path = tmp_path_factory.mktemp("census") / "counties.db"
-    conn = db.connect(path)
-    try:
-        db.init_schema(conn)
-        run = run_harvest(conn, "census-counties", census.default_path()).run
-    finally:
-        conn.close()
-    return path, run
+    def build(path: Path) -> dict:
+        conn = db.connect(path)
+        try:
+            db.init_schema(conn)
+            return run_harvest(conn, "census-counties", census.default_path()).run
+        finally:
+            conn.close()
+
+    return built_once(tmp_path_factory, "counties.db", build)
 
 
 # The files of a store for screening anywhere in the country: the EIA-861 county listing,
@@ -92,7 +94,7 @@ NATIONAL_FILES = (
 
 @pytest.fixture(scope="session")
 def national_store(census_counties_store, tmp_path_factory) -> Path:
-    """A store of the whole country harvested once per test process from the real files
+    """A store of the whole country harvested once per test run from the real files
     (`NATIONAL_FILES` over a copy of the counties store, about a minute); copy it before
     writing. Skips when a file is absent."""
     from gridservice.harvest import run_harvest
@@ -102,12 +104,14 @@ def national_store(census_counties_store, tmp_path_factory) -> Path:
     missing = [relative for _, relative in NATIONAL_FILES if not (data / relative).is_file()]
     if missing:
         pytest.skip(f"shared public data files are absent: {', '.join(missing)}")
-    path = tmp_path_factory.mktemp("national") / "national.db"
-    shutil.copyfile(census_counties_store[0], path)
-    conn = db.connect(path)
-    try:
-        for source, relative in NATIONAL_FILES:
-            run_harvest(conn, source, data / relative)
-    finally:
-        conn.close()
-    return path
+
+    def build(path: Path) -> None:
+        shutil.copyfile(census_counties_store[0], path)
+        conn = db.connect(path)
+        try:
+            for source, relative in NATIONAL_FILES:
+                run_harvest(conn, source, data / relative)
+        finally:
+            conn.close()
+
+    return built_once(tmp_path_factory, "national.db", build)[0]

@@ -15,6 +15,7 @@ import re
 import sqlite3
 from collections import Counter
 from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 import openpyxl
@@ -81,13 +82,14 @@ def built(tmp_path_factory, census_counties_store) -> Iterator[tuple[sqlite3.Con
     conn.close()
 
 
-def _rows(name: str, sheet: str | None, header_row: int, names_over: int = 1) -> list[dict]:
+@cache  # each sheet is read once per module, not once per county and status check
+def _rows(name: str, sheet: str | None, header_row: int, names_over: int = 1) -> tuple[dict, ...]:
     """The file's data rows as {header: value}; the names end at the given 1-based row and
     run over `names_over` rows, joined with a space ('Queue' over 'Pos.')."""
     path = data_file(f"{FOLDER}/{name}")
     if sheet is None:
         with path.open(newline="", encoding="utf-8-sig") as handle:
-            return list(csv.DictReader(handle))
+            return tuple(csv.DictReader(handle))
     workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
     try:
         rows = list(workbook[sheet].iter_rows(values_only=True))
@@ -98,7 +100,7 @@ def _rows(name: str, sheet: str | None, header_row: int, names_over: int = 1) ->
         " ".join(" ".join(str(r[i]).split()) for r in names if r[i] is not None)
         for i in range(len(names[-1]))
     ]
-    return [dict(zip(header, row, strict=False)) for row in rows[header_row:]]
+    return tuple(dict(zip(header, row, strict=False)) for row in rows[header_row:])
 
 
 def _nyiso_in_service() -> list[dict[str, object]]:

@@ -1,26 +1,27 @@
 """Territory by HIFLD polygon, the market region of a point, and sites abroad refused.
 
-One store per module: the Census counties and states, the EIA-861 county listing and the two
-HIFLD GeoJSON files. What the service answers is compared with the polygons that hold each
+One store per module, a copy of the run's national store: the Census counties and states,
+the EIA-861 county listing and the two HIFLD GeoJSON files, besides the queues and plants. What the service answers is compared with the polygons that hold each
 point, found here with shapely straight from the published files.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import uuid
+from functools import cache
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from harvest_support import counties_store
 from shapely.geometry import Point, shape
+from shapely.geometry.base import BaseGeometry
 
 from bench.bench_surroundings import NATIONAL_SITES as POINTS
 from gridservice.app import create_app
-from gridservice.harvest import run_harvest
 from gridservice.settings import Settings
-from gridservice.store import writer
+from gridservice.store import db, writer
 
 pytestmark = pytest.mark.slow
 
@@ -36,28 +37,30 @@ ABROAD = {"Atlantic": (35.0, -50.0), "London": (51.5074, -0.1278)}
 def holding(path: Path, latitude: float, longitude: float) -> dict[str, dict]:
     """Return the properties of every feature of a GeoJSON file holding the point, by id."""
     point = Point(longitude, latitude)
-    features = json.loads(path.read_text("utf-8"))["features"]
     return {
-        f["properties"].get("regionId") or f["properties"]["id"]: f["properties"]
-        for f in features
-        if shape(f["geometry"]).intersects(point)
+        properties.get("regionId") or properties["id"]: properties
+        for properties, geometry in _features(path)
+        if geometry.intersects(point)
     }
 
 
+@cache  # each file is read and its shapes made once per module, not once per point
+def _features(path: Path) -> tuple[tuple[dict, BaseGeometry], ...]:
+    features = json.loads(path.read_text("utf-8"))["features"]
+    return tuple((f["properties"], shape(f["geometry"])) for f in features)
+
+
 @pytest.fixture(scope="module")
-def client(tmp_path_factory, census_counties_store) -> TestClient:
-    missing = [str(p) for p in (TERRITORIES, MARKETS, EIA861) if not p.is_file()]
-    if missing:
-        pytest.skip(f"shared public data files are absent: {', '.join(missing)}")
-    conn = counties_store(census_counties_store, tmp_path_factory.mktemp("hifld") / "s.db")
-    for source, path in (("eia861", EIA861), ("hifld-territories", TERRITORIES),
-                         ("hifld-iso", MARKETS)):  # fmt: skip
-        run_harvest(conn, source, path)
+def client(tmp_path_factory, national_store) -> TestClient:
+    """The service over a copy of the run's national store (it holds the EIA-861 listing
+    and both HIFLD files over the Census counties, besides the queues and plants)."""
+    path = tmp_path_factory.mktemp("hifld") / "s.db"
+    shutil.copyfile(national_store, path)
+    conn = db.connect(path)
     with conn:
         writer.add_token(conn, HEADERS["Authorization"][7:], "tenant-p", "2026-01-01T00:00:00Z")
-    path = conn.execute("PRAGMA database_list").fetchone()[2]
     conn.close()
-    with TestClient(create_app(Settings(db_path=Path(path))), raise_server_exceptions=False) as c:
+    with TestClient(create_app(Settings(db_path=path)), raise_server_exceptions=False) as c:
         yield c
 
 
