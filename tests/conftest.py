@@ -137,3 +137,9 @@ def postgres_demo_template(postgres_cluster: Cluster) -> str:
     finally:
         conn.close()
     return url.rsplit("/", 1)[1]
+
+
+@pytest.fixture
+def postgres_demo_url(postgres_cluster: Cluster, postgres_demo_template: str) -> str:
+    """The URL of a new database holding a copy of the demo store (no demo build to wait on)."""
+    return postgres_cluster.new_database(template=postgres_demo_template)

@@ -14,7 +14,7 @@ from functools import cache
 import openpyxl
 import pytest
 from completion_expected import entry_durations, lifelines_median, outcome_counts, project_words
-from harvest_support import DATA, fresh_store
+from harvest_support import DATA, counties_store
 
 from gridservice.harvest import runner
 from gridservice.screening import queue_change
@@ -71,13 +71,14 @@ def _break_county_column(source, target) -> None:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    """Every GIS workbook and a broken copy of one, built as `gridservice build` does."""
+def built(tmp_path_factory, census_counties_store):
+    """Every GIS workbook and a broken copy of one, built as `gridservice build` does (over
+    a copy of the run's counties store: the build finds its outlines already there)."""
     folder = tmp_path_factory.mktemp("archive")
     for path in _workbooks():
         (folder / path.name).symlink_to(path)
     _break_county_column(DATA / FOLDERS[2] / "GIS_Report_December_2018.xlsx", folder / BROKEN)
-    conn = fresh_store(folder.parent / "archive.db")
+    conn = counties_store(census_counties_store, folder.parent / "archive.db")
     results = runner.build_from_dir(conn, folder)
     yield conn, {r.path.name: r.run for r in results}
     conn.close()

@@ -98,8 +98,8 @@ def _release(client: TestClient) -> dict:
     return client.get("/v1/release").json()["data"]
 
 
-def test_the_release_names_the_applied_migration_head(postgres_url: str):
-    settings = Settings(db_path=Path("unused.db"), database_url=postgres_url, demo=True)
+def test_the_release_names_the_applied_migration_head(postgres_demo_url: str):
+    settings = Settings(db_path=Path("unused.db"), database_url=postgres_demo_url, demo=True)
     with TestClient(create_app(settings)) as client:
         release = _release(client)
         assert release["migrationHead"] == f"postgresql-{migrations.code_head()}"
@@ -190,8 +190,9 @@ def test_settings_carry_the_database_url_to_worker_processes(postgres_url: str):
 
 
 def test_the_database_down_answers_503_and_the_service_recovers_without_restart(
-    postgres_cluster, postgres_url: str
+    postgres_cluster, postgres_demo_url: str
 ):
+    postgres_url = postgres_demo_url
     settings = Settings(
         db_path=Path("unused.db"), database_url=postgres_url, demo=True, pool_timeout_seconds=1
     )
