@@ -57,8 +57,10 @@ def test_build_harvests_every_recognised_file_with_county_geometry_first(tmp_pat
     assert json.loads(lines[-1])["runs"] == 2
 
 
-def test_build_rejects_a_workbook_whose_layout_changed_and_keeps_the_rest(tmp_path, capsys):
-    from harvest_support import rewrite_xlsx
+def test_build_rejects_a_workbook_whose_layout_changed_and_keeps_the_rest(
+    tmp_path, capsys, census_counties_store
+):
+    from harvest_support import counties_store, rewrite_xlsx
 
     from gridservice.store import harvest_store
 
@@ -73,6 +75,7 @@ def test_build_rejects_a_workbook_whose_layout_changed_and_keeps_the_rest(tmp_pa
         lambda xml: xml.replace("<t>Inactive Date</t>", "<t>Date Made Inactive</t>"),
     )
     store = tmp_path / "b.db"
+    counties_store(census_counties_store, store).close()  # the outlines are already there
     assert _run(["build", "--from", str(folder), "--db", str(store)]) == 0
     captured = capsys.readouterr()
     assert (
