@@ -24,7 +24,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import streamlit as st
 
-from components.frames import map_distinct
+from components.distinct_values import map_distinct
 from components.sources import SOURCE_NAME_HELP
 
 FACTORS = {

@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-from components.frames import distinct, map_distinct
+from components.distinct_values import distinct, map_distinct
 
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

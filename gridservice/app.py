@@ -49,7 +49,7 @@ from gridservice.store.connections import connection_source
 from gridservice.store.db import connect, init_schema
 from gridservice.store.pg import is_postgres
 from gridservice.store.search import impacts
-from gridservice.store.space import StoreSpace
+from gridservice.store.write_room import StoreSpace
 
 DESCRIPTION = """\
 Reference implementation of the Grid Data Service v1: evidence-linked data about electric grid

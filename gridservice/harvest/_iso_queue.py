@@ -24,6 +24,7 @@ from typing import Any
 from gridservice.catalogue.quality import (
     US_STATE_CODES,
     queue_harvest_flags,
+    queue_quality_flags,
     synthesized_project_name,
 )
 from gridservice.harvest._base import (
@@ -40,7 +41,6 @@ from gridservice.harvest._base import (
     worksheet,
 )
 from gridservice.harvest._iso_counties import CountyResolver
-from gridservice.harvest._quality import queue_flags
 from gridservice.harvest.fuels import technology_code
 from gridservice.store import harvest_store, writer
 
@@ -199,7 +199,7 @@ def _parse(layout: QueueLayout, asset: Asset, conn: sqlite3.Connection) -> Harve
     def store(conn: sqlite3.Connection) -> None:
         harvest_store.delete_queue_records(conn, layout.source_id)
         for record, details, evidence in rows:
-            flags = queue_flags(record, details) + queue_harvest_flags(record, details)
+            flags = queue_quality_flags(record, details) + queue_harvest_flags(record, details)
             record["qualityFlags"] = details["qualityFlags"] = flags
             writer.insert_queue_record(conn, record, details, evidence)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from gridservice.catalogue.quality import queue_quality_flags
 from gridservice.harvest import ercot_gis_history as history
 from gridservice.harvest import ercot_gis_layout as layout
 from gridservice.harvest._base import (
@@ -32,7 +33,6 @@ from gridservice.harvest._base import (
     rejection,
     require_columns,
 )
-from gridservice.harvest._quality import queue_flags
 from gridservice.harvest.ercot_gis_status import status_listings
 from gridservice.store import harvest_store, writer
 
@@ -140,7 +140,7 @@ def harvest_from(reading: Reading, asset: Asset, conn: sqlite3.Connection) -> Ha
         harvest_store.delete_queue_records(conn, SOURCE_ID)
         for record, details, evidence in reading.records:
             details["countyFips"] = fips.get((record["county"] or "").lower())
-            record["qualityFlags"] = queue_flags(record, details)
+            record["qualityFlags"] = queue_quality_flags(record, details)
             details["qualityFlags"] = record["qualityFlags"]
             writer.insert_queue_record(conn, record, details, evidence)
         history.store_month(

@@ -11,9 +11,9 @@ import re
 import sqlite3
 from typing import Any
 
+from gridservice.catalogue.quality import queue_quality_flags
 from gridservice.harvest._base import ASSERTION_OBSERVED, Asset, Harvest, rejection
 from gridservice.harvest._csv import csv_rows, number, text_or_none
-from gridservice.harvest._quality import queue_flags
 from gridservice.store import harvest_store, writer
 
 SOURCE_ID = "lbnl_queued_up"
@@ -54,7 +54,7 @@ def parse(asset: Asset, conn: sqlite3.Connection) -> Harvest:
     def store(conn: sqlite3.Connection) -> None:
         harvest_store.delete_queue_records(conn, SOURCE_ID)
         for record, details, evidence in rows:
-            record["qualityFlags"] = details["qualityFlags"] = queue_flags(record, details)
+            record["qualityFlags"] = details["qualityFlags"] = queue_quality_flags(record, details)
             writer.insert_queue_record(conn, record, details, evidence)
 
     return Harvest(SOURCE_ID, input_records, len(rows), rejections, store)

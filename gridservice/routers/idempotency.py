@@ -24,7 +24,7 @@ from gridservice.routers.common import conn_for
 from gridservice.runtime.errors import ApiError
 from gridservice.runtime.paging import json_bytes_response
 from gridservice.store import tenancy
-from gridservice.store.space import is_store_full
+from gridservice.store.write_room import is_store_full
 
 IdempotencyKey = Annotated[
     str,

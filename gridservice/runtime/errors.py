@@ -17,7 +17,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import Response
 
 from gridservice.store.backend import unavailable_errors
-from gridservice.store.space import STORE_FULL_RETRY_SECONDS, is_store_full
+from gridservice.store.write_room import STORE_FULL_RETRY_SECONDS, is_store_full
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 # Seconds a client is asked to wait when the database cannot be reached.

@@ -7,7 +7,7 @@ import datetime as dt
 import numpy as np
 import pandas as pd
 
-from components.frames import distinct, map_distinct, map_distinct_pairs
+from components.distinct_values import distinct, map_distinct, map_distinct_pairs
 from components.tables import formula_safe, records_frame
 
 
