@@ -12,13 +12,13 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
 from components import glossary, spreadsheets
+from components.charts import altair_module
 from components.tables import attribute, records_frame
 from gridclient import (
     Assessment,
@@ -28,6 +28,9 @@ from gridclient import (
     SummaryPlant,
     SummaryQueue,
 )
+
+if TYPE_CHECKING:
+    import altair as alt
 
 MAX_COMPARED = 5
 CHARTED_SITES = 25
@@ -228,6 +231,7 @@ def chart_title(frame: pd.DataFrame) -> str:
 def comparison_chart(frame: pd.DataFrame) -> alt.Chart:
     """Return bars of queued MW in each site's county, coloured by readiness (at most
     `CHARTED_SITES` bars: those with the most queued MW; a bar per site of 200 is unreadable)."""
+    alt = altair_module()  # imported at the first chart (components.charts)
     queued = pd.to_numeric(frame["Queued MW in the county"], errors="coerce")  # all empty: object
     shown = frame.assign(**{"Queued MW in the county": queued}).dropna(
         subset=["Queued MW in the county"]
