@@ -19,8 +19,8 @@ import streamlit as st
 
 from components import glossary, spreadsheets
 from components.charts import altair_module
+from components.site_names import SITE_HELP, SITE_PX_MAX, site_column, site_name
 from components.tables import attribute, records_frame
-from components.text import escape_markdown
 from gridclient import (
     Assessment,
     AssessmentSummary,
@@ -50,11 +50,6 @@ FACTOR_WORDS = {
     "load_scale": "Size of the load",
     "timeline": "Time to connect",
 }
-
-
-def site_name(site: Site) -> str:
-    """Return what an analyst calls the site: its customer reference, else its id."""
-    return site.customer_reference or site.id or "unnamed site"
 
 
 def _summary(site: Site) -> AssessmentSummary | None:
@@ -141,15 +136,6 @@ KEY_PORTFOLIO_COLUMNS = (
     "Changed since assessment",
     "Open",
 )
-SITE_HELP = "The site's customer reference, else its id."
-# The Site column's width, in pixels: as wide as the longest name shown needs, at most as wide
-# as leaves the other key columns whole beside the sidebar at 1280 px. A name wider than that
-# is cut by the grid, which has no tooltip of its own on a cell: the header's tooltip then
-# lists the names cut, in full.
-SITE_PX_MIN, SITE_PX_MAX = 140, 260
-# a character of the grid's 14 px text, and the cell's padding (pixels, upper bounds)
-CHAR_PX, CELL_PADDING_PX = 7.2, 24
-NAMES_LISTED = 10
 
 # Short headers (the frame keeps the long names; each header's tooltip says the rest), so the
 # decision columns fit beside the sidebar at 1280 px.
@@ -195,22 +181,6 @@ PORTFOLIO_COLUMN_CONFIG = {
     "Peak load (MW)": st.column_config.NumberColumn("Peak load", format="%,.0f MW"),
     "Open": st.column_config.LinkColumn("Evidence", display_text="open assessment"),
 }
-
-
-def site_column(names: Iterable[str]) -> Any:
-    """Return the Site column's config: wide enough for the longest name up to `SITE_PX_MAX`,
-    its header's tooltip naming in full every name cut at that width."""
-    names = [str(name) for name in names]
-    longest = max((len(name) for name in names), default=0)
-    width = int(min(max(longest * CHAR_PX + CELL_PADDING_PX, SITE_PX_MIN), SITE_PX_MAX))
-    fits = int((width - CELL_PADDING_PX) / CHAR_PX)
-    cut = sorted({name for name in names if len(name) > fits}, key=str.casefold)
-    help_text = SITE_HELP
-    if cut:
-        listed = "\n".join(f"- {escape_markdown(name)}" for name in cut[:NAMES_LISTED])
-        more = f"\n\nand {len(cut) - NAMES_LISTED:,} more" if len(cut) > NAMES_LISTED else ""
-        help_text += f" Names cut in this column, in full:\n\n{listed}{more}"
-    return st.column_config.TextColumn(width=width, pinned=True, help=help_text)
 
 
 def portfolio_column_config(frame: pd.DataFrame) -> dict[str, Any]:
