@@ -137,18 +137,12 @@ with problem_boundary():
     frame = view.portfolio_frame(sites)
     shown = view.filtered(frame, draw_filters(frame))
     st.caption(f"{len(shown)} of {len(frame)} sites shown.")
+    column_config = view.portfolio_column_config(shown)
     order = draw_column_chooser(
-        "portfolio.sites",
-        view.KEY_PORTFOLIO_COLUMNS,
-        list(frame.columns),
-        view.PORTFOLIO_COLUMN_CONFIG,
+        "portfolio.sites", view.KEY_PORTFOLIO_COLUMNS, list(frame.columns), column_config
     )
     show_table(
-        shown,
-        hide_index=True,
-        width="stretch",
-        column_config=view.PORTFOLIO_COLUMN_CONFIG,
-        column_order=order,
+        shown, hide_index=True, width="stretch", column_config=column_config, column_order=order
     )
     if shown["Queued MW in the county"].notna().any():
         st.altair_chart(view.comparison_chart(shown), width="stretch")

@@ -69,6 +69,10 @@ with problem_boundary():
         f"**assertion:** {escape_markdown(glossary.words(evidence.assertion_type or 'not stated').lower())} · "
         f"**locator:** {escape_markdown(evidence.source_locator or '')}"
     )
+    if transmission_view.reported_ahead(project):
+        st.warning(
+            escape_markdown(f"In service: {transmission_view.actual_in_service_text(project)}.")
+        )
     source_link("Open the source", evidence.source_url)
     draw_flags(project.quality_flags)
 

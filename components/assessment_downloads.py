@@ -11,7 +11,7 @@ import streamlit as st
 
 from components import assessment_workbook as workbook
 from components import connection, data, downloads, report, spreadsheets
-from components.portfolio_view import site_name
+from components.site_names import site_name
 from gridclient import Assessment, Capabilities, Site
 
 

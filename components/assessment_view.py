@@ -29,6 +29,7 @@ from components.tables import (
 )
 from components.territory_view import HEURISTIC_LABEL, candidates_frame, evidence_text
 from components.text import escape_markdown
+from components.transmission_view import actual_in_service_text
 from gridclient import Assessment, Fact, QueueRecord, ServiceTerritoryCandidate, TransmissionProject
 
 SEVERITY_COLOURS = {"low": "green", "medium": "orange", "high": "red"}
@@ -170,7 +171,7 @@ def transmission_frame(projects: list[TransmissionProject]) -> pd.DataFrame:
             "Owner": "transmission_owner",
             "Counties": lambda p: ", ".join(p.counties or []),
             "Projected in service": "projected_in_service_date",
-            "Actual in service": "actual_in_service_date",
+            "Actual in service": actual_in_service_text,
             "From": "from_location",
             "To": "to_location",
             "Source link": "evidence.source_url",

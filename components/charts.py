@@ -1,13 +1,31 @@
-"""Altair charts drawn from the frames the view modules shape; each returns an `alt.Chart`."""
+"""Altair charts drawn from the frames the view modules shape; each returns an `alt.Chart`.
+
+Altair is imported at the first chart made (`altair_module`), not with this module: the first page
+(Screen a site) imports this module through the queue's view and draws no chart, and importing
+Altair there was about half a second of the app's first start (docs/BENCHMARKS.md).
+"""
 
 from __future__ import annotations
 
-import altair as alt
+from types import ModuleType
+from typing import TYPE_CHECKING
+
 import pandas as pd
+
+if TYPE_CHECKING:
+    import altair as alt
+
+
+def altair_module() -> ModuleType:
+    """Return the altair module, imported the first time a chart is made."""
+    import altair  # deferred: a heavy library, off the first page's start (module docstring)
+
+    return altair
 
 
 def bar(frame: pd.DataFrame, *, category: str, value: str, title: str, unit: str) -> alt.Chart:
     """A horizontal bar per category, longest first, the value axis labelled with its unit."""
+    alt = altair_module()
     return (
         alt.Chart(frame, title=title)
         .mark_bar()
@@ -21,6 +39,7 @@ def bar(frame: pd.DataFrame, *, category: str, value: str, title: str, unit: str
 
 def yearly(frame: pd.DataFrame, *, value: str, title: str, unit: str) -> alt.Chart:
     """Bars per year."""
+    alt = altair_module()
     return (
         alt.Chart(frame, title=title)
         .mark_bar()
@@ -34,6 +53,7 @@ def yearly(frame: pd.DataFrame, *, value: str, title: str, unit: str) -> alt.Cha
 
 def timeline(frame: pd.DataFrame, *, title: str) -> alt.Chart:
     """One bar per row from `start` to `end`, labelled by `label`, coloured by `status`."""
+    alt = altair_module()
     return (
         alt.Chart(frame, title=title)
         .mark_bar(height=10)
@@ -50,6 +70,7 @@ def timeline(frame: pd.DataFrame, *, title: str) -> alt.Chart:
 
 def lines(frame: pd.DataFrame, *, x: str, title: str, unit: str) -> alt.Chart:
     """Lines from a long frame with `series` and `value` columns over a time column `x`."""
+    alt = altair_module()
     return (
         alt.Chart(frame, title=title)
         .mark_line()
@@ -64,6 +85,7 @@ def lines(frame: pd.DataFrame, *, x: str, title: str, unit: str) -> alt.Chart:
 
 def stacked_area(frame: pd.DataFrame, *, x: str, title: str, unit: str) -> alt.Chart:
     """Stacked areas from a long frame with `series` and `value` columns over a time column."""
+    alt = altair_module()
     return (
         alt.Chart(frame, title=title)
         .mark_area()
@@ -78,6 +100,7 @@ def stacked_area(frame: pd.DataFrame, *, x: str, title: str, unit: str) -> alt.C
 
 def monthly(frame: pd.DataFrame, *, value: str, color: str, title: str, unit: str) -> alt.Chart:
     """Stacked bars per month (`month` as a date), split by a colour column."""
+    alt = altair_module()
     return (
         alt.Chart(frame, title=title)
         .mark_bar()
@@ -92,6 +115,7 @@ def monthly(frame: pd.DataFrame, *, value: str, color: str, title: str, unit: st
 
 def steps(frame: pd.DataFrame, *, title: str, unit: str) -> alt.Chart:
     """A value as it was known over time: `knownFrom` on x, `value` on y, one line per `series`."""
+    alt = altair_module()
     return (
         alt.Chart(frame, title=title)
         .mark_line(interpolate="step-after", point=True)

@@ -17,6 +17,7 @@ import streamlit as st
 from components import charts, data, filters, glossary, maps
 from components.connection import ConnectionKey
 from components.geography import region_counties
+from components.grid_context import plant_capacity
 from components.tables import (
     PROVENANCE_COLUMNS,
     ShownTable,
@@ -164,26 +165,6 @@ def every_generation(
         lambda: generation_frames(generators, plants),
         spinner=f"Making the table of {len(generators):,} generators and {len(plants):,} plants…",
     )  # fmt: skip
-
-
-def plant_capacity(generators: pd.DataFrame) -> pd.DataFrame:
-    """Return each plant's nameplate MW and its technology with the most MW."""
-    if generators.empty:
-        return pd.DataFrame(columns=["agencyPlantId", "capacityMw", "technology"])
-    by_tech = (
-        generators.assign(technology=generators["technology"].fillna("unknown"))
-        .groupby(["agencyPlantId", "technology"])["nameplateCapacityMw"]
-        .sum()
-        .reset_index()
-        .sort_values(
-            ["agencyPlantId", "nameplateCapacityMw", "technology"], ascending=[True, False, True]
-        )
-    )
-    main = by_tech.drop_duplicates("agencyPlantId")[["agencyPlantId", "technology"]]
-    total = by_tech.groupby("agencyPlantId")["nameplateCapacityMw"].sum().rename("capacityMw")
-    return main.merge(total.reset_index(), on="agencyPlantId")[
-        ["agencyPlantId", "capacityMw", "technology"]
-    ]
 
 
 # The plants the map draws at most, largest first: each is a row of the map's JSON on every

@@ -24,7 +24,6 @@ import streamlit as st
 
 from components import data
 from components.connection import ConnectionKey
-from components.generation_view import plant_capacity
 from components.geography import County, name_key
 from components.queue_view import status_now
 from gridclient import GenerationPlant, Generator, QueueRecord
@@ -33,6 +32,26 @@ PLANT_FILL = [28, 131, 225, 150]  # Streamlit's blue, as the legend's `:blue[●
 QUEUE_COLOUR = [196, 92, 0, 255]  # a dark orange, as the legend's `:orange[...]`
 PLANTS_LABELLED = 6  # the biggest plants near the view's centre are named
 LABEL_REACH_KM = 30.0  # on screen at the surroundings zoom on any common width
+
+
+def plant_capacity(generators: pd.DataFrame) -> pd.DataFrame:
+    """Return each plant's nameplate MW and its technology with the most MW."""
+    if generators.empty:
+        return pd.DataFrame(columns=["agencyPlantId", "capacityMw", "technology"])
+    by_tech = (
+        generators.assign(technology=generators["technology"].fillna("unknown"))
+        .groupby(["agencyPlantId", "technology"])["nameplateCapacityMw"]
+        .sum()
+        .reset_index()
+        .sort_values(
+            ["agencyPlantId", "nameplateCapacityMw", "technology"], ascending=[True, False, True]
+        )
+    )
+    main = by_tech.drop_duplicates("agencyPlantId")[["agencyPlantId", "technology"]]
+    total = by_tech.groupby("agencyPlantId")["nameplateCapacityMw"].sum().rename("capacityMw")
+    return main.merge(total.reset_index(), on="agencyPlantId")[
+        ["agencyPlantId", "capacityMw", "technology"]
+    ]
 
 
 @dataclass(frozen=True)
@@ -63,7 +82,7 @@ def plant_markers(
     plants: Iterable[GenerationPlant], generators: Iterable[Generator]
 ) -> list[PlantMarker]:
     """Return every located plant with the summed nameplate MW of its listed generators
-    (the Generation page's `plant_capacity`)."""
+    (`plant_capacity`, as the Generation page does)."""
     rows = [
         (g.agency_plant_id, g.technology, g.nameplate_capacity_mw)
         for g in generators

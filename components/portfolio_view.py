@@ -12,13 +12,14 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
 from components import glossary, spreadsheets
+from components.charts import altair_module
+from components.site_names import SITE_HELP, SITE_PX_MAX, site_column, site_name
 from components.tables import attribute, records_frame
 from gridclient import (
     Assessment,
@@ -28,6 +29,9 @@ from gridclient import (
     SummaryPlant,
     SummaryQueue,
 )
+
+if TYPE_CHECKING:
+    import altair as alt
 
 MAX_COMPARED = 5
 CHARTED_SITES = 25
@@ -46,11 +50,6 @@ FACTOR_WORDS = {
     "load_scale": "Size of the load",
     "timeline": "Time to connect",
 }
-
-
-def site_name(site: Site) -> str:
-    """Return what an analyst calls the site: its customer reference, else its id."""
-    return site.customer_reference or site.id or "unnamed site"
 
 
 def _summary(site: Site) -> AssessmentSummary | None:
@@ -137,12 +136,11 @@ KEY_PORTFOLIO_COLUMNS = (
     "Changed since assessment",
     "Open",
 )
+
 # Short headers (the frame keeps the long names; each header's tooltip says the rest), so the
 # decision columns fit beside the sidebar at 1280 px.
 PORTFOLIO_COLUMN_CONFIG = {
-    "Site": st.column_config.TextColumn(
-        width=260, pinned=True, help="The site's customer reference, else its id"
-    ),
+    "Site": st.column_config.TextColumn(width=SITE_PX_MAX, pinned=True, help=SITE_HELP),
     "Changed since assessment": st.column_config.CheckboxColumn(
         "Changed",
         width="small",
@@ -183,6 +181,11 @@ PORTFOLIO_COLUMN_CONFIG = {
     "Peak load (MW)": st.column_config.NumberColumn("Peak load", format="%,.0f MW"),
     "Open": st.column_config.LinkColumn("Evidence", display_text="open assessment"),
 }
+
+
+def portfolio_column_config(frame: pd.DataFrame) -> dict[str, Any]:
+    """Return the table's column configs, the Site column fitted to the names shown."""
+    return {**PORTFOLIO_COLUMN_CONFIG, "Site": site_column(frame["Site"].dropna())}
 
 
 def portfolio_frame(sites: Iterable[Site]) -> pd.DataFrame:
@@ -228,6 +231,7 @@ def chart_title(frame: pd.DataFrame) -> str:
 def comparison_chart(frame: pd.DataFrame) -> alt.Chart:
     """Return bars of queued MW in each site's county, coloured by readiness (at most
     `CHARTED_SITES` bars: those with the most queued MW; a bar per site of 200 is unreadable)."""
+    alt = altair_module()  # imported at the first chart (components.charts)
     queued = pd.to_numeric(frame["Queued MW in the county"], errors="coerce")  # all empty: object
     shown = frame.assign(**{"Queued MW in the county": queued}).dropna(
         subset=["Queued MW in the county"]

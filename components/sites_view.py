@@ -8,7 +8,7 @@ import streamlit as st
 
 from components import glossary
 from components.column_chooser import draw_column_chooser
-from components.portfolio_view import site_name
+from components.site_names import site_name
 from components.tables import records_frame, show_table
 from components.text import escape_markdown
 from gridclient import Site

@@ -17,13 +17,18 @@ its own (the app never imports the service).
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
 from components.distinct_values import distinct, map_distinct
+
+# openpyxl's `ILLEGAL_CHARACTERS_RE`, written here: every table is drawn through this module,
+# and importing openpyxl for one pattern cost the first page of every start a third of a
+# second (tests/app/test_components_spreadsheets.py keeps the two the same).
+ILLEGAL_CHARACTERS_RE = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]")
 
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

@@ -9,16 +9,13 @@ plants by their own coordinates; each table says which. The change tables are dr
 from __future__ import annotations
 
 import functools
-import math
 from typing import Any
 
 import pandas as pd
-import pydeck as pdk
 import streamlit as st
 
 from components import data, glossary, maps
 from components.connection import ConnectionKey
-from components.geography import region_counties
 from components.problems import show_problem
 from components.surroundings_changes import MONTH_KEYS, MONTHS_PICKED_KEY, cell_text, draw_changes
 from components.surroundings_coverage import (
@@ -27,17 +24,17 @@ from components.surroundings_coverage import (
     draw_records,
     figures_source,
 )
+from components.surroundings_map import DEFAULT_RADIUS_KM, plants, surroundings_deck
 from components.tables import records_frame, show_folded, show_tabbed, show_table
 from components.text import escape_markdown
 from gridclient import APIStatusError, QueueProject, SiteSurroundings
 
-DEFAULT_RADIUS_KM, MAX_RADIUS_KM = 40, 150
+MAX_RADIUS_KM = 150
 FIRMNESS = {
     "ia_signed": "IA signed MW",
     "security_ntp": "Security and NTP MW",
     "neither": "Neither MW",
 }
-PLANT_COLOUR = [30, 136, 229, 200]
 # the session-state key of the dropout table shown (its tab's label)
 DROPOUT_TAB_KEY = "surroundings.dropout.tab"
 # the session-state key holding whether the dropout tables' expander is open
@@ -131,68 +128,18 @@ def counties_frame(near: SiteSurroundings) -> pd.DataFrame:
     )
 
 
-def plants(near: SiteSurroundings) -> list[Any]:
-    """Return every nearby plant once, nearest first."""
-    seen = {}
-    for county in near.counties:
-        for plant in county.plants.nearest if county.plants else []:
-            seen.setdefault(plant.id or plant.plant_id, plant)
-    return sorted(seen.values(), key=lambda p: p.distance_km or 0.0)
-
-
 def draw_map(near: SiteSurroundings, later: maps.LaterMaps) -> None:
-    """Counties shaded by active queue MW, plants sized by capacity, the site's pin (the
-    map's place kept here, drawn by `later`)."""
-    outlines = region_counties()
-    active = {c.county_fips: c.queue.active_mw if c.queue else None for c in near.counties}
-    most = max((mw for mw in active.values() if mw), default=0.0) or 1.0
-    features = [
-        outlines[fips].feature(
-            fill=[255, 140, 0, int(30 + 170 * (mw or 0.0) / most)],
-            label=f"{outlines[fips].label}: "
-            + (f"{mw:,.0f} MW active in the queue" if mw is not None else "no queue figures"),
-        )
-        for fips, mw in active.items()
-        if fips in outlines
-    ]
-    rows = [
-        {
-            "latitude": p.latitude,
-            "longitude": p.longitude,
-            "radius": 400 + 80 * math.sqrt(p.capacity_mw or 0.0),
-            "label": f"{p.plant_name}: {p.capacity_mw or 0:,.0f} MW, {p.distance_km} km",
-        }
-        for p in plants(near)
-        if p.latitude is not None and p.longitude is not None
-    ]
-    plant_layer = pdk.Layer(
-        "ScatterplotLayer",
-        id="plants",
-        data=rows,
-        get_position=["longitude", "latitude"],
-        get_fill_color=PLANT_COLOUR,
-        get_radius="radius",
-        radius_min_pixels=3,
-        pickable=True,
-    )
-    location = near.location or {}
-    layers = [
-        maps.fill_layer_from_features(features, layer_id="surroundings"),
-        maps.outline_layer([outlines[fips] for fips in active if fips in outlines]),
-        plant_layer,
-    ]
-    if "latitude" in location and "longitude" in location:
-        layers.append(maps.pin_layer(location["latitude"], location["longitude"]))
-    zoom = max(5.0, 9.0 - math.log2(max(near.radius_km or DEFAULT_RADIUS_KM, 10) / 10))
-    view = maps.view(location.get("latitude", 31.5), location.get("longitude", -98.8), zoom)
-    later.add(maps.deck(layers, view), height=420)
+    """The map of the surroundings (`surroundings_map.surroundings_deck`) in its place, drawn
+    by `later`, with its legend."""
+    later.add(surroundings_deck(near), height=420)
     report = near.queue_now.report if near.queue_now else None
     month = report.report_month if report else "the loaded queue records"
     st.caption(
         f"Legend: counties within {near.radius_km:g} km are shaded orange, darker for more "
         f"active queue MW in {month} (placed by county: the operator publishes no "
         "coordinates for queued projects); blue dots are existing plants at their own "
-        "coordinates, larger for more capacity; the red dot is the site."
+        "coordinates, larger for more capacity; the red dot is the site, the grey rings are "
+        "at the distances they are labelled with."
     )
 
 

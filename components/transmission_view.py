@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import altair as alt
@@ -48,6 +48,28 @@ PROJECT_COLUMNS = [
 ]
 
 
+# The service's flag on an actual in-service date later than the data's own date (a plan typed
+# into the actual column): such a date is shown as reported, never as a fact.
+ACTUAL_AFTER_DATA_DATE = "actualInServiceDateAfterDataDate"
+ACTUAL = "actually in service"
+REPORTED_AHEAD = "reported in service, after the data's date"
+
+
+def reported_ahead(project: TransmissionProject) -> bool:
+    """Return whether the service flags the project's actual date as after its data's date."""
+    return any(flag.code == ACTUAL_AFTER_DATA_DATE for flag in project.quality_flags or [])
+
+
+def actual_in_service_text(project: TransmissionProject) -> str | None:
+    """Return the actual in-service date, or "reported as in service on D, after this data's
+    date of O" when the service flags it as later than the data; None when there is none."""
+    actual = project.actual_in_service_date
+    if actual is None or not reported_ahead(project):
+        return actual
+    data_date = f" of {project.observed_at:%Y-%m-%d}" if project.observed_at else ""
+    return f"reported as in service on {actual}, after this data's date{data_date}"
+
+
 def projects_frame(projects: Iterable[TransmissionProject]) -> pd.DataFrame:
     """Return projects as a flat frame: counties joined, evidence link and provenance beside."""
     frame = records_frame(
@@ -80,7 +102,7 @@ class ProjectList:
     @functools.cached_property
     def timeline(self) -> pd.DataFrame:
         """The in-service dates of the projects in the frame (`timeline_frame`)."""
-        return timeline_frame(self.frame)
+        return timeline_frame(self.frame, [reported_ahead(p) for p in self.projects])
 
     @functools.cached_property
     def counties(self) -> list[str]:
@@ -143,8 +165,9 @@ def short_title(title: object, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def timeline_frame(frame: pd.DataFrame) -> pd.DataFrame:
-    """Return (label, date, which, status) rows: each project's projected and actual dates.
+def timeline_frame(frame: pd.DataFrame, ahead: Sequence[bool] | None = None) -> pd.DataFrame:
+    """Return (label, date, which, status) rows: each project's projected and actual dates,
+    an actual date flagged as after the data's date (`ahead`, by row) named as reported.
 
     Built column by column: row by row (`iterrows`) is far slower for a long list.
     """
@@ -156,12 +179,11 @@ def timeline_frame(frame: pd.DataFrame) -> pd.DataFrame:
         )
     ]
     statuses = [glossary.label("status", status) for status in frame["status"]]
+    ahead = list(ahead) if ahead is not None else [False] * len(frame)
+    actual = [REPORTED_AHEAD if late else ACTUAL for late in ahead]
     parts = []
     for order, (column, which) in enumerate(
-        (
-            ("projectedInServiceDate", "projected in service"),
-            ("actualInServiceDate", "actually in service"),
-        )
+        (("projectedInServiceDate", "projected in service"), ("actualInServiceDate", actual))
     ):
         part = pd.DataFrame(
             {

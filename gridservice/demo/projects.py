@@ -23,6 +23,9 @@ WORK = (
     "autotransformer addition",
     "line upgrade to higher rating",
 )
+# The code of a project reported as in service on a date after its data's own date: such a date
+# cannot have happened yet when the data was written (a plan typed into the actual column).
+ACTUAL_AFTER_DATA_DATE = "actualInServiceDateAfterDataDate"
 PROJECT_STATUSES = (
     ("planned", 35),
     ("engineering", 20),
@@ -101,6 +104,8 @@ def _project(ctx: DemoContext, rng, market: str, number: int, by_fips: dict) -> 
         flags.append(
             flag("missingProjectedInServiceDate", "projectedInServiceDate", "No projected date.")
         )
+    if actual is not None and actual > date.fromisoformat(source.observed_at[:10]):
+        flags.append(actual_after_data_date(actual, source.observed_at[:10]))
     row = number + 1
     prefix = "DEMO-TPIT" if market == "ERCOT" else "DEMO-ITP"
     project = {
@@ -131,6 +136,16 @@ def _project(ctx: DemoContext, rng, market: str, number: int, by_fips: dict) -> 
         },
     }
     return project, county["state"]
+
+
+def actual_after_data_date(actual: date, data_date: str) -> dict:
+    """Return the flag of an actual in-service date later than the data's own date."""
+    return flag(
+        ACTUAL_AFTER_DATA_DATE,
+        "actualInServiceDate",
+        f"Reported as in service on {actual.isoformat()}, after this data's date of "
+        f"{data_date}: it cannot be actual yet.",
+    )
 
 
 def build_projects(ctx: DemoContext) -> tuple[list[dict], dict[str, str]]:

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterator
 from typing import Any
 
-from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-
 HEADER = ("section", "item", "field", "value")
+# The control characters a workbook cannot hold: openpyxl's `ILLEGAL_CHARACTERS_RE`, written
+# here because importing openpyxl with the screening engine cost every service start a third of
+# a second (tests/service/screening/test_screening_export.py keeps the two the same).
+ILLEGAL_CHARACTERS_RE = re.compile(r"[\000-\010]|[\013-\014]|[\016-\037]")
 # Full-width and small forms too: a spreadsheet in an East Asian locale reads them as `=`.
 FORMULA_PREFIXES = (
     *("=", "+", "-", "@", "\t", "\r"),

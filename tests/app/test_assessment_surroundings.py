@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 from conftest import ALPHA_TOKEN, page_path
 from streamlit.testing.v1 import AppTest
 
+from components import surroundings_map
 from components.surroundings_changes import CHANGE_TAB_KEY, CHANGES_OPEN_KEY
 from components.surroundings_view import (
     DROPOUT_OPEN_KEY,
@@ -384,3 +386,51 @@ def test_months_in_the_wrong_order_show_the_services_problem_and_a_way_back(
     back.click().run()
     assert not at.exception and not at.error
     assert at.selectbox(key="surroundings.from").value == near.changes.from_report.report_month
+
+
+def surroundings_layers(at: AppTest) -> tuple[dict, dict]:
+    """Return the surroundings map's layers by id, and its view."""
+    for chart in at.get("deck_gl_json_chart"):
+        deck = json.loads(chart.proto.json)
+        layers = {layer["id"]: layer for layer in deck["layers"]}
+        if "surroundings" in layers:
+            return layers, deck["initialViewState"]
+    raise AssertionError("no surroundings map drawn")
+
+
+@pytest.mark.parametrize("radius_km", [40, 150])
+def test_the_map_names_the_counties_around_the_site_without_overlap_and_rings_its_distances(
+    service_env, alpha_client, screened_site, radius_km
+):
+    assessment, _ = screened_site
+    near = alpha_client.sites.surroundings(assessment.site_id, radius_km=radius_km)
+    at = open_page(assessment.id)
+    at.slider(key="surroundings.radius").set_value(radius_km).run()
+    assert not at.exception
+    layers, view = surroundings_layers(at)
+
+    rings = layers[surroundings_map.RINGS_LAYER_ID]["data"]
+    assert [ring["radius"] for ring in rings] == [radius_km * 500, radius_km * 1000]
+    ring_texts = [row["text"] for row in layers[surroundings_map.RING_LABELS_LAYER_ID]["data"]]
+    assert ring_texts == [f"{radius_km / 2:,.0f} km", f"{radius_km:,} km"]
+
+    names = layers[surroundings_map.NAMES_LAYER_ID]["data"]
+    site_county = next(c.name for c in near.counties if c.is_site_county)
+    assert site_county in {row["text"] for row in names}
+    # only counties of the surroundings are named, each once
+    assert len({row["text"] for row in names}) == len(names)
+    assert {row["text"] for row in names} <= {c.name for c in near.counties}
+    # no name overlaps another, nor a ring's label, at the map's zoom
+    boxes = [
+        surroundings_map.label_box(row["text"], row["longitude"], row["latitude"], view["zoom"])
+        for row in names
+    ] + [
+        surroundings_map.label_box(
+            row["text"], row["longitude"], row["labelLatitude"], view["zoom"]
+        )
+        for row in rings
+    ]
+    assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :] if a.overlaps(b)]
+    # at the wide radius the counties are small: some names are left out rather than piled up
+    if radius_km == 150:
+        assert len(names) < len(near.counties)

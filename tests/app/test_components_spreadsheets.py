@@ -8,8 +8,10 @@ import io
 
 import pandas as pd
 from openpyxl import load_workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE as workbook_rule
 from spreadsheet_cells import HOSTILE_TEXTS, assert_reads_as_text
 
+from components import spreadsheets
 from components.spreadsheets import csv_bytes, workbook_bytes
 
 
@@ -46,3 +48,9 @@ def test_no_csv_cell_starts_a_formula_and_negative_numbers_stay_numbers():
         assert_reads_as_text(row[0], original)
         assert_reads_as_text(row[1], original)
     assert [float(row[2]) for row in rows[1:]] == hostile_frame()["MW"].tolist()
+
+
+def test_the_characters_dropped_are_those_a_workbook_cannot_hold():
+    # The app keeps its own copy of openpyxl's pattern (importing openpyxl cost every start's
+    # first page); a download must still open in a workbook.
+    assert spreadsheets.ILLEGAL_CHARACTERS_RE.pattern == workbook_rule.pattern

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from components import assessment_view, glossary, territory_view
+from components import assessment_view, glossary, site_names, territory_view
 from components.geography import read_counties
 from components.sites_view import sites_frame
+from components.text import escape_markdown
 from gridclient import Assessment, Fact, QualityFlag, QueueRecord, ServiceTerritoryCandidate, Site
 
 CANDIDATE_WIRE = {
@@ -194,3 +195,18 @@ def test_sites_frame_has_a_row_per_site_with_its_latest_assessment_and_a_link():
     assert (assessed["Latitude"], assessed["Longitude"]) == (1, 2)
     unassessed = frame.iloc[1]
     assert pd.isna(unassessed["Assessment"]) and pd.isna(unassessed["Open"])
+
+
+def test_the_site_column_fits_short_names_and_names_the_cut_ones_in_its_tooltip():
+    short = ["Abilene campus", "Odessa yard"]
+    column = site_names.site_column(short)
+    # as wide as the longest name needs: the other key columns keep the room
+    assert column["width"] < site_names.SITE_PX_MAX
+    assert column["help"] == site_names.SITE_HELP
+
+    long_name = "Demo: Hays County campus (screened on the June 2025 queue)"
+    column = site_names.site_column([*short, long_name])
+    assert column["width"] == site_names.SITE_PX_MAX
+    # the grid cuts it: its header's tooltip gives it whole, and only the names cut
+    assert escape_markdown(long_name) in column["help"]
+    assert not any(escape_markdown(name) in column["help"] for name in short)

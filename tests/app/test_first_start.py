@@ -4,6 +4,10 @@ sidebar)."""
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
+
 from conftest import REPO_ROOT, app_path
 from streamlit.testing.v1 import AppTest
 
@@ -22,3 +26,39 @@ def test_a_first_start_says_it_builds_the_demo_database_then_draws_the_page(tmp_
     # a later run finds the database: nothing more is said
     at.run()
     assert not at.exception and not list(at.status)
+
+
+# Libraries the first page (Screen a site) and the embedded service's start never use: each
+# imported there cost every start a part of a second (docs/BENCHMARKS.md, "First start").
+NOT_AT_START = ("altair", "openpyxl", "gridservice.harvest.runner", "gridservice.demo.builder")
+
+
+def first_page_modules() -> list[str]:
+    """Return the modules the app's script and its first page import, and the service's."""
+    modules = ["gridservice.runtime.server", "gridservice.demo.edition"]
+    for script in ("screener.py", "app_pages/screen_site.py"):
+        tree = ast.parse((REPO_ROOT / script).read_text())
+        for node in tree.body:
+            if isinstance(node, ast.Import):
+                modules += [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                modules += [f"{node.module}.{alias.name}" for alias in node.names]
+    return modules
+
+
+def test_a_start_imports_no_library_its_first_page_and_service_do_not_use():
+    # Each name is imported as a module, else its parent (`from components import data`
+    # names a module; `from components.text import escape_markdown` a function).
+    program = (
+        "import importlib, sys\n"
+        f"for name in {first_page_modules()!r}:\n"
+        "    try:\n"
+        "        importlib.import_module(name)\n"
+        "    except ImportError:\n"
+        "        importlib.import_module(name.rpartition('.')[0])\n"
+        f"print(sorted(n for n in {NOT_AT_START!r} if n in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "[]"

@@ -6,7 +6,11 @@ import json
 import re
 from pathlib import Path
 
+import pandas as pd
+from streamlit.dataframe_util import convert_arrow_bytes_to_pandas_df
 from streamlit.testing.v1 import AppTest
+
+from components.transmission_view import REPORTED_AHEAD
 
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "transmission.py")
 
@@ -70,3 +74,29 @@ def test_the_timeline_says_how_many_listed_projects_it_leaves_out_for_want_of_a_
     assert [t.label for t in at.toggle if t.key == "transmission.timeline_all"] == [
         f"Show all {len(dated):,} dated projects (the first 25 by date are shown)"
     ]
+
+
+def test_an_actual_date_after_the_data_date_reads_as_reported_not_as_actual(
+    service_env, alpha_client
+):
+    """A project "actually in service" on a date after its data's own date cannot be: the
+    timeline names such a date as reported, the other actual dates stay actual."""
+    every = alpha_client.transmission_projects.list().to_list()
+    ahead = {
+        p.project_number
+        for p in every
+        if p.actual_in_service_date and p.actual_in_service_date > f"{p.observed_at:%Y-%m-%d}"
+    }
+    assert ahead  # the demo holds such dates, as real trackers do
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    at.toggle(key="transmission.timeline_all").set_value(True).run()
+    assert not at.exception and not at.error
+    chart = at.get("vega_lite_chart")[0].proto
+    drawn = pd.concat(convert_arrow_bytes_to_pandas_df(d.data.data) for d in chart.datasets)
+    actual = {
+        label.split(" · ")[0]: which
+        for label, which in zip(drawn["label"], drawn["which"], strict=True)
+        if which != "projected in service"
+    }
+    assert {number for number, which in actual.items() if which == REPORTED_AHEAD} == ahead
+    assert {actual[number] for number in set(actual) - ahead} == {"actually in service"}

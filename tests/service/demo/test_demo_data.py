@@ -10,7 +10,7 @@ import sqlite3
 import pytest
 
 from gridservice.catalogue import quality
-from gridservice.demo import DEMO_POINTS, build_demo_database
+from gridservice.demo import DEMO_POINTS, build_demo_database, projects
 from gridservice.geography import geo
 from gridservice.store import db
 
@@ -465,3 +465,21 @@ def test_transmission_project_counties_name_their_state(conn):
     ).fetchall()
     assert rows
     assert all(state is not None and exists for _, state, exists in rows)
+
+
+def test_an_actual_in_service_date_after_the_data_date_is_flagged(conn):
+    # A date later than the data's own cannot be actual yet: the record says so in a flag
+    # naming both dates, and a date on or before it carries no such flag.
+    code = projects.ACTUAL_AFTER_DATA_DATE
+    later, flagged = [], []
+    for project in bodies(conn, "transmission_projects"):
+        actual = project["actualInServiceDate"]
+        if actual is not None and actual > project["observedAt"][:10]:
+            later.append(project["id"])
+        for item in project["qualityFlags"]:
+            if item["code"] == code:
+                flagged.append(project["id"])
+                assert item["field"] == "actualInServiceDate"
+                assert actual in item["message"] and project["observedAt"][:10] in item["message"]
+    assert later  # the demo holds such dates, as real trackers do
+    assert flagged == later

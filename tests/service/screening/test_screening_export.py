@@ -8,10 +8,11 @@ import io
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE as workbook_rule
 from screening_support import TENANT_ID, build_world, site
 from spreadsheet_cells import FORMULA_STARTS, HOSTILE_TEXTS, assert_reads_as_text, held
 
-from gridservice.screening import assessment_csv, screen_site
+from gridservice.screening import assessment_csv, export, screen_site
 
 HOSTILE = [
     '=HYPERLINK("http://evil.example","click")',
@@ -139,3 +140,9 @@ def test_any_text_round_trips_neutralised(texts):
     cells = [row[3] for row in rows if row[0] == "risk"]
     kept = [held(t) for t in texts]
     assert cells == ["'" + t if t.startswith(FORMULA_STARTS) else t for t in kept]
+
+
+def test_the_characters_dropped_are_those_a_workbook_cannot_hold():
+    # The service keeps its own copy of openpyxl's pattern (importing openpyxl cost every
+    # start); a cell the service writes must still open in a workbook.
+    assert export.ILLEGAL_CHARACTERS_RE.pattern == workbook_rule.pattern
