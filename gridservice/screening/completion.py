@@ -19,7 +19,7 @@ from typing import Any
 
 from gridservice.screening.likely_build import likely_to_build
 from gridservice.screening.outcomes import months_between, parse_date
-from gridservice.screening.queue_history import cell, fuel_group
+from gridservice.screening.queue_history import cell
 from gridservice.screening.surroundings import (
     SurroundingsInputError,
     checked_radius,
@@ -159,7 +159,7 @@ def project_outcomes(conn: sqlite3.Connection, reports: list[Row], fips: list[st
                 "projectName": path["project_name"],
                 "countyFips": path["county_fips"],
                 "county": path["county"],
-                "fuel": fuel_group(path["fuel"], path["technology"]),
+                "fuel": (path["fuel"] or "").strip().upper() or "unknown",
                 "capacityMw": path["capacity_mw"],
                 "projectedCod": path["projected_cod"],
                 "cohort": entered[:4] if entered > first_month else f"by {first_month}",

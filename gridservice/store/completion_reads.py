@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from gridservice.store.surroundings_reads import tuples
+from gridservice.store.surroundings_reads import FUEL_GROUP_SQL, tuples
 
 Row = dict[str, Any]
 
@@ -51,7 +51,8 @@ def project_paths(conn: sqlite3.Connection, market: str, county_fips: Sequence[s
     """Return, per project a report of `market` queues in some counties (by upper-case id),
     its first and last queued month, IA date, first month with security posted, the newest
     month each event sheet lists it, its COD approval's date, and its newest queued row in
-    those counties (fuel, technology, MW, county and that row's cell)."""
+    those counties (fuel as grouped by `FUEL_GROUP_SQL`, technology, MW, county and that
+    row's cell)."""
     if not county_fips:
         return []
     queued_here = (
@@ -69,7 +70,9 @@ def project_paths(conn: sqlite3.Connection, market: str, county_fips: Sequence[s
         ),
         list(_PATH_COLUMNS),
     )
-    place_select = ", ".join(f"h.{c}" for c in _PLACE_COLUMNS[1:])
+    place_select = ", ".join(
+        f"{FUEL_GROUP_SQL} AS fuel" if c == "fuel" else f"h.{c}" for c in _PLACE_COLUMNS[1:]
+    )
     ranked = (
         f"SELECT upper(h.project_id) AS project_key, {place_select}, row_number() OVER "
         "(PARTITION BY upper(h.project_id) ORDER BY r.report_month DESC, "
