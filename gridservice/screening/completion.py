@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from gridservice.screening.completion_paths import project_paths
 from gridservice.screening.likely_build import likely_to_build
 from gridservice.screening.outcomes import months_between, parse_date
 from gridservice.screening.queue_history import cell
@@ -29,7 +30,6 @@ from gridservice.screening.surroundings import (
 from gridservice.screening.survival import kaplan_meier, median_months
 from gridservice.screening.territory import county_index
 from gridservice.store import surroundings_reads
-from gridservice.store.completion_reads import project_paths
 
 Row = dict[str, Any]
 OUTCOMES = ("reachedOperation", "droppedOut", "stillQueued", "leftUnstated")
