@@ -1,12 +1,12 @@
 """Benchmark queue completion for a county and a radius over loopback HTTP (a script, not a test).
 
     uv run gridservice build --from ../shared/data --db harvest.db      # once
-    uv run python bench/bench_completion.py --db harvest.db [--rounds 30] [--radius 100]
+    uv run python bench/bench_completion.py --db harvest.db [--rounds 30] [--radius 40 100]
     uv run python bench/bench_completion.py --demo [--rounds 30]        # the demo store
 
 Issues a bench token (revoked at the end), then asks `GET /v1/queue-history/completion`
 round-robin for each site's county (by the point, radius 0) and for the counties within
-`--radius` km of it, at the sites of issue 51 (Abilene, Odessa, Houston, Temple; the demo's
+each `--radius` (km) of it, at the sites of issue 51 (Abilene, Odessa, Houston, Temple; the demo's
 named points with --demo), and reports p50 and p95 of each kind (target: p50 < 300 ms).
 """
 
@@ -47,7 +47,7 @@ def main() -> None:
     parser.add_argument("--db", type=Path, default=None, help="a harvested store")
     parser.add_argument("--demo", action="store_true", help="use (or build) a demo store")
     parser.add_argument("--rounds", type=int, default=30)
-    parser.add_argument("--radius", type=float, default=100.0)
+    parser.add_argument("--radius", type=float, nargs="+", default=[40.0, 100.0])
     args = parser.parse_args()
     if args.db is None and not args.demo:
         parser.error("give --db PATH (a harvested store) or --demo")
@@ -57,7 +57,7 @@ def main() -> None:
     server = start_in_thread(Settings(db_path=db_path, demo=args.demo, rate_limit_burst=10**9))
     token = issue_token(db_path, "bench-completion")
     headers = {"Authorization": f"Bearer {token}"}
-    kinds = {"county": 0.0, "radius": args.radius}
+    kinds = {"county": 0.0, **{f"{radius:g} km": radius for radius in args.radius}}
     timings: dict[str, list[float]] = {kind: [] for kind in kinds}
     try:
         with httpx.Client(base_url=server.base_url, timeout=60) as client:

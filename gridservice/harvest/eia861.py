@@ -133,7 +133,7 @@ def _listings(workbook, asset: Asset, counties: CensusCounties):
             if not row or all(v in (None, "") for v in row):
                 continue
             input_records += 1
-            locator = f"{asset.file_name}#{sheet_name}!R{number}"
+            locator = _row_locator(asset, sheet_name, number)["sourceLocator"]
             utility, state, county = (
                 row[col["Utility Number"]],
                 row[col["State"]],
@@ -193,6 +193,11 @@ def _territory(asset: Asset, key, rows, utility: dict[str, Any] | None):
     year, number, state = key
     territory_id = f"eia861-{year}-{number}-{state}"
     first_row, first_sheet = rows[0][0], rows[0][1]
+    # A point resolves through one county: its candidate cites that county's own line
+    # (the first, when a utility lists a county twice), not the utility's first row.
+    county_rows: dict[str, dict[str, Any]] = {}
+    for row, sheet, fips, _ in rows:
+        county_rows.setdefault(fips, _row_locator(asset, sheet, row))
     distribution = bool(utility and utility["distribution"])
     candidate = {
         "utilityId": f"eia:{number}",
@@ -206,7 +211,7 @@ def _territory(asset: Asset, key, rows, utility: dict[str, Any] | None):
         "evidence": {
             "sourceId": SOURCE_ID,
             "assetHash": asset.sha256,
-            "sourceLocator": f"{asset.file_name}#{first_sheet}!R{first_row}",
+            "sourceLocator": _row_locator(asset, first_sheet, first_row)["sourceLocator"],
             "sourceUrl": SOURCE_URL,
             "authority": AUTHORITY,
             "fileName": asset.file_name,
@@ -215,7 +220,8 @@ def _territory(asset: Asset, key, rows, utility: dict[str, Any] | None):
             "dataYear": year,
             "state": state,
             "eiaUtilityNumber": number,
-            "countyCount": len({r[2] for r in rows}),
+            "countyCount": len(county_rows),
+            "countyRows": county_rows,
             "geometry": "county_union_not_polygon",
             "note": (
                 "EIA-861 lists the counties a utility reports serving, not its boundary: "
@@ -223,4 +229,13 @@ def _territory(asset: Asset, key, rows, utility: dict[str, Any] | None):
             ),
         },
     }
-    return territory_id, candidate, sorted({r[2] for r in rows})
+    return territory_id, candidate, sorted(county_rows)
+
+
+def _row_locator(asset: Asset, sheet: str, number: int) -> dict[str, Any]:
+    """Return the worksheet, row and source locator of one line of the county listing."""
+    return {
+        "worksheet": sheet,
+        "row": number,
+        "sourceLocator": f"{asset.file_name}#{sheet}!R{number}",
+    }

@@ -17,9 +17,10 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
+from gridservice.screening.completion_paths import project_paths
 from gridservice.screening.likely_build import likely_to_build
 from gridservice.screening.outcomes import months_between, parse_date
-from gridservice.screening.queue_history import cell, fuel_group
+from gridservice.screening.queue_history import cell
 from gridservice.screening.surroundings import (
     SurroundingsInputError,
     checked_radius,
@@ -29,7 +30,6 @@ from gridservice.screening.surroundings import (
 from gridservice.screening.survival import kaplan_meier, median_months
 from gridservice.screening.territory import county_index
 from gridservice.store import surroundings_reads
-from gridservice.store.completion_reads import project_paths
 
 Row = dict[str, Any]
 OUTCOMES = ("reachedOperation", "droppedOut", "stillQueued", "leftUnstated")
@@ -159,7 +159,7 @@ def project_outcomes(conn: sqlite3.Connection, reports: list[Row], fips: list[st
                 "projectName": path["project_name"],
                 "countyFips": path["county_fips"],
                 "county": path["county"],
-                "fuel": fuel_group(path["fuel"], path["technology"]),
+                "fuel": (path["fuel"] or "").strip().upper() or "unknown",
                 "capacityMw": path["capacity_mw"],
                 "projectedCod": path["projected_cod"],
                 "cohort": entered[:4] if entered > first_month else f"by {first_month}",

@@ -115,17 +115,3 @@ def month_shift(month: str, months: int) -> str:
     year, number = int(month[:4]), int(month[5:7])
     index = year * 12 + number - 1 + months
     return f"{index // 12:04d}-{index % 12 + 1:02d}"
-
-
-# A battery is fuel 'OTH' with technology 'BA' on the project sheets (and 'BAT', or the word
-# 'Battery', elsewhere): one fuel, whichever code a report used.
-BATTERY = "BAT"
-
-
-def fuel_group(fuel: str | None, technology: str | None) -> str:
-    """Return a project's fuel code for grouping: 'BAT' for battery storage whatever code a
-    report gave it, else the report's fuel code ('unknown' when it names none)."""
-    code = (fuel or "").strip().upper()
-    if code in ("BAT", "BATTERY") or (code == "OTH" and (technology or "").upper() == "BA"):
-        return BATTERY
-    return code or "unknown"

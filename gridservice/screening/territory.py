@@ -97,6 +97,8 @@ def territory_candidates(conn: sqlite3.Connection, county: dict | None) -> list[
         source_confidence = _number(template.get("confidence"), DEFAULT_SOURCE_CONFIDENCE)
         source_confidence = min(max(source_confidence, 0.0), 1.0)
         evidence = dict(template.get("evidence") or {})
+        # A county listing cites the matched county's own line of the listing.
+        evidence.update((evidence.pop("countyRows", None) or {}).get(county["fips"]) or {})
         evidence.update(
             {
                 "territoryId": territory["territoryId"],

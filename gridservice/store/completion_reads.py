@@ -1,18 +1,18 @@
 """Reading each project's path through the harvested monthly reports, for completion figures.
 
-Two queries per answer, both computed by the database: one row per project queued in some
-counties with the months its rows say it entered, signed its IA, posted security, left and
-reached operation (from its rows in every county, so a project that moved county did not
-leave); and its newest queued row in those counties (fuel, technology, MW, county, cell).
+Two queries per market, both computed by the database, read once per edition of the store
+(`screening.completion_paths` keeps them): one row per project with the months its rows say
+it entered, signed its IA, posted security, left and reached operation (from its rows in
+every county, so a project that moved county did not leave); and one row per project and
+county, its newest queued row there (fuel, technology, MW, county, cell).
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
 from typing import Any
 
-from gridservice.store.surroundings_reads import tuples
+from gridservice.store.surroundings_reads import FUEL_GROUP_SQL, tuples
 
 Row = dict[str, Any]
 
@@ -34,63 +34,61 @@ _PATH_COLUMNS = {
     "'synchronization' THEN r.report_month END)",
 }
 _PLACE_COLUMNS = [
-    "project_key", "project_id", "project_name", "county_fips", "county", "fuel",
+    "project_key", "newest", "project_id", "project_name", "county_fips", "county", "fuel",
     "technology", "capacity_mw", "projected_cod", "report_id", "file_name", "worksheet", "row",
 ]  # fmt: skip
-
-
-def _marks(values: Sequence[Any]) -> str:
-    return ",".join("?" for _ in values)
 
 
 def _dicts(cursor: sqlite3.Cursor, names: list[str]) -> list[Row]:
     return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
-def project_paths(conn: sqlite3.Connection, market: str, county_fips: Sequence[str]) -> list[Row]:
-    """Return, per project a report of `market` queues in some counties (by upper-case id),
-    its first and last queued month, IA date, first month with security posted, the newest
-    month each event sheet lists it, its COD approval's date, and its newest queued row in
-    those counties (fuel, technology, MW, county and that row's cell)."""
-    if not county_fips:
-        return []
-    queued_here = (
-        "SELECT project_id FROM queue_history WHERE status = 'active' "
-        f"AND county_fips IN ({_marks(county_fips)})"
-    )
-    paths = _dicts(
+def market_paths(conn: sqlite3.Connection, market: str) -> list[Row]:
+    """Return, per project a report of `market` ever queues (by upper-case id), its first and
+    last queued month, IA date, first month with security posted, the newest month each
+    event sheet lists it and its COD approval's date."""
+    return _dicts(
         tuples(
             conn,
             f"SELECT {', '.join(_PATH_COLUMNS.values())} FROM queue_history h "
             "JOIN queue_reports r ON r.report_id = h.report_id "
-            f"WHERE upper(r.market) = ? AND h.project_id IN ({queued_here}) "
-            "GROUP BY upper(h.project_id)",
-            [market.upper(), *county_fips],
+            "WHERE upper(r.market) = ? GROUP BY upper(h.project_id) "
+            "HAVING max(CASE WHEN h.status = 'active' THEN 1 ELSE 0 END) = 1",
+            [market.upper()],
         ),
         list(_PATH_COLUMNS),
     )
-    place_select = ", ".join(f"h.{c}" for c in _PLACE_COLUMNS[1:])
-    ranked = (
-        f"SELECT upper(h.project_id) AS project_key, {place_select}, row_number() OVER "
-        "(PARTITION BY upper(h.project_id) ORDER BY r.report_month DESC, "
-        "CASE WHEN h.sheet = 'large_gen' THEN 0 ELSE 1 END) AS place FROM queue_history h "
-        "JOIN queue_reports r ON r.report_id = h.report_id WHERE upper(r.market) = ? "
-        f"AND h.status = 'active' AND h.county_fips IN ({_marks(county_fips)})"
+
+
+def market_places(conn: sqlite3.Connection, market: str) -> list[Row]:
+    """Return, per project and county a report of `market` queues it in, its newest queued
+    row there: `newest` (the row's month, then '1' on the large-gen sheet, '0' else: the
+    greater is the newer row), fuel as grouped by `FUEL_GROUP_SQL`, technology, MW, county
+    and the row's cell."""
+    place_select = ", ".join(
+        f"{FUEL_GROUP_SQL} AS fuel" if c == "fuel" else f"h.{c}" for c in _PLACE_COLUMNS[2:]
     )
-    places = _dicts(
+    newest = "r.report_month || CASE WHEN h.sheet = 'large_gen' THEN '1' ELSE '0' END"
+    ranked = (
+        f"SELECT upper(h.project_id) AS project_key, {newest} AS newest, {place_select}, "
+        "row_number() OVER (PARTITION BY upper(h.project_id), h.county_fips ORDER BY "
+        f"{newest} DESC) AS place FROM queue_history h JOIN queue_reports r "
+        "ON r.report_id = h.report_id WHERE upper(r.market) = ? AND h.status = 'active' "
+        "AND h.county_fips IS NOT NULL"
+    )
+    return _dicts(
         tuples(
             conn,
             f"SELECT {', '.join(_PLACE_COLUMNS)} FROM ({ranked}) AS ranked WHERE place = 1",
-            [market.upper(), *county_fips],
+            [market.upper()],
         ),
         _PLACE_COLUMNS,
     )
-    by_key = {p["project_key"]: p for p in places}
-    return sorted(
-        (
-            {**path, **by_key[path["project_key"]]}
-            for path in paths
-            if path["project_key"] in by_key
-        ),
-        key=lambda p: p["project_key"],
-    )
+
+
+def history_signature(conn: sqlite3.Connection) -> tuple[Any, ...]:
+    """Return what tells one edition of the queue history from another when the store keeps
+    no snapshot hash: its reports (id and file hash) and its row count."""
+    reports = tuples(conn, "SELECT report_id, sha256 FROM queue_reports ORDER BY report_id")
+    rows = tuples(conn, "SELECT count(*) FROM queue_history").fetchone()[0]
+    return (tuple(map(tuple, reports.fetchall())), rows)

@@ -142,12 +142,23 @@ def describe_rows(conn: sqlite3.Connection, rows: Iterable[Row]) -> None:
             )
 
 
+# A project's fuel for grouping, from a history row `h`: 'BAT' for battery storage whatever
+# code a report gave it (fuel 'OTH' with technology 'BA' on the project sheets until 2024
+# and again after mid-2025; 'BAT' with 'BA', 'BL' or 'BO' in between; 'BAT' or the word
+# 'Battery' on the event sheets), else the report's fuel as written (NULL when none).
+FUEL_GROUP_SQL = (
+    "CASE WHEN upper(trim(h.fuel)) IN ('BAT', 'BATTERY') OR (upper(trim(h.fuel)) = 'OTH' "
+    "AND upper(trim(h.technology)) = 'BA') THEN 'BAT' ELSE h.fuel END"
+)
+
+
 def ranked_history_sql(partition: str, where: str) -> str:
     """Return a query of queue-history rows (`where`) ranked within each `partition`: its
     place-1 row is its newest queued row (its newest month, the large-gen sheet first; never
     queued: any row), beside the partition's first queued month and the newest month each of
     the inactive, cancellation and commissioning sheets lists it. Columns: market (upper
-    case), county_fips, project_key (upper case), status, fuel, newest (that row's month and
+    case), county_fips, project_key (upper case), status, fuel (`FUEL_GROUP_SQL`), newest
+    (that row's month and
     '1' for large-gen, '0' else), place, first_active, last_inactive, last_cancelled,
     last_commissioned."""
     # Reaching commercial operation is the commissioning sheet's COD approval only: an
@@ -163,7 +174,7 @@ def ranked_history_sql(partition: str, where: str) -> str:
     )
     return (
         "SELECT upper(r.market) AS market, h.county_fips, upper(h.project_id) AS project_key, "
-        "h.status, h.fuel, r.report_month || CASE WHEN h.sheet = 'large_gen' THEN '1' "
+        f"h.status, {FUEL_GROUP_SQL} AS fuel, r.report_month || CASE WHEN h.sheet = 'large_gen' THEN '1' "
         f"ELSE '0' END AS newest, row_number() OVER (PARTITION BY {partition} ORDER BY "
         "CASE WHEN h.status = 'active' THEN 0 ELSE 1 END, r.report_month DESC, "
         "CASE WHEN h.sheet = 'large_gen' THEN 0 ELSE 1 END) AS place, "

@@ -38,7 +38,7 @@ from gridservice.store.pg import is_postgres
 
 Row = dict[str, Any]
 SUMMARY_KEY = "surroundings_summary"
-SUMMARY_VERSION = "4"  # a change to what the tables hold changes this: they are rebuilt
+SUMMARY_VERSION = "5"  # a change to what the tables hold changes this: they are rebuilt
 WATCHED_TABLES = (
     "queue_reports", "queue_history", "interconnection_points", "interconnection_point_projects",
 )  # fmt: skip

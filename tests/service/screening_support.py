@@ -331,3 +331,11 @@ def site(point: str, **fields) -> dict:
     }
     base.update(fields)
     return base
+
+
+def grouped_fuel(fuel: str | None, technology: str | None) -> str | None:
+    """Return a queue row's fuel as the figures by fuel group it: 'BAT' for a battery by any
+    of ERCOT's codes (fuel OTH with technology BA, fuel BAT, the word Battery), else the
+    fuel as written."""
+    code, tech = (fuel or "").strip().upper(), (technology or "").strip().upper()
+    return "BAT" if code in ("BAT", "BATTERY") or (code, tech) == ("OTH", "BA") else fuel

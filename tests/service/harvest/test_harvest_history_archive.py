@@ -123,6 +123,7 @@ def _sheet_rows(path) -> list[dict]:
                     "project_id": row[0].strip(), "worksheet": sheet, "row": number,
                     "project_name": row[header["Project Name"]], "county": row[header["County"]],
                     "capacity_mw": row[header["Capacity (MW)"]], "fuel": row[header["Fuel"]],
+                    "technology": row[header["Technology"]],
                     "study_phase": None if phase is None else row[phase], "poi_location": row[header["POI Location"]],
                 })  # fmt: skip
     book.close()
@@ -143,7 +144,7 @@ def test_rows_of_each_era_match_the_workbook_cells(built, month):
             (month, expected["worksheet"], expected["row"]),
         ).fetchone()
         got = dict(zip(columns, held, strict=True))
-        for column in ("project_name", "county", "study_phase", "poi_location"):
+        for column in ("project_name", "county", "study_phase", "poi_location", "technology"):
             value = expected[column]
             expected[column] = None if value is None else " ".join(str(value).split()) or None
         assert got == expected
@@ -252,3 +253,54 @@ def test_ector_completion_and_months_to_operation_follow_the_reports(built):
     keys = [k for k, p in words.items() if p["first"][:4] == cohort["cohort"]]
     cohort_counts = {k: v["count"] for k, v in cohort.items() if isinstance(v, dict) and v["count"]}
     assert cohort_counts == dict(outcome_counts(words, keys))
+
+
+@cache  # every workbook's project sheets are read once per module
+def _newest_project_rows() -> dict[tuple[str, str], dict]:
+    """(INR, county in upper case) -> the project's newest row there on the project sheets of
+    the standing workbooks (newest month; in a month, the large-generation sheet first)."""
+    newest: dict[tuple[str, str], tuple] = {}
+    for month, path in _standing().items():
+        for row in _sheet_rows(path):
+            key = (row["project_id"].upper(), str(row["county"]).strip().upper())
+            rank = (month, "Small Gen" not in row["worksheet"])
+            if key not in newest or rank > newest[key][0]:
+                newest[key] = (rank, row)
+    return {key: row for key, (_, row) in newest.items()}
+
+
+def _is_battery(row: dict) -> bool:
+    """A battery by the workbook's own codes (sheet "Acronyms": BA = Battery Energy Storage):
+    fuel OTH with technology BA, or fuel BAT in the months that code it so."""
+    fuel, technology = (str(row[k] or "").strip().upper() for k in ("fuel", "technology"))
+    return fuel == "BAT" or (fuel == "OTH" and technology == "BA")
+
+
+# Brazoria and Harris: the most batteries queued; their newest rows name them by both codes.
+BATTERY_COUNTIES = {"48039": "BRAZORIA", "48201": "HARRIS"}
+
+
+def test_batteries_are_one_fuel_in_completion_and_dropout_rates(built):
+    conn, _ = built
+    reports = surroundings_reads.queue_reports(conn)
+    codes = set()
+    for fips, name in BATTERY_COUNTIES.items():
+        newest = {
+            inr: row for (inr, county), row in _newest_project_rows().items() if county == name
+        }
+        batteries = {inr for inr, row in newest.items() if _is_battery(row)}
+        codes |= {str(newest[inr]["fuel"]).strip() for inr in batteries}
+        words = project_words(conn, {fips})
+        assert set(words) == set(newest)
+        expected = outcome_counts(words, batteries)
+
+        data = queue_completion(conn, county=fips)
+        (group,) = (g for g in data["byFuel"] if g["fuel"] == "BAT")
+        counts = {k: v["count"] for k, v in group.items() if isinstance(v, dict) and v["count"]}
+        assert counts == dict(expected)
+        assert {p["projectId"].upper() for p in data["projects"] if p["fuel"] == "BAT"} == batteries
+        # The dropout rates group the same projects by the same fuel.
+        rates = queue_change.dropout_rates(conn, reports, [fips], {fips: name})
+        (rate,) = (g for g in rates["byFuel"] if g["fuel"] == "BAT")
+        assert rate["projects"] == len(batteries)
+    assert codes == {"OTH", "BAT"}

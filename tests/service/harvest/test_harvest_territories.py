@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import openpyxl
 import pytest
@@ -17,6 +18,8 @@ from harvest_support import (
 
 from gridservice.geography.geo import CountyIndex
 from gridservice.harvest import HarvestError, run_harvest
+from gridservice.harvest.eia861 import county_key
+from gridservice.screening.territory import territory_candidates
 
 TERRITORY = "eia861/Service_Territory_2024.xlsx"
 
@@ -119,6 +122,38 @@ def test_territory_rows_point_back_at_the_workbook(harvested):
     }
     names = {r[0] for r in conn.execute(f"SELECT name FROM counties WHERE county_fips IN ({','.join('?' * len(fips))})", tuple(fips))}  # fmt: skip
     assert names == counties and len(fips) == evidence["countyCount"]
+
+
+# Abilene, Odessa, Houston, Temple, Austin, and a Louisiana parish.
+CITED_COUNTIES = ("48441", "48135", "48201", "48027", "48453", "22033")
+LOCATOR = re.compile(r"(.+)#(\w+)!R(\d+)")
+
+
+def test_a_candidate_cites_its_matched_county_line(harvested):
+    conn, _, _ = harvested
+    workbook = openpyxl.load_workbook(data_file(TERRITORY), read_only=True)
+    cited = []
+    for fips in CITED_COUNTIES:
+        name, state = conn.execute(
+            "SELECT name, state FROM counties WHERE county_fips = ?", (fips,)
+        ).fetchone()
+        county = {"fips": fips, "name": name, "state": state}
+        for candidate in territory_candidates(conn, county):
+            evidence = candidate["evidence"]
+            file_name, sheet, row = LOCATOR.fullmatch(evidence["sourceLocator"]).groups()
+            assert (file_name, sheet) == (evidence["fileName"], evidence["worksheet"])
+            cited.append((candidate["utilityId"], name, sheet, int(row)))
+    lines = {}
+    for sheet in {c[2] for c in cited}:
+        header, *rows = workbook[sheet].iter_rows(values_only=True)
+        lines[sheet] = (header, rows)
+    workbook.close()
+    assert len(cited) > 2 * len(CITED_COUNTIES)
+    for utility_id, name, sheet, number in cited:
+        header, rows = lines[sheet]
+        line = dict(zip(header, rows[number - 2], strict=False))
+        assert f"eia:{int(line['Utility Number'])}" == utility_id, (sheet, number)
+        assert county_key(line["County"]) == county_key(name)
 
 
 def test_same_bytes_again_change_nothing(harvested):

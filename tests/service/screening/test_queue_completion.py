@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from completion_expected import entry_durations, lifelines_median, outcome_counts, project_words
 from demo_store import demo_store_copy
+from sqlite_steps import vm_steps
 
 from gridservice.demo import DEMO_POINTS
 from gridservice.screening import screen_site
@@ -212,3 +213,34 @@ def test_the_assessment_times_the_queue_by_the_county_history(demo_with_db, tmp_
     if likely["projectedCodPast"]["projects"]:
         past = likely["projectedCodPast"]
         assert f"({mw(past['mw'])}) have a projected COD before" in findings["queue_congestion"]
+
+
+def test_a_radius_reads_the_kept_paths_and_sees_new_history_at_once(tmp_path):
+    """A radius's projects come from paths kept per store edition: 500 more projects in it
+    leave the database's work for an answer as it was (it ranked every month of every
+    project in the radius), and the very next answer counts them."""
+    conn = db.connect(demo_store_copy(tmp_path / "demo.db"))
+
+    def ask() -> dict:
+        return queue_completion(conn, latitude=HAYS[0], longitude=HAYS[1], radius_km=150)
+
+    before = ask()
+    before_steps = vm_steps(conn, ask)
+    newest = conn.execute(
+        "SELECT report_id FROM queue_reports WHERE market = ? ORDER BY report_month DESC",
+        (before["market"],),
+    ).fetchone()[0]
+    county = before["place"]["countyFips"][0]
+    with conn:
+        conn.executemany(
+            "INSERT INTO queue_history (report_id, project_id, sheet, status, file_name, "
+            "worksheet, row, county_fips, fuel, capacity_mw) VALUES "
+            "(?, ?, 'large_gen', 'active', 'edge.xlsx', 'large_gen', ?, ?, 'SOL', 5.0)",
+            [(newest, f"EDGE-PATH-{i}", 9200 + i, county) for i in range(500)],
+        )
+    after = ask()
+    after_steps = vm_steps(conn, ask)
+    conn.close()
+    assert after["all"]["projects"] == before["all"]["projects"] + 500
+    assert after["all"]["stillQueued"]["count"] == before["all"]["stillQueued"]["count"] + 500
+    assert after_steps <= before_steps + 1, (before_steps, after_steps)

@@ -13,6 +13,7 @@ from collections import defaultdict
 
 import pytest
 import shapely
+from screening_support import grouped_fuel
 from service_support import every_listed
 from shapely.geometry import Point, shape
 from shapely.ops import nearest_points
@@ -215,17 +216,18 @@ def test_dropout_rates_by_fuel_with_their_counts(demo_with_db, hays):
     fips = [c["countyFips"] for c in data["counties"]]
     marks = ",".join("?" * len(fips))
     rows = conn.execute(
-        "SELECT upper(h.project_id), r.report_month, h.status, h.fuel FROM queue_history h "
+        "SELECT upper(h.project_id), r.report_month, h.status, h.fuel, h.technology "
+        "FROM queue_history h "
         f"JOIN queue_reports r USING (report_id) WHERE h.county_fips IN ({marks})",
         fips,
     ).fetchall()
     first_active, fuel_of, last_active, drops = {}, {}, {}, defaultdict(set)
-    for key, month, status, fuel in rows:
+    for key, month, status, fuel, technology in rows:
         if status == "active":
             first_active[key] = min(first_active.get(key, month), month)
             if month >= last_active.get(key, ""):
-                last_active[key], fuel_of[key] = month, fuel
-    for key, month, status, _ in rows:
+                last_active[key], fuel_of[key] = month, grouped_fuel(fuel, technology)
+    for key, month, status, *_ in rows:
         if status in ("inactive", "cancelled") and month >= first_active.get(key, "9999"):
             drops[key].add(status)
     expected = defaultdict(lambda: [0, 0])

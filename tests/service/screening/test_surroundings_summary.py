@@ -13,6 +13,7 @@ from collections import defaultdict
 
 import pytest
 from demo_store import demo_store_copy
+from screening_support import grouped_fuel
 from sqlite_steps import vm_steps
 
 from gridservice.demo import DEMO_POINTS
@@ -88,8 +89,8 @@ def _add_edge_cases(conn) -> None:
 def reference_dropout(conn, fips: list[str]) -> dict:
     """Per fuel and per county: projects, inactive, cancelled, dropped out, commissioned."""
     rows = conn.execute(
-        "SELECT h.project_id, h.sheet, h.status, h.county_fips, h.fuel, r.report_month "
-        "FROM queue_history h JOIN queue_reports r ON r.report_id = h.report_id"
+        "SELECT h.project_id, h.sheet, h.status, h.county_fips, h.fuel, r.report_month, "
+        "h.technology FROM queue_history h JOIN queue_reports r ON r.report_id = h.report_id"
     ).fetchall()
     by_project = defaultdict(list)
     for row in rows:
@@ -110,7 +111,8 @@ def reference_dropout(conn, fips: list[str]) -> dict:
             bool(later & {"inactive", "cancelled"}),
             "commissioned" in later,
         ]
-        for group, key in (("byFuel", newest[4] or "unknown"), ("byCounty", newest[3])):
+        fuel = grouped_fuel(newest[4], newest[6]) or "unknown"
+        for group, key in (("byFuel", fuel), ("byCounty", newest[3])):
             total = figures[group].setdefault(key, [0, 0, 0, 0, 0])
             figures[group][key] = [a + b for a, b in zip(total, counts, strict=True)]
     return figures
