@@ -60,6 +60,13 @@ def type_point(page, latitude: float, longitude: float) -> None:
         wait_for_run(page)
 
 
+def scroll_to(page, heading: str) -> None:
+    """Scroll the page so the section under `heading` starts at the top of the window."""
+    page.get_by_role("heading", name=heading).first.evaluate(
+        "element => element.scrollIntoView({block: 'start'})"
+    )
+
+
 def pages(assessment_id: str, record_id: str) -> dict[str, tuple[str, object]]:
     """Return name -> (URL path, what to do on the page before the picture)."""
     point = DEMO_POINTS["dual_certified"]
@@ -68,6 +75,10 @@ def pages(assessment_id: str, record_id: str) -> dict[str, tuple[str, object]]:
         "screen_site": ("", lambda page: type_point(page, *point)),
         "service_territory": ("service_territory", lambda page: type_point(page, *point)),
         "assessment": (f"assessment?assessment={assessment_id}", None),
+        "assessment_queue_history": (
+            f"assessment?assessment={assessment_id}",
+            lambda page: scroll_to(page, "How the queue here has ended"),
+        ),
         "queue": ("queue", None),
         "queue_record": (f"queue?county=Hays&record={record_id}", None),
         "transmission": ("transmission", None),

@@ -40,6 +40,7 @@ SLOW_MODULES = {
     "app/test_screen_site.py",
     "app/test_assessment.py",
     "app/test_assessment_surroundings.py",
+    "app/test_assessment_queue_history.py",
     "app/test_grid_operations.py",
     "app/test_national_store.py",
     "app/test_portfolio.py",

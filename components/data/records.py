@@ -29,6 +29,7 @@ from gridclient import (
     GenerationPlant,
     Generator,
     GeneratorOperation,
+    QueueCompletion,
     QueueRecord,
     QueueRecordDetails,
     QueueRecordEvidence,
@@ -265,3 +266,19 @@ def queue_evidence(conn: ConnectionKey, record_id: str) -> QueueRecordEvidence:
 def docket_filings(conn: ConnectionKey, control_number: str) -> list[DocketFiling]:
     """Return every filing of one docket."""
     return client(conn).dockets.filings(control_number, limit=PAGE_SIZE).to_list()
+
+
+@cached(spinner="Loading the queue's history…", max_entries=200)
+def queue_completion(
+    conn: ConnectionKey,
+    latitude: float,
+    longitude: float,
+    radius_km: float,
+    fuel: str | None = None,
+) -> QueueCompletion:
+    """Return how the projects the harvested monthly reports queued in the counties within
+    `radius_km` of a point ended and how long operation took, narrowed to one fuel when
+    asked (an extension operation); a place no report covers raises the service's problem."""
+    return client(conn).queue_history.completion(
+        latitude=latitude, longitude=longitude, radius_km=radius_km, fuel=fuel
+    )
