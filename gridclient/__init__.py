@@ -45,6 +45,7 @@ from gridclient._queue_completion import (
     CompletionProject,
     LikelyToBuild,
     QueueCompletion,
+    QueueProjectTimeline,
     SurvivalCurve,
 )
 from gridclient._response import RawResponse
@@ -163,6 +164,7 @@ __all__ = [
     "QueueRecordEvidence",
     "QueueStatusNow",
     "QueueCompletion",
+    "QueueProjectTimeline",
     "CompletionGroup",
     "CompletionProject",
     "LikelyToBuild",

@@ -34,6 +34,7 @@ from components.data.records import (
     queue_details,
     queue_details_of,
     queue_evidence,
+    queue_project_timeline,
     queue_states,
 )
 from components.data.reviews import (
@@ -115,6 +116,7 @@ __all__ = [
     "queue_details",
     "queue_details_of",
     "queue_evidence",
+    "queue_project_timeline",
     "queue_states",
     "release",
     "screen_site",

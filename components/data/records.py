@@ -30,6 +30,7 @@ from gridclient import (
     Generator,
     GeneratorOperation,
     QueueCompletion,
+    QueueProjectTimeline,
     QueueRecord,
     QueueRecordDetails,
     QueueRecordEvidence,
@@ -282,3 +283,10 @@ def queue_completion(
     return client(conn).queue_history.completion(
         latitude=latitude, longitude=longitude, radius_km=radius_km, fuel=fuel
     )
+
+
+@cached(max_entries=1000)
+def queue_project_timeline(conn: ConnectionKey, project_id: str) -> QueueProjectTimeline:
+    """Return one project across every harvested monthly report: its rows, what changed and
+    how it ended (an extension operation); a project no report lists raises NotFoundError."""
+    return client(conn).queue_history.project_timeline(project_id)
