@@ -56,11 +56,6 @@ CURVES = {
     "interconnection_agreement": "From the IA signed",
     "notice_to_proceed": "From security and notice to proceed",
 }
-PHASES = {
-    "security_ntp": "Financial security and notice to proceed",
-    "ia_signed": "Interconnection agreement signed",
-    "neither": "Neither yet",
-}
 
 
 def month_words(month: str | None) -> str:
@@ -198,7 +193,7 @@ def project_frame(completion: QueueCompletion) -> pd.DataFrame:
             "Fuel": lambda p: glossary.label("fuel", p.fuel),
             "MW": "capacity_mw",
             "Entered": lambda p: cohort_label(p.cohort, completion),
-            "Furthest step": lambda p: PHASES.get(p.phase_reached or "", p.phase_reached),
+            "Furthest step": lambda p: glossary.label("firmness", p.phase_reached),
             "Outcome": lambda p: OUTCOME_WORDS.get(p.outcome or "", p.outcome),
             "Final word": lambda p: month_words(p.outcome_month),
             "Cited cell": lambda p: cell_text(p.source),

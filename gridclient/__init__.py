@@ -47,6 +47,7 @@ from gridclient._queue_completion import (
     QueueCompletion,
     QueueProjectTimeline,
     SurvivalCurve,
+    TimelineRow,
 )
 from gridclient._response import RawResponse
 from gridclient._reviews import (
@@ -169,6 +170,7 @@ __all__ = [
     "CompletionProject",
     "LikelyToBuild",
     "SurvivalCurve",
+    "TimelineRow",
     "RateLimitError",
     "RawResponse",
     "Release",

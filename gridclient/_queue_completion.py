@@ -245,4 +245,5 @@ __all__ = [
     "QueueHistory",
     "QueueProjectTimeline",
     "SurvivalCurve",
+    "TimelineRow",
 ]

@@ -49,6 +49,7 @@ SLOW_MODULES = {
     "app/test_frame.py",
     "app/test_first_start.py",
     "app/test_queue.py",
+    "app/test_queue_timeline.py",
     "app/test_filters_in_url.py",
     "app/test_dataset_notices.py",
     "app/test_components_derived.py",
