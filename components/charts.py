@@ -146,12 +146,12 @@ def stacked_counts(
     return alt.layer(bars, labels, totals, title=title).properties(height=alt.Step(34))
 
 
-def survival(frame: pd.DataFrame, *, order: list[str], title: str) -> alt.Chart:
+def survival(frame: pd.DataFrame, *, order: list[str], title: str) -> alt.LayerChart:
     """Step lines of the share `notYetOperating` over `months`, one per `curve` (in `order`),
     a point at each step with the projects followed, reaching operation and censored in its
     tooltip."""
-    return (
-        alt.Chart(frame, title=title)
+    steps = (
+        alt.Chart(frame)
         .mark_line(interpolate="step-after", point=alt.OverlayMarkDef(size=24))
         .encode(
             x=alt.X("months:Q", title="Months since the start"),
@@ -178,3 +178,6 @@ def survival(frame: pd.DataFrame, *, order: list[str], title: str) -> alt.Chart:
             ],
         )
     )
+    # titled as a layer: a single chart's title was clipped at its top once Streamlit fitted
+    # the chart to its height
+    return alt.layer(steps, title=title)

@@ -133,6 +133,18 @@ def ending_sentence(timeline: QueueProjectTimeline) -> str:
     )
 
 
+def no_history_words(record: QueueRecord) -> str:
+    """Return why a record has no monthly history: its market has none harvested (the
+    history covers ERCOT only), or no harvested report lists it."""
+    market = glossary.label("market", record.market)
+    if market != "ERCOT":
+        return (
+            f"The queue's monthly history covers ERCOT only; this is a {market or 'queue'} "
+            "record, so its months in the queue are not shown."
+        )
+    return "No harvested ERCOT monthly report lists this project's queue id."
+
+
 def draw_timeline(conn: ConnectionKey, record: QueueRecord) -> None:
     """Draw the record's project across the monthly reports, or say why there is none."""
     st.markdown("**Across the monthly reports**")
@@ -146,10 +158,7 @@ def draw_timeline(conn: ConnectionKey, record: QueueRecord) -> None:
         timeline = data.queue_project_timeline(conn, record.record_key)
     except APIStatusError as exc:
         if exc.code == "no_queue_history":
-            st.caption(
-                "No harvested monthly report lists this project: the queue's monthly history "
-                "covers ERCOT only."
-            )
+            st.caption(no_history_words(record))
         else:
             show_problem(exc)
         return
