@@ -34,13 +34,15 @@ def yearly(frame: pd.DataFrame, *, value: str, title: str, unit: str) -> alt.Cha
     )
 
 
-def timeline(frame: pd.DataFrame, *, title: str) -> alt.Chart:
-    """One bar per row from `start` to `end`, labelled by `label`, coloured by `status`."""
+def timeline(frame: pd.DataFrame, *, title: str, monthly: bool = False) -> alt.Chart:
+    """One bar per row from `start` to `end`, labelled by `label`, coloured by `status`;
+    `monthly` rows (a month each) are read on an axis of months."""
+    axis = alt.Axis(format="%b %Y", tickCount="month") if monthly else alt.Axis()
     return (
         alt.Chart(frame, title=title)
         .mark_bar(height=10)
         .encode(
-            x=alt.X("start:T", title="Date"),
+            x=alt.X("start:T", title="Month" if monthly else "Date", axis=axis),
             x2="end:T",
             y=alt.Y("label:N", sort=alt.EncodingSortField("start"), title=None),
             color=alt.Color("status:N", title="Status"),

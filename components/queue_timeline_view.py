@@ -166,7 +166,8 @@ def draw_timeline(conn: ConnectionKey, record: QueueRecord) -> None:
     bars = rows_frame(timeline)
     if not bars.empty:
         st.altair_chart(
-            charts.timeline(bars, title="What each monthly report says of it"), width="stretch"
+            charts.timeline(bars, title="What each monthly report says of it", monthly=True),
+            width="stretch",
         )
     changes = changes_frame(timeline)
     if changes.empty:

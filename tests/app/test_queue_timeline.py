@@ -101,3 +101,13 @@ def test_a_record_no_monthly_report_lists_says_the_history_covers_ercot_only(
     assert any("covers ERCOT only" in str(c.value) for c in at.caption)
     titles = [json.loads(c.proto.spec).get("title") for c in at.get("vega_lite_chart")]
     assert CHART_TITLE not in titles
+
+
+def test_an_ercot_record_no_report_lists_is_not_told_its_market_lacks_a_history():
+    from gridclient import QueueRecord
+
+    ercot = view.no_history_words(QueueRecord(market="ERCOT", record_key="99INR9999"))
+    assert "No harvested ERCOT monthly report lists" in ercot
+    assert "covers ERCOT only" not in ercot
+    elsewhere = view.no_history_words(QueueRecord(market="SPP", record_key="GEN-2020-001"))
+    assert "covers ERCOT only" in elsewhere and "SPP record" in elsewhere
