@@ -7,6 +7,7 @@ import streamlit as st
 from components import assessment_summary as summary
 from components import assessment_view as view
 from components import (
+    completion_view,
     connection,
     data,
     glossary,
@@ -83,4 +84,5 @@ with problem_boundary():
         st.subheader("Map", anchor=summary.ANCHORS["map"])
         view.draw_site_map(assessment, point)
         surroundings_view.draw_surroundings(conn, assessment.site_id)
+        completion_view.draw_completion(conn, point, surroundings_view.chosen_radius())
         draw_downloads(conn, assessment, site, data.capabilities(conn))

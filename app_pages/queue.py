@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-from components import connection, coverage, data, queue_markets, queue_requests, queue_view
+from components import (
+    connection,
+    coverage,
+    data,
+    queue_markets,
+    queue_requests,
+    queue_timeline_view,
+    queue_view,
+)
 from components.problems import problem_boundary
 from components.text import escape_markdown
 
@@ -19,6 +27,15 @@ with problem_boundary():
     coverage.draw_notice(conn, "interconnection_queue")
     queue = queue_view.queue_list(conn, data.all_queue_records(conn))
     frame = queue.frame
+    # a link from the queue's history names a project by its queue id: open its record
+    project = st.query_params.get("project")
+    if project:
+        del st.query_params["project"]
+        record_id = queue_timeline_view.record_of_project(queue, project)
+        if record_id:
+            st.query_params["record"] = record_id
+        else:
+            st.warning(f"No queue record with queue id “{escape_markdown(project)}” is loaded.")
     chosen = queue_view.draw_filters(queue)
     narrowed = queue_view.filter_queue(frame, chosen)
     st.caption(queue_markets.market_counts_text(frame))
@@ -50,6 +67,7 @@ with problem_boundary():
             selected = queue_view.draw_table(filtered, table)
             if selected and selected in queue.by_id:
                 queue_view.draw_record(conn, queue.by_id[selected])
+                queue_timeline_view.draw_timeline(conn, queue.by_id[selected])
             elif selected:
                 st.warning(
                     f"No queue record with id “{escape_markdown(selected)}” in this release."

@@ -7,6 +7,7 @@ Altair there was about half a second of the app's first start (docs/BENCHMARKS.m
 
 from __future__ import annotations
 
+import json
 from types import ModuleType
 from typing import TYPE_CHECKING
 
@@ -51,14 +52,16 @@ def yearly(frame: pd.DataFrame, *, value: str, title: str, unit: str) -> alt.Cha
     )
 
 
-def timeline(frame: pd.DataFrame, *, title: str) -> alt.Chart:
-    """One bar per row from `start` to `end`, labelled by `label`, coloured by `status`."""
+def timeline(frame: pd.DataFrame, *, title: str, monthly: bool = False) -> alt.Chart:
+    """One bar per row from `start` to `end`, labelled by `label`, coloured by `status`;
+    `monthly` rows (a month each) are read on an axis of months."""
     alt = altair_module()
+    axis = alt.Axis(format="%b %Y", tickCount="month") if monthly else alt.Axis()
     return (
         alt.Chart(frame, title=title)
         .mark_bar(height=10)
         .encode(
-            x=alt.X("start:T", title="Date"),
+            x=alt.X("start:T", title="Month" if monthly else "Date", axis=axis),
             x2="end:T",
             y=alt.Y("label:N", sort=alt.EncodingSortField("start"), title=None),
             color=alt.Color("status:N", title="Status"),
@@ -126,3 +129,82 @@ def steps(frame: pd.DataFrame, *, title: str, unit: str) -> alt.Chart:
             tooltip=[c for c in frame.columns],
         )
     )
+
+
+def stacked_counts(
+    frame: pd.DataFrame,
+    *,
+    category: str,
+    series: dict[str, str],
+    title: str,
+    unit: str,
+) -> alt.LayerChart:
+    """Horizontal bars per `category` stacked by `outcome` (`series`: each outcome's colour, in
+    stacking order), each part's `count` written on it and each bar's `totalText` beside it: a
+    reader sees the counts behind the shares, not only the lengths."""
+    alt = altair_module()
+    order = list(series)
+    base = alt.Chart(frame).encode(
+        y=alt.Y(f"{category}:N", title=None, sort=None, axis=alt.Axis(labelLimit=300))
+    )
+    stacked = base.transform_calculate(rank=f"indexof({json.dumps(order)}, datum.outcome)")
+    bars = stacked.mark_bar().encode(
+        x=alt.X("count:Q", stack="zero", title=unit),
+        color=alt.Color(
+            "outcome:N",
+            scale=alt.Scale(domain=order, range=list(series.values())),
+            legend=alt.Legend(orient="bottom", title=None, columns=2, labelLimit=400),
+        ),
+        order=alt.Order("rank:Q"),
+        tooltip=[alt.Tooltip(f"{category}:N"), "outcome:N", "count:Q", "share:N"],
+    )
+    # each part's count in its middle, written only where the part has projects
+    labels = (
+        stacked.transform_filter("datum.count > 0")
+        .transform_stack(
+            stack="count", groupby=[category], sort=[{"field": "rank"}], as_=["start", "end"]
+        )
+        .transform_calculate(middle="(datum.start + datum.end) / 2")
+        .mark_text(color="white", fontWeight="bold")
+        .encode(x="middle:Q", text=alt.Text("count:Q", format=","))
+    )
+    totals = base.mark_text(align="left", dx=4).encode(x="total:Q", text="totalText:N")
+    return alt.layer(bars, labels, totals, title=title).properties(height=alt.Step(34))
+
+
+def survival(frame: pd.DataFrame, *, order: list[str], title: str) -> alt.LayerChart:
+    """Step lines of the share `notYetOperating` over `months`, one per `curve` (in `order`),
+    a point at each step with the projects followed, reaching operation and censored in its
+    tooltip."""
+    alt = altair_module()
+    steps = (
+        alt.Chart(frame)
+        .mark_line(interpolate="step-after", point=alt.OverlayMarkDef(size=24))
+        .encode(
+            x=alt.X("months:Q", title="Months since the start"),
+            y=alt.Y(
+                "notYetOperating:Q",
+                title="Not yet in commercial operation",
+                scale=alt.Scale(domain=[0, 1]),
+                axis=alt.Axis(format="%"),
+            ),
+            color=alt.Color(
+                "curve:N",
+                scale=alt.Scale(domain=order),
+                legend=alt.Legend(
+                    orient="bottom", title=None, direction="horizontal", labelLimit=0
+                ),
+            ),
+            tooltip=[
+                alt.Tooltip("curve:N", title="Measured"),
+                alt.Tooltip("months:Q", title="Months"),
+                alt.Tooltip("notYetOperating:Q", title="Not yet operating", format=".0%"),
+                alt.Tooltip("atRisk:Q", title="Still followed", format=","),
+                alt.Tooltip("events:Q", title="Reached operation", format=","),
+                alt.Tooltip("censored:Q", title="Censored", format=","),
+            ],
+        )
+    )
+    # titled as a layer: a single chart's title was clipped at its top once Streamlit fitted
+    # the chart to its height
+    return alt.layer(steps, title=title)

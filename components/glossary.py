@@ -59,6 +59,7 @@ STATUSES = {
 }
 # ERCOT GIS report, sheet "Acronyms": fuel types
 ERCOT_FUELS = {
+    "BAT": "Battery storage",
     "BIO": "Biomass",
     "COA": "Coal",
     "GAS": "Gas",

@@ -30,6 +30,8 @@ from components.text import escape_markdown
 from gridclient import APIStatusError, QueueProject, SiteSurroundings
 
 MAX_RADIUS_KM = 150
+# the session-state key of the radius chosen (the queue history below reads it too)
+RADIUS_KEY = "surroundings.radius"
 FIRMNESS = {
     "ia_signed": "IA signed MW",
     "security_ntp": "Security and NTP MW",
@@ -60,7 +62,7 @@ def draw_surroundings(conn: ConnectionKey, site_id: str | None) -> None:
         1,
         MAX_RADIUS_KM,
         DEFAULT_RADIUS_KM,
-        key="surroundings.radius",
+        key=RADIUS_KEY,
         help="Counties whose Census boundary lies within this distance of the site.",
     )
     # The report months of the change table: its own selectboxes, drawn with the table below,
@@ -88,6 +90,11 @@ def draw_surroundings(conn: ConnectionKey, site_id: str | None) -> None:
     draw_dropout(near)
     for limitation in near.limitations:
         st.caption(escape_markdown(limitation))
+
+
+def chosen_radius() -> float:
+    """Return the radius the section's slider holds, in km (its default until it is drawn)."""
+    return float(st.session_state.get(RADIUS_KEY, DEFAULT_RADIUS_KM))
 
 
 def mw_by_firmness(totals: Any) -> dict[str, float | None]:

@@ -45,7 +45,9 @@ from gridclient._queue_completion import (
     CompletionProject,
     LikelyToBuild,
     QueueCompletion,
+    QueueProjectTimeline,
     SurvivalCurve,
+    TimelineRow,
 )
 from gridclient._response import RawResponse
 from gridclient._reviews import (
@@ -163,10 +165,12 @@ __all__ = [
     "QueueRecordEvidence",
     "QueueStatusNow",
     "QueueCompletion",
+    "QueueProjectTimeline",
     "CompletionGroup",
     "CompletionProject",
     "LikelyToBuild",
     "SurvivalCurve",
+    "TimelineRow",
     "RateLimitError",
     "RawResponse",
     "Release",

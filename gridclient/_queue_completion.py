@@ -1,9 +1,12 @@
-"""Typed records and the resource of queue completion (the ``/v1/queue-history/completion``
-extension): how the projects a county's or radius's harvested monthly reports queued ended,
-and the Kaplan-Meier months from entry, IA and notice to proceed to commercial operation.
-Every count lists its projects (``project_ids``)."""
+"""Typed records and the resource of queue history (extensions): completion
+(``/v1/queue-history/completion``), how the projects a county's or radius's harvested
+monthly reports queued ended, and the Kaplan-Meier months from entry, IA and notice to
+proceed to commercial operation, every count listing its projects (``project_ids``); and one
+project's timeline across the reports (``/v1/queue-history/projects/{projectId}``)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from pydantic import Field
 
@@ -145,6 +148,56 @@ class QueueCompletion(GridModel):
     basis: str | None = None
 
 
+class TimelineRow(GridModel):
+    """One row a monthly report holds for the project (queued, inactive, cancelled or an
+    approval), with its cell."""
+
+    month: str | None = None
+    sheet: str | None = None
+    status: str | None = None
+    milestone: str | None = None
+    county: str | None = None
+    county_fips: str | None = None
+    fuel: str | None = None
+    capacity_mw: float | None = None
+    study_phase: str | None = None
+    projected_cod: str | None = None
+    ia_signed: str | None = None
+    firmness: str | None = None
+    event_date: str | None = None
+    source: SourceCell | None = None
+
+
+class TimelineChange(GridModel):
+    """A value that changed from one report to the next, with the row giving the new one."""
+
+    month: str | None = None
+    field: str | None = None
+    before: Any = None
+    after: Any = None
+    source: SourceCell | None = None
+
+
+class TimelineOutcome(GridModel):
+    outcome: str | None = None
+    month: str | None = None
+    source: SourceCell | None = None
+
+
+class QueueProjectTimeline(GridModel):
+    """One project across the harvested monthly reports: its rows, changes and outcome."""
+
+    project_id: str | None = None
+    project_name: str | None = None
+    market: str | None = None
+    window: CompletionWindow | None = None
+    as_of: str | None = None
+    months_listed: int | None = None
+    rows: list[TimelineRow] = Field(default_factory=list)
+    changes: list[TimelineChange] = Field(default_factory=list)
+    outcome: TimelineOutcome | None = None
+
+
 class QueueHistory(_Resource):
     def completion(
         self,
@@ -175,6 +228,14 @@ class QueueHistory(_Resource):
         response = self._transport.request("GET", "/v1/queue-history/completion", params=params)
         return self._transport.parse_record(response, QueueCompletion)
 
+    def project_timeline(self, project_id: str) -> QueueProjectTimeline:
+        """Return one project (its queue id, any case) across every harvested monthly report:
+        each row listing it, what changed from report to report, and how it ended (extension
+        operation); a project no report lists raises ``NotFoundError``."""
+        segment = a.path_segment("project_id", project_id)
+        response = self._transport.request("GET", f"/v1/queue-history/projects/{segment}")
+        return self._transport.parse_record(response, QueueProjectTimeline)
+
 
 __all__ = [
     "CompletionGroup",
@@ -182,5 +243,7 @@ __all__ = [
     "LikelyToBuild",
     "QueueCompletion",
     "QueueHistory",
+    "QueueProjectTimeline",
     "SurvivalCurve",
+    "TimelineRow",
 ]

@@ -39,7 +39,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 
 from bench.bare_tabs import PLACEHOLDER  # noqa: E402
 from components.report import report_pdf  # noqa: E402
-from gridclient import GridDataClient  # noqa: E402
+from gridclient import GridDataClient, NotFoundError  # noqa: E402
 from gridservice.demo import DEMO_POINTS  # noqa: E402
 from gridservice.runtime.server import start_in_thread  # noqa: E402
 from gridservice.settings import Settings  # noqa: E402
@@ -60,7 +60,19 @@ def type_point(page, latitude: float, longitude: float) -> None:
         wait_for_run(page)
 
 
-def pages(assessment_id: str, record_id: str) -> dict[str, tuple[str, object]]:
+def scroll_to(page, heading: str) -> None:
+    """Scroll the page so the section under `heading` (its text) starts at the top of the
+    window, once every element is drawn (drawn sooner, what loads after it moves it down)."""
+    page.wait_for_selector(PLACEHOLDER, state="detached", timeout=60_000)
+    page.wait_for_timeout(2500)
+    page.get_by_text(heading, exact=True).first.evaluate(
+        "element => element.scrollIntoView({block: 'start'})"
+    )
+
+
+def pages(
+    assessment_id: str, record_id: str, history_record_id: str
+) -> dict[str, tuple[str, object]]:
     """Return name -> (URL path, what to do on the page before the picture)."""
     point = DEMO_POINTS["dual_certified"]
     return {
@@ -68,8 +80,16 @@ def pages(assessment_id: str, record_id: str) -> dict[str, tuple[str, object]]:
         "screen_site": ("", lambda page: type_point(page, *point)),
         "service_territory": ("service_territory", lambda page: type_point(page, *point)),
         "assessment": (f"assessment?assessment={assessment_id}", None),
+        "assessment_queue_history": (
+            f"assessment?assessment={assessment_id}",
+            lambda page: scroll_to(page, "How the queue here has ended"),
+        ),
         "queue": ("queue", None),
         "queue_record": (f"queue?county=Hays&record={record_id}", None),
+        "queue_record_timeline": (
+            f"queue?county=Hays&record={history_record_id}",
+            lambda page: scroll_to(page, "Across the monthly reports"),
+        ),
         "transmission": ("transmission", None),
         "generation": ("generation", None),
         "grid_operations": ("grid_operations", None),
@@ -80,6 +100,14 @@ def pages(assessment_id: str, record_id: str) -> dict[str, tuple[str, object]]:
         "portfolio": ("portfolio", None),
         "reviews": ("reviews", None),
     }
+
+
+def changed_in_reports(client: GridDataClient, project_id: str) -> bool:
+    """Whether the monthly reports list the project and something of it changed in them."""
+    try:
+        return bool(client.queue_history.project_timeline(project_id).changes)
+    except NotFoundError:
+        return False
 
 
 # the report's page at the resolution a reader zooms a PDF to on screen (about 100 dpi)
@@ -115,6 +143,10 @@ def main(wanted: list[str], widths: list[int]) -> int:
             assessment_id = client.assessments.create(site.id, idempotency_key="screenshots").id
             hays = [r for r in client.queue_records.list(limit=500) if r.county == "Hays"]
             record_id = hays[0].id if hays else ""
+            history_record_id = next(
+                (r.id for r in hays if r.record_key and changed_in_reports(client, r.record_key)),
+                record_id,
+            )
             if not wanted or "report" in wanted:
                 print(save_report_page(client, assessment_id, site.id))
         app = start_streamlit({"GRIDSERVICE_DB": str(db_path)}, Path(folder) / "streamlit.log")
@@ -125,7 +157,9 @@ def main(wanted: list[str], widths: list[int]) -> int:
                 )
                 for width in widths:
                     window, folder = WINDOWS[width]
-                    for name, (path, prepare) in pages(assessment_id, record_id).items():
+                    for name, (path, prepare) in pages(
+                        assessment_id, record_id, history_record_id
+                    ).items():
                         if wanted and name not in wanted:
                             continue
                         context = browser.new_context(viewport=window)

@@ -30,9 +30,11 @@ from components.data.records import (
     latest_demand_day,
     latest_operations_day,
     preload_collections,
+    queue_completion,
     queue_details,
     queue_details_of,
     queue_evidence,
+    queue_project_timeline,
     queue_states,
 )
 from components.data.reviews import (
@@ -110,9 +112,11 @@ __all__ = [
     "progress_text",
     "recent_sites",
     "quality_report",
+    "queue_completion",
     "queue_details",
     "queue_details_of",
     "queue_evidence",
+    "queue_project_timeline",
     "queue_states",
     "release",
     "screen_site",

@@ -29,6 +29,8 @@ from gridclient import (
     GenerationPlant,
     Generator,
     GeneratorOperation,
+    QueueCompletion,
+    QueueProjectTimeline,
     QueueRecord,
     QueueRecordDetails,
     QueueRecordEvidence,
@@ -265,3 +267,26 @@ def queue_evidence(conn: ConnectionKey, record_id: str) -> QueueRecordEvidence:
 def docket_filings(conn: ConnectionKey, control_number: str) -> list[DocketFiling]:
     """Return every filing of one docket."""
     return client(conn).dockets.filings(control_number, limit=PAGE_SIZE).to_list()
+
+
+@cached(spinner="Loading the queue's history…", max_entries=200)
+def queue_completion(
+    conn: ConnectionKey,
+    latitude: float,
+    longitude: float,
+    radius_km: float,
+    fuel: str | None = None,
+) -> QueueCompletion:
+    """Return how the projects the harvested monthly reports queued in the counties within
+    `radius_km` of a point ended and how long operation took, narrowed to one fuel when
+    asked (an extension operation); a place no report covers raises the service's problem."""
+    return client(conn).queue_history.completion(
+        latitude=latitude, longitude=longitude, radius_km=radius_km, fuel=fuel
+    )
+
+
+@cached(max_entries=1000)
+def queue_project_timeline(conn: ConnectionKey, project_id: str) -> QueueProjectTimeline:
+    """Return one project across every harvested monthly report: its rows, what changed and
+    how it ended (an extension operation); a project no report lists raises NotFoundError."""
+    return client(conn).queue_history.project_timeline(project_id)

@@ -81,8 +81,9 @@ DATASETS: tuple[DatasetDeclaration, ...] = (
         "No monthly reports: what changed and dropout rates cannot be computed.",
         tables=("queue_reports", "queue_history"),
         harvests=("ercot-gis", "ercot-gis-history"),
-        routes=("/v1/queue-history/completion",),
+        routes=("/v1/queue-history/completion", "/v1/queue-history/projects/{projectId}"),
         client_resource="queue_history",
+        app_fetches=("records.queue_completion", "records.queue_project_timeline"),
     ),
     DatasetDeclaration(
         "interconnection_points",

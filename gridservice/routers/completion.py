@@ -6,17 +6,19 @@ from __future__ import annotations
 import json
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from starlette.responses import Response
 
 from gridservice.routers.common import StrictQuery, conn_for, problem_responses
 from gridservice.routers.completion_models import QueueCompletion
 from gridservice.routers.models import OneWithMeta
+from gridservice.routers.project_timeline_models import QueueProjectTimeline
 from gridservice.routers.sites import EXTENSION
 from gridservice.routers.surroundings import RadiusKm
 from gridservice.runtime.errors import ApiError
 from gridservice.runtime.paging import data_response
 from gridservice.screening.completion import queue_completion
+from gridservice.screening.project_timeline import project_timeline
 from gridservice.screening.surroundings import SurroundingsInputError
 from gridservice.store.read_snapshot import read_snapshot
 
@@ -75,3 +77,32 @@ def read_queue_completion(
             raise ApiError(error.status, error.code, error.detail, errors=errors) from None
     meta = {"extension": True, "locationBasis": "county"}
     return data_response(json.dumps(completion, separators=(",", ":")), meta=meta)
+
+
+ProjectId = Annotated[
+    str,
+    Path(
+        alias="projectId",
+        description="The operator's queue id (ERCOT's INR), in any case.",
+        max_length=32,
+    ),
+]
+
+
+@router.get(
+    "/v1/queue-history/projects/{projectId}",
+    response_model=OneWithMeta[QueueProjectTimeline],
+    summary="One queued project's timeline across every harvested monthly report",
+    description="Every row a harvested monthly report holds for the project (queued, "
+    "inactive, cancelled, approved), oldest month first, each with its cell; what changed "
+    "from one report to the next (status, county, MW, study phase, projected COD, firmness); "
+    "and how it ended, by the same rule as the completion figures.",
+    openapi_extra=EXTENSION,
+)
+def read_project_timeline(request: Request, project_id: ProjectId) -> Response:
+    with read_snapshot(conn_for(request)) as conn:
+        try:
+            timeline = project_timeline(conn, project_id)
+        except SurroundingsInputError as error:
+            raise ApiError(error.status, error.code, error.detail) from None
+    return data_response(json.dumps(timeline, separators=(",", ":")), meta={"extension": True})

@@ -63,3 +63,17 @@ def test_a_fuel_narrows_the_projects(client):
 def test_a_latitude_out_of_range_is_refused_before_sending(client):
     with pytest.raises(gc.InvalidArgumentError):
         client.queue_history.completion(latitude=123, longitude=0)
+
+
+def test_a_projects_timeline_is_typed_and_ends_as_the_completion_says(client):
+    completion = client.queue_history.completion(
+        latitude=POINT[0], longitude=POINT[1], radius_km=80
+    )
+    ended = next(p for p in completion.projects if p.outcome == "droppedOut")
+    timeline = client.queue_history.project_timeline(ended.project_id.lower())
+    assert isinstance(timeline, gc.QueueProjectTimeline)
+    assert timeline.project_id == ended.project_id
+    assert (timeline.outcome.outcome, timeline.outcome.month) == ("droppedOut", ended.outcome_month)
+    assert [r.month for r in timeline.rows] == sorted(r.month for r in timeline.rows)
+    with pytest.raises(gc.NotFoundError):
+        client.queue_history.project_timeline("99INR9999")

@@ -45,6 +45,7 @@ EXTENSIONS = {
     ("get", "/v1/sites/{siteId}/assessments"),
     ("get", "/v1/sites/{siteId}/surroundings"),
     ("get", "/v1/queue-history/completion"),
+    ("get", "/v1/queue-history/projects/{projectId}"),
     ("post", "/v1/assessments/{assessmentId}/exports"),
 }
 
