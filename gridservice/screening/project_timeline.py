@@ -13,7 +13,7 @@ import sqlite3
 from typing import Any
 
 from gridservice.screening.completion import final_word
-from gridservice.screening.queue_history import COLUMN, cell, firmness, fuel_group
+from gridservice.screening.queue_history import COLUMN, cell, firmness
 from gridservice.screening.surroundings import SurroundingsInputError
 from gridservice.store import surroundings_reads
 from gridservice.store.project_history_reads import project_rows
@@ -44,7 +44,7 @@ def _wire_row(row: Row) -> dict[str, Any]:
         "milestone": row["milestone"] or None,
         "county": row["county"],
         "countyFips": row["county_fips"],
-        "fuel": fuel_group(row["fuel"], row["technology"]),
+        "fuel": row["fuel_group"],
         "capacityMw": row["capacity_mw"],
         "studyPhase": row["study_phase"],
         "projectedCod": row["projected_cod"],

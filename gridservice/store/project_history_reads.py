@@ -5,13 +5,15 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from gridservice.store.surroundings_reads import FUEL_GROUP_SQL
+
 Row = dict[str, Any]
 
 _COLUMNS = [
     "report_id", "report_month", "report_date", "market", "sheet", "status", "file_name",
     "worksheet", "row", "project_id", "project_name", "county", "county_fips", "fuel",
     "technology", "capacity_mw", "study_phase", "projected_cod", "ia_signed", "security_ntp",
-    "event_date", "milestone",
+    "event_date", "milestone", "fuel_group",
 ]  # fmt: skip
 _REPORT_COLUMNS = {"report_month", "report_date", "market"}
 # Within a month, the queued rows come before the event sheets that end a project.
@@ -24,8 +26,11 @@ _SHEET_ORDER = (
 def project_rows(conn: sqlite3.Connection, project_id: str) -> list[Row]:
     """Return every row the harvested reports hold for a project (its id in any case), oldest
     month first, the queued rows of a month before its event rows; each with its report's
-    month, date and market."""
-    select = ", ".join(f"r.{c}" if c in _REPORT_COLUMNS else f"h.{c}" for c in _COLUMNS)
+    month, date and market, and its fuel as the completion figures group it."""
+    select = (
+        ", ".join(f"r.{c}" if c in _REPORT_COLUMNS else f"h.{c}" for c in _COLUMNS[:-1])
+        + f", {FUEL_GROUP_SQL}"
+    )  # fuel_group: the one grouping of fuels (batteries as one)
     cursor = conn.execute(
         f"SELECT {select} FROM queue_history h JOIN queue_reports r ON r.report_id = h.report_id "
         # the id's column ignores case (NOCASE, CITEXT), so its index finds every spelling
