@@ -115,6 +115,21 @@ def _agreement(agrees: bool | None, other: str, note: str) -> dict[str, Any]:
     return {"agrees": agrees, "otherMethod": other, "note": note}
 
 
+def _listing_name(listed: list[dict]) -> str:
+    """Return what the county listing is called in a note: EIA-861 on harvested data, its
+    own words where another listing (the demo's) stands in for it."""
+    methods = {c.get("resolutionMethod") for c in listed}
+    return "EIA-861" if methods == {COUNTY_LISTING_METHOD} else "The county listing"
+
+
+def _polygon_name(polygons: list[dict]) -> str:
+    """Return what the territory polygons are called in a note: HIFLD's where they are."""
+    publishers = {str((c.get("evidence") or {}).get("publisher") or "") for c in polygons}
+    return (
+        "HIFLD territory polygon" if all("HIFLD" in p for p in publishers) else "territory polygon"
+    )
+
+
 def mark_agreement(
     conn: sqlite3.Connection, polygons: list[dict], listed: list[dict], county: dict | None
 ) -> None:
@@ -127,21 +142,23 @@ def mark_agreement(
     place = f"{county['name']}, {county['state']}" if county else "this point's county"
     in_polygon = {c["utilityId"] for c in polygons if c["utilityId"]}
     in_listing = {c["utilityId"] for c in listed if c["utilityId"]}
+    listing, polygon = _listing_name(listed), _polygon_name(polygons)
+    listing_method = listed[0]["resolutionMethod"] if listed else COUNTY_LISTING_METHOD
     if listed:
         for candidate in polygons:
             agrees = candidate["utilityId"] in in_listing
             note = (
-                f"EIA-861 also lists this utility for {place}."
+                f"{listing} also lists this utility for {place}."
                 if agrees
-                else f"Disagreement: EIA-861 does not list this utility for {place}."
+                else f"Disagreement: {listing} does not list this utility for {place}."
             )
-            candidate["methodAgreement"] = _agreement(agrees, COUNTY_LISTING_METHOD, note)
+            candidate["methodAgreement"] = _agreement(agrees, listing_method, note)
     with_polygon = geography_reads.utilities_with_polygons(conn, sorted(in_listing))
     for candidate in listed:
         utility_id = candidate["utilityId"]
         if utility_id in in_polygon:
             candidate["methodAgreement"] = _agreement(
-                True, POLYGON_METHOD, "The utility's HIFLD territory polygon holds the point too."
+                True, POLYGON_METHOD, f"The utility's {polygon} holds the point too."
             )
         elif utility_id in with_polygon:
             candidate["confidence"] = round(
@@ -150,8 +167,8 @@ def mark_agreement(
             candidate["methodAgreement"] = _agreement(
                 False,
                 POLYGON_METHOD,
-                f"Disagreement: EIA-861 lists this utility for {place}, but its HIFLD territory "
-                "polygon does not hold the point; its confidence is halved.",
+                f"Disagreement: {listing} lists this utility for {place}, but its {polygon} "
+                "does not hold the point; its confidence is halved.",
             )
 
 
