@@ -6,7 +6,7 @@ import sqlite3
 
 from shapely.geometry.base import BaseGeometry
 
-from gridservice.geography.markets import market_at
+from gridservice.geography.markets import market_at, market_codes
 from gridservice.screening import factors
 from gridservice.screening.completion import queue_history_with_completion
 from gridservice.screening.dataset_coverage import PARTIAL_DATASETS, dataset_abstentions
@@ -153,9 +153,7 @@ def _markets(
     conn: sqlite3.Connection, county: dict | None, candidates: list[dict], market: dict | None
 ) -> list[str]:
     # A territory spanning two markets names both, e.g. "ERCOT/SPP".
-    markets = sorted(
-        {m.strip() for c in candidates for m in str(c.get("isoRto") or "").split("/") if m.strip()}
-    )
+    markets = sorted({m for c in candidates for m in market_codes(c.get("isoRto"))})
     if markets or county is None:
         return markets
     # The ISO boundary holding the point says more than which market a state's queue names most.
