@@ -63,10 +63,12 @@ def type_point(page, latitude: float, longitude: float) -> None:
 def pages(assessment_id: str, record_id: str) -> dict[str, tuple[str, object]]:
     """Return name -> (URL path, what to do on the page before the picture)."""
     point = DEMO_POINTS["dual_certified"]
+    # the demo's territory polygons are in Loudoun County: the page draws them there
+    overlap = DEMO_POINTS["polygon_overlap"]
     return {
         "first_screen": ("", None),
         "screen_site": ("", lambda page: type_point(page, *point)),
-        "service_territory": ("service_territory", lambda page: type_point(page, *point)),
+        "service_territory": ("service_territory", lambda page: type_point(page, *overlap)),
         "assessment": (f"assessment?assessment={assessment_id}", None),
         "queue": ("queue", None),
         "queue_record": (f"queue?county=Hays&record={record_id}", None),
