@@ -7,12 +7,11 @@ import sqlite3
 from collections.abc import Iterator
 
 import pytest
+from sqlite_steps import vm_steps
 
 from gridservice.store import coverage_reads, db, writer
 
 AREAS = ("ERCO", "COAS", "SWPP")
-# The progress handler is called every this many SQLite virtual-machine steps.
-STEPS = 100
 
 
 def hourly(code: str, hours: int) -> Iterator[dict]:
@@ -44,27 +43,16 @@ def stores(tmp_path_factory) -> Iterator[dict[int, sqlite3.Connection]]:
         conn.close()
 
 
-def steps_of(conn: sqlite3.Connection) -> tuple[list[tuple[str, str | None]], int]:
-    """Return the areas read and how many hundreds of SQLite steps reading them took."""
-    counted = [0]
-
-    def count() -> int:
-        counted[0] += 1
-        return 0
-
-    conn.set_progress_handler(count, STEPS)
-    try:
-        areas = coverage_reads.operations_areas(conn)
-    finally:
-        conn.set_progress_handler(None, STEPS)
-    return areas, counted[0]
-
-
 def test_the_areas_of_the_hourly_operations_are_read_without_walking_every_hour(stores):
-    (day, day_steps), (year, year_steps) = (steps_of(stores[h]) for h in sorted(stores))
+    day_hours, months_hours = sorted(stores)
+    day, months = (coverage_reads.operations_areas(stores[h]) for h in (day_hours, months_hours))
+    day_steps, months_steps = (
+        vm_steps(stores[h], lambda h=h: coverage_reads.operations_areas(stores[h]))
+        for h in (day_hours, months_hours)
+    )
     newest = max(o["utcTime"] for o in hourly("ERCO", 24 * 28 * 4))
-    assert year == [(code, newest) for code in sorted(AREAS)]
+    assert months == [(code, newest) for code in sorted(AREAS)]
     assert [code for code, _ in day] == sorted(AREAS)
     # 112 times the hours: a read that walks them takes hundreds of times the steps; index
     # seeks take a few more (a deeper B-tree), whatever the machine's speed.
-    assert year_steps <= 3 * max(day_steps, 1)
+    assert months_steps <= 3 * max(day_steps, 1)
