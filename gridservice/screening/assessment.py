@@ -22,7 +22,7 @@ from gridservice.screening.territory import (
     is_county_listing,
     service_territory_candidates,
 )
-from gridservice.screening.territory_polygons import is_polygon
+from gridservice.screening.territory_polygons import is_hifld, is_polygon, polygon_name
 from gridservice.store import screening_reads
 
 RELEVANT_QUEUE_LIMIT = 25
@@ -50,6 +50,11 @@ POLYGON_LIMITATION = (
     "Service territories are HIFLD retail service territory polygons (utility-reported "
     "boundaries, compiled and simplified; not a regulator's certificate map), with the EIA-861 "
     "county listing beside them; the serving utility must be confirmed."
+)
+# The demo's polygons are fictional: the same limitation without HIFLD's name.
+OTHER_POLYGON_LIMITATION = (
+    "Service territories are territory polygons (not a regulator's certificate map), with "
+    "the county listing beside them; the serving utility must be confirmed."
 )
 BASE_LIMITATIONS = (
     "Non-capacity screening: no load-flow, short-circuit, stability or deliverability "
@@ -189,7 +194,7 @@ def _utility_candidates(candidates: list[dict], county: dict | None) -> list[dic
     for group in by_utility.values():
         first = group[0]
         held = any(is_polygon(c) for c in group)
-        basis = "Its HIFLD territory polygon holds the site's point." if held else by_county
+        basis = f"Its {polygon_name(group)} holds the site's point." if held else by_county
         utilities.append(
             {
                 "utilityId": first["utilityId"],
@@ -281,7 +286,10 @@ def _limitations(
 ) -> list[str]:
     limitations = list(BASE_LIMITATIONS)
     if any(is_polygon(c) for c in candidates):
-        limitations[limitations.index(COUNTY_LEVEL_LIMITATION)] = POLYGON_LIMITATION
+        polygon_limitation = (
+            POLYGON_LIMITATION if is_hifld(candidates) else OTHER_POLYGON_LIMITATION
+        )
+        limitations[limitations.index(COUNTY_LEVEL_LIMITATION)] = polygon_limitation
     if any(is_county_listing(c) for c in candidates):
         limitations.append(COUNTY_LISTING_LIMITATION)
     if as_of:

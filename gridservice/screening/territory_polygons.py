@@ -122,12 +122,17 @@ def _listing_name(listed: list[dict]) -> str:
     return "EIA-861" if methods == {COUNTY_LISTING_METHOD} else "The county listing"
 
 
-def _polygon_name(polygons: list[dict]) -> str:
+def is_hifld(polygons: list[dict]) -> bool:
+    """Return whether the territory polygons among `polygons` are all HIFLD's (the demo's
+    are fictional and say so by their publisher)."""
+    held = [c for c in polygons if is_polygon(c)]
+    publishers = {str((c.get("evidence") or {}).get("publisher") or "") for c in held}
+    return bool(publishers) and all("HIFLD" in p for p in publishers)
+
+
+def polygon_name(polygons: list[dict]) -> str:
     """Return what the territory polygons are called in a note: HIFLD's where they are."""
-    publishers = {str((c.get("evidence") or {}).get("publisher") or "") for c in polygons}
-    return (
-        "HIFLD territory polygon" if all("HIFLD" in p for p in publishers) else "territory polygon"
-    )
+    return "HIFLD territory polygon" if is_hifld(polygons) else "territory polygon"
 
 
 def mark_agreement(
@@ -142,7 +147,7 @@ def mark_agreement(
     place = f"{county['name']}, {county['state']}" if county else "this point's county"
     in_polygon = {c["utilityId"] for c in polygons if c["utilityId"]}
     in_listing = {c["utilityId"] for c in listed if c["utilityId"]}
-    listing, polygon = _listing_name(listed), _polygon_name(polygons)
+    listing, polygon = _listing_name(listed), polygon_name(polygons)
     listing_method = listed[0]["resolutionMethod"] if listed else COUNTY_LISTING_METHOD
     if listed:
         for candidate in polygons:
@@ -183,21 +188,27 @@ def polygon_finding(candidates: list[dict], where: str) -> tuple[str, str]:
     polygons = [c for c in candidates if is_polygon(c)]
     listed = [c for c in candidates if not is_polygon(c)]
     names = ", ".join(f"{c['utility']} ({c['confidence']:.2f})" for c in polygons)
+    publisher = "HIFLD " if is_hifld(polygons) else ""
     if len(polygons) == 1:
         level, statement = (
             "low",
-            f"One HIFLD retail service territory polygon holds the point: {names}.",
+            f"One {publisher}retail service territory polygon holds the point: {names}.",
         )
     else:
         level = "medium"
         statement = (
-            f"{len(polygons)} HIFLD retail service territory polygons hold the point "
+            f"{len(polygons)} {publisher}retail service territory polygons hold the point "
             f"(overlapping or simplified boundaries): {names}. Which utility serves the site "
             "must be confirmed."
         )
     if listed:
         listing = ", ".join(str(c["utility"]) for c in listed)
-        statement += f" The EIA-861 county listing of {where}, the second method, names {listing}."
+        named = (
+            "The EIA-861 county listing"
+            if _listing_name(listed) == "EIA-861"
+            else "The county listing"
+        )
+        statement += f" {named} of {where}, the second method, names {listing}."
     disagreeing = sorted(
         {
             str(c["utility"])
