@@ -73,7 +73,8 @@ def draw_point_and_territories() -> None:
                 st.text(f"Market: {resolution.market.name}")
         st.caption("Orange: the point's county. Blue: other counties of the candidate territories.")
         if outlines:
-            st.caption(territory_view.polygon_legend(outlines))
+            publisher = territory_view.polygon_publisher(candidates)
+            st.caption(territory_view.polygon_legend(outlines, publisher))
         attribution = territory_view.polygon_attribution(candidates) or (
             resolution.attribution if resolution else None
         )

@@ -142,13 +142,23 @@ def candidate_provenance(candidate: ServiceTerritoryCandidate) -> str:
     return " ".join(lines)
 
 
-def polygon_attribution(candidates: list[ServiceTerritoryCandidate]) -> str | None:
-    """Return the licence attribution the service gave with polygon candidates, or None."""
+def _polygon_evidence(candidates: list[ServiceTerritoryCandidate], key: str) -> str | None:
+    """Return the first polygon candidate's evidence `key`, or None."""
     for candidate in candidates:
         evidence = candidate.evidence if isinstance(candidate.evidence, dict) else {}
-        if evidence.get("attribution"):
-            return str(evidence["attribution"])
+        if evidence.get(key):
+            return str(evidence[key])
     return None
+
+
+def polygon_attribution(candidates: list[ServiceTerritoryCandidate]) -> str | None:
+    """Return the licence attribution the service gave with polygon candidates, or None."""
+    return _polygon_evidence(candidates, "attribution")
+
+
+def polygon_publisher(candidates: list[ServiceTerritoryCandidate]) -> str | None:
+    """Return who published the territory polygons holding the point, or None."""
+    return _polygon_evidence(candidates, "publisher")
 
 
 def draw_candidates(candidates: list[ServiceTerritoryCandidate]) -> None:
@@ -196,9 +206,9 @@ def territory_polygon_layer(outlines: list[TerritoryOutline]) -> pdk.Layer:
     return fill_layer_from_features(features, layer_id=POLYGON_LAYER_ID, stroked=True)
 
 
-def polygon_legend(outlines: list[TerritoryOutline]) -> str:
-    """Return the legend of the territory polygons drawn: each utility by its colour, and
-    whether they overlap at the point (as Markdown, names escaped)."""
+def polygon_legend(outlines: list[TerritoryOutline], publisher: str | None) -> str:
+    """Return the legend of the territory polygons drawn: their publisher, each utility by
+    its colour, and whether they overlap at the point (as Markdown, names escaped)."""
     named = "; ".join(
         f"{polygon_colour(position)[0]}: {escape_markdown(outline.utility or 'unnamed utility')}"
         for position, outline in enumerate(outlines)
@@ -208,4 +218,5 @@ def polygon_legend(outlines: list[TerritoryOutline]) -> str:
         if len(outlines) > 1
         else ""
     )
-    return f"Territory polygons holding the point (HIFLD, simplified): {named}.{overlap}"
+    source = escape_markdown(publisher or "publisher not stated")
+    return f"Territory polygons holding the point ({source}, simplified): {named}.{overlap}"

@@ -75,10 +75,12 @@ def pages(
 ) -> dict[str, tuple[str, object]]:
     """Return name -> (URL path, what to do on the page before the picture)."""
     point = DEMO_POINTS["dual_certified"]
+    # the demo's territory polygons are in Loudoun County: the page draws them there
+    overlap = DEMO_POINTS["polygon_overlap"]
     return {
         "first_screen": ("", None),
         "screen_site": ("", lambda page: type_point(page, *point)),
-        "service_territory": ("service_territory", lambda page: type_point(page, *point)),
+        "service_territory": ("service_territory", lambda page: type_point(page, *overlap)),
         "assessment": (f"assessment?assessment={assessment_id}", None),
         "assessment_queue_history": (
             f"assessment?assessment={assessment_id}",

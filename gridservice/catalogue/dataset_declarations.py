@@ -184,9 +184,6 @@ DATASETS: tuple[DatasetDeclaration, ...] = (
         harvests=("hifld-territories",),
         routes=("/v1/service-territory-resolutions",),
         client_resource="service_territories",
-        # The demo's fictional utilities serve whole counties (county listings): polygons
-        # drawn for them would only repeat those.
-        in_demo=False,
     ),
     DatasetDeclaration(
         "market_regions",

@@ -19,6 +19,7 @@ from gridservice.demo import (
     queue_releases,
     reviews,
     territories,
+    territory_polygons,
 )
 from gridservice.demo.common import BUILT_AT, DEMO_STATES, SOURCES, DemoContext
 from gridservice.demo.edition import demo_edition
@@ -183,6 +184,7 @@ def build_demo_database(
         _load_queue_releases(conn, later)
         pjm.load_geography(conn)
         pjm.load_records(conn, ctx)
+        territory_polygons.load_territory_polygons(conn, ctx)
         markets.load_market_regions(conn)
         _set_meta(conn, seed, scale)
     impacts.refresh(conn)

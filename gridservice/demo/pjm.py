@@ -2,8 +2,8 @@
 
 The demo's ERCOT and SPP records are drawn from seeded streams over the Texas-region counties
 (`DEMO_STATES`); these are a fixed handful, loaded after them on the counties of Virginia,
-Maryland, the District and West Virginia, so every earlier figure stays as it was. A utility
-territory by county listing, six queue records (market PJM) in Loudoun, Prince William and
+Maryland, the District and West Virginia, so every earlier figure stays as it was. Two utility
+territories by county listing (overlapping in Loudoun and Fauquier), six queue records (market PJM) in Loudoun, Prince William and
 Fauquier, and three plants with the plant file's own MW (no generator records).
 """
 
@@ -36,11 +36,22 @@ PLANT_SOURCE = DemoSource(
     "public_redistribution",
     "Power plants in Virginia (demo)",
 )
-UTILITY = (
-    "demo-util-dvec",
-    "Dominion Valley Electric (demo)",
-    ("Loudoun", "Prince William", "Fauquier"),
+# (utility id, name, company type, counties): the demo territory polygons use the same ids.
+UTILITIES = (
+    (
+        "demo-util-dvec",
+        "Dominion Valley Electric (demo)",
+        "investor_owned_utility",
+        ("Loudoun", "Prince William", "Fauquier"),
+    ),
+    (
+        "demo-util-brvc",
+        "Blue Ridge Valley Electric Cooperative (demo)",
+        "electric_cooperative",
+        ("Loudoun", "Fauquier", "Clarke"),
+    ),
 )
+PLANT_OWNER = UTILITIES[0][1]
 # (queue id, county, technology, MW, status)
 QUEUE = (
     ("AF1-101", "Loudoun", "Battery", 150.0, "active"),
@@ -142,15 +153,14 @@ def _record(
     return record, details, evidence
 
 
-def load_records(conn: sqlite3.Connection, ctx: DemoContext) -> None:
-    """Insert the PJM territory, queue records and plants (geography loaded first)."""
-    index = geo.CountyIndex.from_conn(conn)
-    utility_id, name, counties = UTILITY
-    fips = {c["name"]: c["county_fips"] for c in index.counties("VA") if c["name"] in counties}
-    candidate = {
+def _territory(
+    utility_id: str, name: str, company_type: str, counties: tuple[str, ...], fips: dict
+) -> dict:
+    """Return a county-listed territory's candidate template."""
+    return {
         "utilityId": utility_id,
         "utility": name,
-        "companyType": "investor_owned_utility",
+        "companyType": company_type,
         "ccnNumber": None,
         "isoRto": "PJM",
         "confidence": 0.6,
@@ -167,9 +177,17 @@ def load_records(conn: sqlite3.Connection, ctx: DemoContext) -> None:
             "note": "Fictional demo utility: the union of the listed real Census counties.",
         },
     }
-    writer.insert_territory(
-        conn, f"{utility_id}-territory", candidate, list(candidate["evidence"]["countyFips"])
-    )
+
+
+def load_records(conn: sqlite3.Connection, ctx: DemoContext) -> None:
+    """Insert the PJM territories, queue records and plants (geography loaded first)."""
+    index = geo.CountyIndex.from_conn(conn)
+    fips = {c["name"]: c["county_fips"] for c in index.counties("VA")}
+    for utility_id, name, company_type, counties in UTILITIES:
+        candidate = _territory(utility_id, name, company_type, counties, fips)
+        writer.insert_territory(
+            conn, f"{utility_id}-territory", candidate, [fips[n] for n in counties]
+        )
     for row, entry in enumerate(QUEUE, 2):
         writer.insert_queue_record(conn, *_record(ctx, fips, row, entry))
     writer.insert_plants(conn, [_plant(ctx, *p) for p in PLANTS])
@@ -181,7 +199,7 @@ def _plant(
     return {
         "id": f"demo-plant-{code}",
         "plantName": name,
-        "utilityName": UTILITY[1],
+        "utilityName": PLANT_OWNER,
         "state": "VA",
         "county": county,
         "balancingAuthorityCode": "PJM",

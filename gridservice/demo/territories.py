@@ -80,6 +80,8 @@ DEMO_POINTS: dict[str, tuple[float, float]] = {
     "unserved": (32.7767, -96.7970),
     # Gulf of Mexico, off the Texas coast: in no loaded county.
     "outside_coverage": (27.0, -94.0),
+    # West of Leesburg, Loudoun County, VA (PJM): held by two overlapping territory polygons.
+    "polygon_overlap": (39.08, -77.65),
 }
 
 

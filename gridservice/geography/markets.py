@@ -10,6 +10,7 @@ the boundaries, has none.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any
 
@@ -22,6 +23,24 @@ BALANCING_AUTHORITY_MARKETS = {
     "ERCO": "ERCOT", "SWPP": "SPP", "MISO": "MISO", "PJM": "PJM",
     "CISO": "CAISO", "NYIS": "NYISO", "ISNE": "ISO-NE",
 }  # fmt: skip
+# How publishers spell the markets, each to the code the ISO boundaries and the queues use:
+# EIA-861's Utility_Data names its RTO column "ISONE", HIFLD's boundary and ISO-NE's own
+# queue say "ISO-NE". A name not listed is its own code, upper-cased.
+MARKET_ALIASES = {"ISONE": "ISO-NE", "ISO NE": "ISO-NE", "ISO NEW ENGLAND": "ISO-NE"}
+# A territory spanning two markets names both: "ERCOT/SPP" (older stores wrote "MISO, SPP").
+_MARKET_SEPARATORS = re.compile(r"[/,]")
+
+
+def market_code(name: str) -> str:
+    """Return the market code of a publisher's market name ("ISONE" -> "ISO-NE")."""
+    text = " ".join(name.split()).upper()
+    return MARKET_ALIASES.get(text, text)
+
+
+def market_codes(text: str | None) -> list[str]:
+    """Return the market codes a territory's `isoRto` names, in its order ("ERCOT/SPP")."""
+    codes = [market_code(part) for part in _MARKET_SEPARATORS.split(text or "") if part.strip()]
+    return list(dict.fromkeys(codes))
 
 
 def market_at(conn: sqlite3.Connection, latitude: float, longitude: float) -> dict[str, Any] | None:

@@ -16,6 +16,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from gridservice.geography.markets import market_code
 from gridservice.harvest._base import (
     Asset,
     Harvest,
@@ -204,7 +205,10 @@ def _territory(asset: Asset, key, rows, utility: dict[str, Any] | None):
         "utility": rows[0][3],
         "companyType": utility["ownership"] if utility else None,
         "ccnNumber": None,
-        "isoRto": ", ".join(utility["rtos"]) if utility and utility["rtos"] else None,
+        # one market code per RTO column, as the ISO boundaries and queues spell it
+        "isoRto": "/".join(market_code(r) for r in utility["rtos"])
+        if utility and utility["rtos"]
+        else None,
         "confidence": CONFIDENCE_DISTRIBUTION if distribution else CONFIDENCE_OTHER,
         "confidenceBasis": CONFIDENCE_BASIS,
         "resolutionMethod": RESOLUTION_METHOD,

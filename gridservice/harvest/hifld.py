@@ -13,7 +13,7 @@ import json
 import sqlite3
 from typing import Any
 
-from shapely.geometry import shape
+import shapely
 from shapely.geometry.base import BaseGeometry
 
 from gridservice.harvest._base import Asset, Harvest, HarvestError, rejection
@@ -50,16 +50,19 @@ def _features(asset: Asset, expected: str) -> list[dict[str, Any]]:
     return document["features"]
 
 
-def _geometry(feature: Any) -> BaseGeometry | None:
-    """Return a feature's polygon geometry, or None when it has none that can be read."""
+def _geometry(feature: Any) -> tuple[str, BaseGeometry] | None:
+    """Return a feature's polygon geometry as stored (compact GeoJSON text) and as a shape,
+    or None when it has none that can be read."""
     raw = feature.get("geometry") if isinstance(feature, dict) else None
     if not isinstance(raw, dict) or raw.get("type") not in _POLYGONS:
         return None
-    try:
-        geometry = shape(raw)
-    except (ValueError, TypeError, AttributeError):
+    # GEOS reads the text the store keeps: shapely's `shape()` builds each ring in Python and
+    # took half the harvest of 2,919 territories.
+    text = json.dumps(raw, separators=(",", ":"))
+    geometry = shapely.from_geojson(text, on_invalid="ignore")
+    if geometry is None or geometry.is_empty:
         return None
-    return None if geometry.is_empty else geometry
+    return text, geometry
 
 
 def _evidence(asset: Asset, source_id: str, index: int, region_id: str) -> dict[str, Any]:
@@ -87,12 +90,13 @@ def _layer(
     for index, feature in enumerate(features):
         properties = (feature.get("properties") if isinstance(feature, dict) else None) or {}
         region_id = str(properties.get("regionId") or properties.get("id") or "").strip()
-        geometry = _geometry(feature)
+        read = _geometry(feature)
         locator = f"{asset.file_name}#features[{index}]"
-        if not region_id or geometry is None:
+        if not region_id or read is None:
             missing = "regionId" if not region_id else "a Polygon or MultiPolygon geometry"
             rejections.append(rejection(locator, f"feature has no {missing}"))
             continue
+        text, geometry = read
         evidence = _evidence(asset, source_id, index, region_id)
         min_lon, min_lat, max_lon, max_lat = geometry.bounds
         rows.append(
@@ -102,7 +106,7 @@ def _layer(
                 "min_lat": min_lat,
                 "max_lon": max_lon,
                 "max_lat": max_lat,
-                "geojson": json.dumps(feature["geometry"], separators=(",", ":")),
+                "geojson": text,
                 **row_of(properties, evidence),
             }
         )

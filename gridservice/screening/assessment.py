@@ -6,7 +6,7 @@ import sqlite3
 
 from shapely.geometry.base import BaseGeometry
 
-from gridservice.geography.markets import market_at
+from gridservice.geography.markets import market_at, market_codes
 from gridservice.screening import factors
 from gridservice.screening.completion import queue_history_with_completion
 from gridservice.screening.dataset_coverage import PARTIAL_DATASETS, dataset_abstentions
@@ -22,7 +22,7 @@ from gridservice.screening.territory import (
     is_county_listing,
     service_territory_candidates,
 )
-from gridservice.screening.territory_polygons import is_polygon
+from gridservice.screening.territory_polygons import is_hifld, is_polygon, polygon_name
 from gridservice.store import screening_reads
 
 RELEVANT_QUEUE_LIMIT = 25
@@ -50,6 +50,11 @@ POLYGON_LIMITATION = (
     "Service territories are HIFLD retail service territory polygons (utility-reported "
     "boundaries, compiled and simplified; not a regulator's certificate map), with the EIA-861 "
     "county listing beside them; the serving utility must be confirmed."
+)
+# The demo's polygons are fictional: the same limitation without HIFLD's name.
+OTHER_POLYGON_LIMITATION = (
+    "Service territories are territory polygons (not a regulator's certificate map), with "
+    "the county listing beside them; the serving utility must be confirmed."
 )
 BASE_LIMITATIONS = (
     "Non-capacity screening: no load-flow, short-circuit, stability or deliverability "
@@ -153,9 +158,7 @@ def _markets(
     conn: sqlite3.Connection, county: dict | None, candidates: list[dict], market: dict | None
 ) -> list[str]:
     # A territory spanning two markets names both, e.g. "ERCOT/SPP".
-    markets = sorted(
-        {m.strip() for c in candidates for m in str(c.get("isoRto") or "").split("/") if m.strip()}
-    )
+    markets = sorted({m for c in candidates for m in market_codes(c.get("isoRto"))})
     if markets or county is None:
         return markets
     # The ISO boundary holding the point says more than which market a state's queue names most.
@@ -191,7 +194,7 @@ def _utility_candidates(candidates: list[dict], county: dict | None) -> list[dic
     for group in by_utility.values():
         first = group[0]
         held = any(is_polygon(c) for c in group)
-        basis = "Its HIFLD territory polygon holds the site's point." if held else by_county
+        basis = f"Its {polygon_name(group)} holds the site's point." if held else by_county
         utilities.append(
             {
                 "utilityId": first["utilityId"],
@@ -283,7 +286,10 @@ def _limitations(
 ) -> list[str]:
     limitations = list(BASE_LIMITATIONS)
     if any(is_polygon(c) for c in candidates):
-        limitations[limitations.index(COUNTY_LEVEL_LIMITATION)] = POLYGON_LIMITATION
+        polygon_limitation = (
+            POLYGON_LIMITATION if is_hifld(candidates) else OTHER_POLYGON_LIMITATION
+        )
+        limitations[limitations.index(COUNTY_LEVEL_LIMITATION)] = polygon_limitation
     if any(is_county_listing(c) for c in candidates):
         limitations.append(COUNTY_LISTING_LIMITATION)
     if as_of:

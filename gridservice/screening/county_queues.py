@@ -18,7 +18,7 @@ import sqlite3
 from collections import defaultdict
 from typing import Any
 
-from gridservice.geography.markets import market_at
+from gridservice.geography.markets import market_at, market_codes
 from gridservice.screening.dataset_coverage import QUEUE_HISTORY, is_dated
 from gridservice.screening.territory import county_index
 from gridservice.store import screening_reads, surroundings_reads
@@ -59,12 +59,13 @@ def county_markets(conn: sqlite3.Connection, county: dict, in_history: bool) -> 
 
 
 def territory_markets(conn: sqlite3.Connection, county_fips: str) -> list[str]:
-    """Return the markets (upper case) the loaded service territories of a county name."""
+    """Return the market codes the loaded service territories of a county name."""
     found = {
-        str(t["candidate"].get("isoRto") or "").upper()
+        code
         for t in screening_reads.territories_for_county(conn, county_fips)
+        for code in market_codes(t["candidate"].get("isoRto"))
     }
-    return sorted(m for m in found if m)
+    return sorted(found)
 
 
 def _record_figures(bodies: list[str]) -> dict[str, Any]:

@@ -115,6 +115,26 @@ def _agreement(agrees: bool | None, other: str, note: str) -> dict[str, Any]:
     return {"agrees": agrees, "otherMethod": other, "note": note}
 
 
+def _listing_name(listed: list[dict]) -> str:
+    """Return what the county listing is called in a note: EIA-861 on harvested data, its
+    own words where another listing (the demo's) stands in for it."""
+    methods = {c.get("resolutionMethod") for c in listed}
+    return "EIA-861" if methods == {COUNTY_LISTING_METHOD} else "The county listing"
+
+
+def is_hifld(polygons: list[dict]) -> bool:
+    """Return whether the territory polygons among `polygons` are all HIFLD's (the demo's
+    are fictional and say so by their publisher)."""
+    held = [c for c in polygons if is_polygon(c)]
+    publishers = {str((c.get("evidence") or {}).get("publisher") or "") for c in held}
+    return bool(publishers) and all("HIFLD" in p for p in publishers)
+
+
+def polygon_name(polygons: list[dict]) -> str:
+    """Return what the territory polygons are called in a note: HIFLD's where they are."""
+    return "HIFLD territory polygon" if is_hifld(polygons) else "territory polygon"
+
+
 def mark_agreement(
     conn: sqlite3.Connection, polygons: list[dict], listed: list[dict], county: dict | None
 ) -> None:
@@ -127,21 +147,23 @@ def mark_agreement(
     place = f"{county['name']}, {county['state']}" if county else "this point's county"
     in_polygon = {c["utilityId"] for c in polygons if c["utilityId"]}
     in_listing = {c["utilityId"] for c in listed if c["utilityId"]}
+    listing, polygon = _listing_name(listed), polygon_name(polygons)
+    listing_method = listed[0]["resolutionMethod"] if listed else COUNTY_LISTING_METHOD
     if listed:
         for candidate in polygons:
             agrees = candidate["utilityId"] in in_listing
             note = (
-                f"EIA-861 also lists this utility for {place}."
+                f"{listing} also lists this utility for {place}."
                 if agrees
-                else f"Disagreement: EIA-861 does not list this utility for {place}."
+                else f"Disagreement: {listing} does not list this utility for {place}."
             )
-            candidate["methodAgreement"] = _agreement(agrees, COUNTY_LISTING_METHOD, note)
+            candidate["methodAgreement"] = _agreement(agrees, listing_method, note)
     with_polygon = geography_reads.utilities_with_polygons(conn, sorted(in_listing))
     for candidate in listed:
         utility_id = candidate["utilityId"]
         if utility_id in in_polygon:
             candidate["methodAgreement"] = _agreement(
-                True, POLYGON_METHOD, "The utility's HIFLD territory polygon holds the point too."
+                True, POLYGON_METHOD, f"The utility's {polygon} holds the point too."
             )
         elif utility_id in with_polygon:
             candidate["confidence"] = round(
@@ -150,8 +172,8 @@ def mark_agreement(
             candidate["methodAgreement"] = _agreement(
                 False,
                 POLYGON_METHOD,
-                f"Disagreement: EIA-861 lists this utility for {place}, but its HIFLD territory "
-                "polygon does not hold the point; its confidence is halved.",
+                f"Disagreement: {listing} lists this utility for {place}, but its {polygon} "
+                "does not hold the point; its confidence is halved.",
             )
 
 
@@ -166,21 +188,27 @@ def polygon_finding(candidates: list[dict], where: str) -> tuple[str, str]:
     polygons = [c for c in candidates if is_polygon(c)]
     listed = [c for c in candidates if not is_polygon(c)]
     names = ", ".join(f"{c['utility']} ({c['confidence']:.2f})" for c in polygons)
+    publisher = "HIFLD " if is_hifld(polygons) else ""
     if len(polygons) == 1:
         level, statement = (
             "low",
-            f"One HIFLD retail service territory polygon holds the point: {names}.",
+            f"One {publisher}retail service territory polygon holds the point: {names}.",
         )
     else:
         level = "medium"
         statement = (
-            f"{len(polygons)} HIFLD retail service territory polygons hold the point "
+            f"{len(polygons)} {publisher}retail service territory polygons hold the point "
             f"(overlapping or simplified boundaries): {names}. Which utility serves the site "
             "must be confirmed."
         )
     if listed:
         listing = ", ".join(str(c["utility"]) for c in listed)
-        statement += f" The EIA-861 county listing of {where}, the second method, names {listing}."
+        named = (
+            "The EIA-861 county listing"
+            if _listing_name(listed) == "EIA-861"
+            else "The county listing"
+        )
+        statement += f" {named} of {where}, the second method, names {listing}."
     disagreeing = sorted(
         {
             str(c["utility"])

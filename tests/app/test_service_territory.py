@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import h3
 import pytest
-from conftest import click_map, drawn_map, page_path
+from conftest import click_map, drawn_map, page_path, unescape
 from streamlit.testing.v1 import AppTest
 
 from components import geography, picker
 from gridservice.demo import DEMO_POINTS
 
 CONFIDENCE = "Confidence (source-authority heuristic, not accuracy)"
+POLYGON_METHOD = "retail_territory_polygon"
+HARVESTED_EVIDENCE = {
+    "sourceId", "publisher", "fileName", "featureIndex", "regionId", "assetHash",
+    "sourceLocator", "authority", "license", "attribution",
+}  # fmt: skip
 
 
 def resolve_on_page(point: tuple[float, float]) -> AppTest:
@@ -114,3 +119,28 @@ def test_point_outside_every_county_says_so(service_env):
     at = resolve_on_page(DEMO_POINTS["outside_coverage"])
     assert "The point is in no county the service has loaded." in [t.value for t in at.text]
     assert [w.value for w in at.warning] == ["No service territory found for this point."]
+
+
+def test_the_demo_draws_two_overlapping_territory_polygons_in_loudoun(service_env, alpha_client):
+    latitude, longitude = DEMO_POINTS["polygon_overlap"]
+    answer = alpha_client.service_territories.resolve(latitude=latitude, longitude=longitude)
+    polygons = [c for c in answer.candidates if c.resolution_method == POLYGON_METHOD]
+    assert len(polygons) == len(answer.polygons) == 2
+    for candidate in polygons:
+        # the fields a harvested HIFLD feature's evidence carries, the demo's in them
+        assert set(candidate.evidence) >= HARVESTED_EVIDENCE
+        assert "HIFLD" not in candidate.evidence["attribution"]
+        # both methods name the utility, in the demo's words (there is no EIA-861 here)
+        assert candidate.method_agreement.agrees
+        assert "EIA-861" not in candidate.method_agreement.note
+    at = resolve_on_page((latitude, longitude))
+    layer = next(
+        layer for layer in drawn_map(at)["layers"] if layer.get("id") == "territory_polygons"
+    )
+    assert [f["geometry"] for f in layer["data"]] == [o.geometry for o in answer.polygons]
+    captions = [unescape(c.value) for c in at.caption]
+    [legend] = [c for c in captions if c.startswith("Territory polygons holding the point")]
+    assert "HIFLD" not in legend and "The point lies in all 2" in legend
+    assert all(c.utility in legend for c in polygons)
+    assert polygons[0].evidence["attribution"] in captions
+    assert {c.utility for c in polygons} <= set(at.dataframe[0].value["Utility"])

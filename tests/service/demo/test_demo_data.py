@@ -204,7 +204,7 @@ def test_volumes_at_scale_one(conn):
     assert kinds == {"prose", "table", "figure"}
     markets = conn.execute("SELECT kind, count(DISTINCT market) FROM facts GROUP BY kind")
     assert dict(markets.fetchall()) == {"load_forecast": 2, "resource_adequacy": 2}
-    assert count(conn, "SELECT count(*) FROM service_territories") == 7  # 6 + the PJM one
+    assert count(conn, "SELECT count(*) FROM service_territories") == 8  # 6 + the two PJM ones
     assert {r[0] for r in conn.execute("SELECT state FROM states")} >= {"TX", "OK", "NM"}
 
 

@@ -128,3 +128,22 @@ def test_each_county_names_the_datasets_it_lacks(screened, name):
         a["dataset"] for a in near["abstentions"]
     }
     assert near["queueNow"]["activeProjects"] is None  # no monthly report: no total, no zero
+
+
+def test_a_worcester_site_has_one_market_code_by_boundary_territory_and_queue(screened):
+    """EIA-861 spells ISO New England "ISONE" where HIFLD and ISO-NE's queue say "ISO-NE":
+    the market of the point, of its county-listed territories and of its queue agree."""
+    assessment, near = screened["Worcester MA"]
+    regions = holding("hifld_independent_system_operators.geojson", POINTS["Worcester MA"])
+    [code] = [r["shortName"] for r in regions if r.get("shortName")]
+    assert assessment["market"]["code"] == near["marketRegion"]["code"] == code
+    listed = [
+        c["isoRto"]
+        for c in assessment["serviceTerritoryCandidates"]
+        if c["resolutionMethod"] == "eia861_county_listing" and c["isoRto"]
+    ]
+    assert listed and all(code in markets.split("/") for markets in listed)
+    assert [j["id"] for j in assessment["jurisdictions"] if j["level"] == "iso_rto"] == [code]
+    site_county = next(c for c in near["counties"] if c["isSiteCounty"])
+    assert site_county["queue"]["markets"] == [code]
+    assert {r["market"] for r in assessment["relevantQueueRecords"]} == {code}

@@ -133,3 +133,12 @@ def test_same_seed_same_site_same_assessment(conn, tmp_path):
     first.pop("id")
     second.pop("id")
     assert json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True)
+
+
+def test_a_site_in_the_demo_polygons_is_screened_without_naming_hifld(conn):
+    """The demo's territory polygons are fictional: the assessment built on them names no
+    HIFLD polygon, in its findings, its utilities or its limitations."""
+    assessment = screen(conn, "polygon_overlap", "asm_polygons")
+    methods = {c["resolutionMethod"] for c in assessment["serviceTerritoryCandidates"]}
+    assert "retail_territory_polygon" in methods
+    assert "HIFLD" not in json.dumps(assessment)
