@@ -17,6 +17,7 @@ import shapely
 from shapely.geometry import mapping
 from shapely.geometry.base import BaseGeometry
 
+from gridservice.catalogue.source_fields import source_fields
 from gridservice.geography.polygon_index import Holding, polygon_layer
 from gridservice.store import geography_reads
 
@@ -49,8 +50,12 @@ def polygon_candidates(conn: sqlite3.Connection, latitude: float, longitude: flo
     candidates = []
     for h in holding:
         share = _weight(h) / total
+        stored = h.body.get("evidence", {})
         evidence = {
-            **h.body.get("evidence", {}),
+            # the structured source fields every record's evidence carries (a GeoJSON feature
+            # has no worksheet or row); what the harvest stored stays as it was
+            **source_fields(stored.get("sourceId"), stored.get("sourceLocator")),
+            **stored,
             "territoryId": h.region_id,
             "territoryName": h.body.get("utility"),
             "territoryState": h.body.get("state"),
