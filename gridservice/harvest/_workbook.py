@@ -75,8 +75,8 @@ class Worksheet:
             raise NotImplementedError("only cell values are read")
         xml = self.parent._archive.read(self._part)
         if self.parent._fallback is not None or _UNNUMBERED.search(xml):
-            # Cells located by position rather than by reference: the XML searches below
-            # cannot place them, so openpyxl reads this sheet.
+            # A workbook only openpyxl can read faithfully (see Workbook), or cells located
+            # by position rather than by reference, which the XML searches cannot place.
             yield from self.parent._openpyxl()[self.title].iter_rows(
                 values_only=True, max_row=max_row
             )
