@@ -54,6 +54,7 @@ _ANY_VALUE = re.compile(rb"<v>([^<]*)</v>")
 _EMPTY_SHARED_STRING = re.compile(rb"<si>(?:<t[^>]*/>|<t[^>]*></t>)</si>|<si/>")
 _SHARED_STRING = re.compile(rb"<si[ >/]")
 _ESCAPE = r"_x([0-9A-Fa-f]{4})_"
+_ESCAPE_IN_SHEET = re.compile(_ESCAPE.encode())
 # A shared string holding an escaped character ('_x000D_' for a carriage return).
 _ESCAPED_SHARED_STRING = re.compile(rb"<si>(?:(?!</si>).)*?_x[0-9A-Fa-f]{4}_.*?</si>", re.DOTALL)
 
@@ -74,9 +75,15 @@ class Worksheet:
         if not values_only:
             raise NotImplementedError("only cell values are read")
         xml = self.parent._archive.read(self._part)
-        if self.parent._fallback is not None or _UNNUMBERED.search(xml):
-            # A workbook only openpyxl can read faithfully (see Workbook), or cells located
-            # by position rather than by reference, which the XML searches cannot place.
+        if (
+            self.parent._fallback is not None
+            or _UNNUMBERED.search(xml)
+            or _ESCAPE_IN_SHEET.search(xml)
+        ):
+            # A workbook only openpyxl can read faithfully (see Workbook); cells located by
+            # position rather than by reference, which the XML searches cannot place; or
+            # text in the sheet itself (inline or formula strings) holding an escaped
+            # character, which calamine reads unescaped and openpyxl keeps as written.
             yield from self.parent._openpyxl()[self.title].iter_rows(
                 values_only=True, max_row=max_row
             )

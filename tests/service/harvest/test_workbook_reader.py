@@ -22,7 +22,8 @@ SHEET = "Project Details"
 @pytest.fixture(scope="module")
 def workbook_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A workbook whose queue sheet has an empty first row, a gap of empty rows, a gap
-    of empty cells, whole and fractional numbers, dates, a time and an error cell."""
+    of empty cells, whole and fractional numbers, dates, a time, an error cell and an
+    escaped character."""
     book = openpyxl.Workbook()
     contents = book.active
     contents.title = "Contents"
@@ -35,6 +36,8 @@ def workbook_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     queue.cell(row=7, column=1, value="21INR0003")
     queue.cell(row=7, column=3, value=1e20)
     queue.cell(row=7, column=5, value=dt.time(6, 45))
+    # Published with Excel's escape for a carriage return, which openpyxl keeps as written.
+    queue.cell(row=8, column=2, value="Station Name: FAULKNER_x000D_\nBus#: 38124")
     path = tmp_path_factory.mktemp("workbook") / "GIS_Report_November2025.xlsx"
     book.save(path)
     return path
