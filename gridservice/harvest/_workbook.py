@@ -14,13 +14,14 @@ Calamine reads numbers as floats, empty cells and errors as '' and date-only cel
 `datetime.date`. Most of that maps one-to-one; what its values cannot tell apart (a whole
 number written '5.0' or '1E+3', an integer too long for a float, an error cell, a cell
 holding an empty shared string) is found in the sheet's XML by a few targeted searches and
-set from the XML text as openpyxl would read it.
+set from the XML text as openpyxl would read it. Text holding an escaped character
+('_x000D_') cannot be told from text holding the character itself, so a workbook or sheet
+with such text is read by openpyxl.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import io
 import re
 import zipfile
 from collections.abc import Iterator
@@ -30,11 +31,10 @@ from typing import Any
 import python_calamine
 from openpyxl.packaging.core import DocumentProperties
 from openpyxl.reader.excel import ExcelReader
-from openpyxl.reader.strings import read_string_table
 from openpyxl.styles.stylesheet import apply_stylesheet
 from openpyxl.utils.cell import coordinate_to_tuple, range_boundaries
 from openpyxl.worksheet._reader import _cast_number
-from openpyxl.xml.constants import SHARED_STRINGS, SHEET_MAIN_NS
+from openpyxl.xml.constants import SHARED_STRINGS
 
 # The errors a broken or foreign file raises while it is opened (as openpyxl's were).
 UNREADABLE = (zipfile.BadZipFile, KeyError, OSError, ValueError, python_calamine.CalamineError)
@@ -53,10 +53,9 @@ _LITERAL_NUMBER = re.compile(rb"<v>(-?\d+\.0*|-?[\d.]+[eE][-+]?\d+|-?\d{16,})</v
 _ANY_VALUE = re.compile(rb"<v>([^<]*)</v>")
 _EMPTY_SHARED_STRING = re.compile(rb"<si>(?:<t[^>]*/>|<t[^>]*></t>)</si>|<si/>")
 _SHARED_STRING = re.compile(rb"<si[ >/]")
-_ESCAPE = r"_x([0-9A-Fa-f]{4})_"
-_ESCAPE_IN_SHEET = re.compile(_ESCAPE.encode())
-# A shared string holding an escaped character ('_x000D_' for a carriage return).
-_ESCAPED_SHARED_STRING = re.compile(rb"<si>(?:(?!</si>).)*?_x[0-9A-Fa-f]{4}_.*?</si>", re.DOTALL)
+# Text holding an escaped character ('_x000D_' for a carriage return): openpyxl keeps the
+# escape as written, calamine reads the character.
+_ESCAPE = re.compile(rb"_x[0-9A-Fa-f]{4}_")
 
 
 class Worksheet:
@@ -75,11 +74,7 @@ class Worksheet:
         if not values_only:
             raise NotImplementedError("only cell values are read")
         xml = self.parent._archive.read(self._part)
-        if (
-            self.parent._fallback is not None
-            or _UNNUMBERED.search(xml)
-            or _ESCAPE_IN_SHEET.search(xml)
-        ):
+        if self.parent._fallback is not None or _UNNUMBERED.search(xml) or _ESCAPE.search(xml):
             # A workbook only openpyxl can read faithfully (see Workbook); cells located by
             # position rather than by reference, which the XML searches cannot place; or
             # text in the sheet itself (inline or formula strings) holding an escaped
@@ -98,12 +93,9 @@ class Worksheet:
         sheet = self.parent._calamine.get_sheet_by_name(self.title)
         values = sheet.to_python(skip_empty_area=False, nrows=rows) if rows else []
         fixes = self._fixes(xml)
-        escaped = self.parent._escaped_strings
         for number in range(1, rows + 1):
             cells = values[number - 1] if number <= len(values) else []
             row = [_value(v) for v in (cells if width is None else cells[:width])]
-            if escaped:
-                row = [escaped.get(v, v) if type(v) is str else v for v in row]
             if width is not None and len(row) < width:
                 row.extend([None] * (width - len(row)))
             elif width is None:
@@ -163,11 +155,10 @@ class Workbook:
         part = reader.package.find(SHARED_STRINGS)
         strings = self._archive.read(part.PartName[1:]) if part is not None else b""
         self._empty_strings = _empty_shared_strings(strings)
-        self._escaped_strings = _escaped_shared_strings(strings)
         self._fallback: Any = None
-        if self._escaped_strings is None:
-            # A string with an escaped character reads, in calamine, like another string
-            # that holds the character itself: which is which only openpyxl can tell.
+        if _ESCAPE.search(strings):
+            # Calamine reads an escaped string like one holding the character itself;
+            # which of the two the cell holds only openpyxl's reading keeps.
             self._openpyxl()
         self._calamine = python_calamine.CalamineWorkbook.from_path(str(path))
 
@@ -245,23 +236,3 @@ def _empty_shared_strings(xml: bytes) -> list[int]:
         return []
     empty = {m.start() for m in _EMPTY_SHARED_STRING.finditer(xml)}
     return [i for i, m in enumerate(_SHARED_STRING.finditer(xml)) if m.start() in empty]
-
-
-def _escaped_shared_strings(xml: bytes) -> dict[str, str] | None:
-    """Return calamine's reading -> openpyxl's reading of each shared string holding an
-    escaped character ('_x000D_': calamine reads the character, openpyxl keeps the escape),
-    or None when a calamine reading could also be another shared string's."""
-    found = _ESCAPED_SHARED_STRING.findall(xml)
-    if not found:
-        return {}
-    wrapped = b'<sst xmlns="%s">%s</sst>' % (SHEET_MAIN_NS.encode(), b"".join(found))
-    for code in {int(h, 16) for h in re.findall(_ESCAPE.encode(), b"".join(found))}:
-        # The character written as itself elsewhere (raw or as a reference) would make
-        # another string read like an unescaped one.
-        written = (chr(code).encode(), b"&#%d;" % code, b"&#x%x;" % code, b"&#x%X;" % code)
-        if any(form in xml for form in written):
-            return None
-    return {
-        re.sub(_ESCAPE, lambda m: chr(int(m.group(1), 16)), text): text
-        for text in read_string_table(io.BytesIO(wrapped))
-    }
