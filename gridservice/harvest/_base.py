@@ -11,15 +11,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import sqlite3
-import zipfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import openpyxl
-from openpyxl.workbook.workbook import Workbook
-from openpyxl.worksheet.worksheet import Worksheet
+from gridservice.harvest._workbook import UNREADABLE, Workbook, Worksheet
 
 ASSERTION_OBSERVED = "observed"
 # The members a queue harvester reads from a row, in the order every queue record and its
@@ -101,10 +98,11 @@ def utc_now() -> str:
 
 
 def open_workbook(asset: Asset, expected: str) -> Workbook:
-    """Return the workbook read-only with cached values, or a HarvestError naming the file."""
+    """Return the workbook read-only with cached values (cells as openpyxl reads them), or
+    a HarvestError naming the file."""
     try:
-        return openpyxl.load_workbook(asset.path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+        return Workbook(asset.path)
+    except UNREADABLE as exc:
         raise HarvestError(
             f"{asset.file_name}: not a readable .xlsx workbook (expected {expected}): {exc}"
         ) from exc
