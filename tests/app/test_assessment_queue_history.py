@@ -12,7 +12,7 @@ import json
 import pandas as pd
 import pyarrow as pa
 import pytest
-from conftest import ALPHA_TOKEN, page_path, unescape
+from conftest import ALPHA_TOKEN, page_path, point_app_at, unescape
 from streamlit.testing.v1 import AppTest
 
 from components import completion_view as view
@@ -64,8 +64,6 @@ def open_page(assessment_id: str, **state) -> AppTest:
 def page(demo_service, hays_assessment):
     """The Hays assessment run once with its projects' fold open (the run's text is static)."""
     with pytest.MonkeyPatch.context() as patch:
-        from conftest import point_app_at
-
         point_app_at(patch, demo_service, ALPHA_TOKEN)
         yield open_page(hays_assessment, **{view.PROJECTS_OPEN_KEY: True})
 

@@ -9,7 +9,7 @@ import json
 
 import pyarrow as pa
 import pytest
-from conftest import page_path, unescape
+from conftest import ALPHA_TOKEN, page_path, unescape
 from streamlit.testing.v1 import AppTest
 
 from components import queue_timeline_view as view
@@ -44,8 +44,6 @@ def ended_project(alpha_client_module):
 
 @pytest.fixture(scope="module")
 def alpha_client_module(demo_service):
-    from conftest import ALPHA_TOKEN
-
     from gridclient import GridDataClient
 
     with GridDataClient(base_url=demo_service, token=ALPHA_TOKEN) as client:

@@ -20,6 +20,7 @@ from gridclient import (
     FactorAgreement,
     FactorCalibration,
     QueueCompletion,
+    QueueProjectTimeline,
     Review,
     ReviewCase,
     SiteChanges,
@@ -209,14 +210,18 @@ def test_no_response_carries_a_field_beyond_the_interface(service, store_copy):
         "surroundings",
         meta=True,
     )
-    problems += check_collection(
-        get(
-            "/v1/sites/{siteId}/surroundings/projects",
-            f"/v1/sites/{site_id}/surroundings/projects",
-            list="changed",
-        ),
-        ChangedProject,
-        "surroundings projects",
+    changed = get(
+        "/v1/sites/{siteId}/surroundings/projects",
+        f"/v1/sites/{site_id}/surroundings/projects",
+        list="changed",
+    )
+    problems += check_collection(changed, ChangedProject, "surroundings projects")
+    project_id = changed["data"][0]["projectId"]
+    problems += check_single(
+        get("/v1/queue-history/projects/{projectId}", f"/v1/queue-history/projects/{project_id}"),
+        QueueProjectTimeline,
+        "project timeline",
+        meta=True,
     )
     patched = service.patch(
         f"/v1/sites/{site_id}", json={"customerReference": "renamed"}, headers={**ALPHA, **key()}
