@@ -116,8 +116,8 @@ def locator_rows(evidence: QueueRecordEvidence) -> list[tuple[str, str]]:
         ("Worksheet", evidence.worksheet or locator.worksheet or ""),
         ("Row", "" if row is None else str(row)),
         ("Locator", evidence.source_locator or ""),
-        ("Redistribution policy", evidence.redistribution_policy or ""),
-        ("Terms", evidence.terms_classification or ""),
+        ("Redistribution policy", glossary.words(evidence.redistribution_policy or "")),
+        ("Terms", glossary.words(evidence.terms_classification or "")),
         ("Asset hash", evidence.asset_hash or ""),
     ]
 
@@ -135,7 +135,7 @@ def draw_queue_evidence(evidence: QueueRecordEvidence) -> None:
     )
     st.markdown(
         "**Redistribution policy:** "
-        + escape_markdown(evidence.redistribution_policy or "not stated")
+        + escape_markdown(glossary.words(evidence.redistribution_policy or "") or "not stated")
     )
     st.markdown("**The source row as it was published**")
     show_table(

@@ -157,11 +157,18 @@ def flags_text(flags: Iterable[QualityFlag] | None) -> str:
 
 
 def flags_frame(flags: Iterable[QualityFlag] | None) -> pd.DataFrame:
-    """Return the quality flags as a table with code, severity, field and message."""
-    return records_frame(
-        flags or [],
-        {"code": "code", "severity": "severity", "field": "field", "message": "message"},
-    )
+    """Return the quality flags as a table in words: the flag, its severity, the field it
+    concerns (as its column is labelled) and the message."""
+    rows = [
+        {
+            "flag": words(flag.code) if flag.code else "Flag",
+            "severity": flag.severity,
+            "field": column_label(flag.field) if flag.field else "",
+            "message": flag.message,
+        }
+        for flag in flags or []
+    ]
+    return pd.DataFrame(rows, columns=["flag", "severity", "field", "message"])
 
 
 def mapping_frame(mapping: Mapping[str, Any] | None, *, key: str, value: str) -> pd.DataFrame:

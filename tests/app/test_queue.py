@@ -11,7 +11,7 @@ import pytest
 from conftest import popover_labels
 from streamlit.testing.v1 import AppTest
 
-from components import queue_markets, queue_view
+from components import glossary, queue_markets, queue_view
 from components.sources import source_title
 from components.tables import ROWS_SENT
 
@@ -168,7 +168,10 @@ def test_a_selected_record_shows_its_details_and_the_source_row(service_env, alp
     assert evidence.edition and evidence.edition in named  # the service's fields, not a parse
     assert named.endswith("(demo)") and evidence.source_id not in named
     assert f"Source: {named}" in text.replace("**", "")
-    assert evidence.redistribution_policy in text
+    # the policy in words ('Public redistribution'), not its wire code
+    assert f"Redistribution policy: {glossary.words(evidence.redistribution_policy)}" in (
+        text.replace("**", "")
+    )
     locator = dict(at.dataframe[2].value.values.tolist())
     assert locator["File"] == evidence.locator.file_name
     assert locator["Worksheet"] == evidence.locator.worksheet

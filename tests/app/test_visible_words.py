@@ -16,6 +16,7 @@ import pytest
 from conftest import ALPHA_TOKEN, CODE_SPAN, page_path
 from streamlit.testing.v1 import AppTest
 
+from gridclient import GridDataClient
 from gridservice.demo import DEMO_POINTS
 
 # a token inside a word, a path or a URL is not one a reader sees as a word
@@ -160,3 +161,21 @@ def test_a_page_shows_no_developer_tokens(service_env, name):
 @pytest.mark.slow
 def test_the_assessment_shows_no_developer_tokens(service_env, assessment_id):
     check("assessment", page_tokens("assessment", {"assessment": assessment_id}))
+
+
+@pytest.mark.slow
+def test_a_flagged_queue_record_shows_its_flags_in_words(service_env):
+    """A record's quality-flag table names the flag and its field in words, not wire codes
+    ('missingPointOfInterconnection', 'pointOfInterconnection')."""
+    with GridDataClient(base_url=service_env, token=ALPHA_TOKEN) as client:
+        flagged = next(r for r in client.queue_records.list() if r.quality_flags)
+    at = AppTest.from_file(page_path("queue"), default_timeout=120)
+    at.query_params["record"] = flagged.id
+    at.run()
+    assert not at.exception
+    check("queue record", developer_tokens(visible_texts(at)))
+    # the flags table's cells too (the page's other tables hold the source's own words)
+    (flags,) = [t.value for t in at.dataframe if "Message" in table_headers(t)]
+    cells = [str(v) for v in flags.drop(columns=["message"], errors="ignore").to_numpy().ravel()]
+    assert len(flags) == len(flagged.quality_flags)
+    assert developer_tokens(cells) == set(), flags
