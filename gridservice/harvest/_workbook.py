@@ -72,7 +72,7 @@ class Worksheet:
         """Return the sheet's rows from row 1 as tuples of cell values, as openpyxl's
         read-only `iter_rows(values_only=True)` does."""
         if not values_only:
-            raise NotImplementedError("only cell values are read")
+            raise ValueError("this reader yields cell values only (values_only=True)")
         xml = self.parent._archive.read(self._part)
         if self.parent._fallback is not None or _UNNUMBERED.search(xml) or _ESCAPE.search(xml):
             # A workbook only openpyxl can read faithfully (see Workbook); cells located by
