@@ -206,7 +206,8 @@ def test_evidence_locator_and_source_row():
     }
     rows = dict(locator_rows(QueueRecordEvidence.model_validate(evidence)))
     assert rows["File"] == "gis.xlsx" and rows["Worksheet"] == "Large Gen" and rows["Row"] == "42"
-    assert rows["Redistribution policy"] == "links_only"
+    # the policy reads in words, not as its wire code
+    assert rows["Redistribution policy"] == "Links only"
     frame = mapping_frame(evidence["sourceRow"], key="column", value="value")
     assert frame.values.tolist() == [["INR", "21INR0001"], ["Fuel", "Solar"]]
 
