@@ -9,6 +9,8 @@ error other than the offline basemap requests named in `e2e_browser.ALLOWED_FAIL
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import pytest
 from demo_store import demo_store_copy
 from e2e_browser import (
@@ -22,6 +24,7 @@ from e2e_browser import (
     open_page,
     start_streamlit,
 )
+from playwright.sync_api import BrowserContext, Page
 
 ALPHA_TOKEN, BETA_TOKEN = "gds_demo_alpha", "gds_demo_beta"
 
@@ -102,15 +105,29 @@ def foreign_hosts() -> frozenset[str]:
     return frozenset()
 
 
+def journey_context(browser):
+    """Return a new browser context as every journey sees it (the app's window size,
+    downloads accepted, the save dialog answered)."""
+    context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
+    context.set_default_timeout(60_000)
+    context.add_init_script(NO_SAVE_PICKER)
+    return context
+
+
+def fail_on_console_errors(watches: list[ConsoleWatch]) -> None:
+    unexpected = [entry for watch in watches for entry in watch.unexpected()]
+    if unexpected:
+        pytest.fail("browser console errors during the journey:\n" + "\n".join(unexpected))
+
+
 @pytest.fixture
 def new_page(browser, foreign_hosts):
-    """Return a factory of pages, each in its own fresh context, watched for console errors."""
+    """Return a factory of pages, each in its own fresh context, watched for console errors:
+    for journeys about what a fresh browser sees (no cookies, no session, another tenant)."""
     contexts, watches = [], []
 
     def make():
-        context = browser.new_context(viewport=VIEWPORT, accept_downloads=True)
-        context.set_default_timeout(60_000)
-        context.add_init_script(NO_SAVE_PICKER)
+        context = journey_context(browser)
         contexts.append(context)
         page = context.new_page()
         watch = ConsoleWatch(foreign_hosts=foreign_hosts)
@@ -121,14 +138,53 @@ def new_page(browser, foreign_hosts):
     yield make
     for context in contexts:
         context.close()
-    unexpected = [entry for watch in watches for entry in watch.unexpected()]
-    if unexpected:
-        pytest.fail("browser console errors during the journey:\n" + "\n".join(unexpected))
+    fail_on_console_errors(watches)
+
+
+@dataclass
+class KeptTab:
+    """One browser tab kept for the session's journeys, with its console watch."""
+
+    context: BrowserContext
+    tab: Page | None = None
+    watch: ConsoleWatch = field(default_factory=ConsoleWatch)
+
+    def ready(self, foreign_hosts: frozenset[str]) -> Page:
+        """Return the tab cleared for a journey: no cookies, the app's window size, an empty
+        console watch (a new tab if a journey closed it)."""
+        if self.tab is None or self.tab.is_closed():
+            self.tab = self.context.new_page()
+            self.watch = ConsoleWatch()
+            self.watch.attach(self.tab)
+        self.context.clear_cookies()
+        self.tab.set_viewport_size(VIEWPORT)
+        self.watch.errors.clear()
+        self.watch.failed_basemap.clear()
+        self.watch.foreign_hosts = foreign_hosts
+        return self.tab
+
+
+@pytest.fixture(scope="session")
+def kept_tab(browser):
+    """The session's kept tab. A new tab costs Chromium about twice the processor time of
+    opening the app again in a tab it already has (3 processor-seconds a page more, measured
+    on 2 cores), and every journey opens the app by its address, which starts a new app
+    session anyway."""
+    kept = KeptTab(journey_context(browser))
+    yield kept
+    kept.context.close()
 
 
 @pytest.fixture
-def page(new_page):
-    return new_page()
+def page(kept_tab, foreign_hosts):
+    """Return the session's kept tab, cleared for this journey; the journey fails on console
+    errors of its own. Journeys about what a fresh browser sees use `new_page` instead."""
+    tab = kept_tab.ready(foreign_hosts)
+    yield tab
+    if not tab.is_closed():
+        # leave the app before the next journey, so no late message of this one counts there
+        tab.goto("about:blank")
+    fail_on_console_errors([kept_tab.watch])
 
 
 @pytest.fixture(scope="session")

@@ -50,7 +50,8 @@ def test_deep_link_on_a_fresh_server(page, reference_service, tmp_path_factory):
         expect(sidebar.get_by_role("link", name="Screen a site")).to_be_visible()
         expect(sidebar).to_contain_text("Data source")
     finally:
-        page.close()  # before the server goes, or the page logs its reconnection attempts
+        # leave the app before its server goes, or the page logs its reconnection attempts
+        page.goto("about:blank")
         app.stop()
 
 
