@@ -69,33 +69,56 @@ SLOW_MODULES = {
 }
 
 
-# Modules that build a store from the real files for a minute or more. Each module runs on
-# one worker (`--dist loadfile`), so they go first: the short modules then fill in around
-# them, instead of one worker finishing a long harvest alone at the end of the run.
-FIRST_MODULES = (
+# Each worker runs whole groups (`--dist loadgroup`): a module is a group, so its
+# module-scoped store is built once, and the browser journeys are one group, so one worker
+# starts the app, its service and Chromium once for all of them. Groups are handed out in
+# this order, the longest first (measured on 2 cores: the journeys about 8 minutes, the
+# 84-workbook archive about 3), so that no long group starts last while the other worker
+# idles; the rest follow in collection order. (pytest-xdist would sort groups by their
+# number of tests instead: `--no-loadscope-reorder` keeps this order.)
+E2E_GROUP = "e2e"
+FIRST_GROUPS = (
+    E2E_GROUP,
     "service/harvest/test_harvest_history_archive.py",
     "service/screening/test_national_screening.py",
-    "service/harvest/test_harvest_ercot_gis.py",
-    "service/screening/test_real_data_screening.py",
-    "service/screening/test_real_data_surroundings.py",
+    "service/store/search/test_search_impacts.py",
     "service/harvest/test_harvest_iso_queues.py",
-    "service/screening/test_territory_polygons.py",
-    "service/catalogue/test_queue_status_real_data.py",
+    "app/test_screen_site.py",
+    "service/store/test_postgres_store.py",
+    "security/test_concurrent_updates.py",
+    "security/test_deploy_recipe.py",
+    "security/test_postgres_instances.py",
+    "security/test_stateful_fuzzing.py",
+    "security/test_faults.py",
     "service/harvest/test_harvest_queue_history.py",
+    "service/harvest/test_harvest_ercot_gis.py",
+    "security/test_http_surface.py",
+    "app/test_assessment.py",
+    "service/demo/test_demo_data.py",
+    "security/test_workers.py",
+    "app/test_assessment_surroundings.py",
 )
 
 
+def group_of(item: pytest.Item) -> str:
+    """Return the xdist group of a test: the browser journeys' one, or its module's path."""
+    relative = item.path.relative_to(TESTS)
+    return E2E_GROUP if relative.parts[0] == "e2e" else relative.as_posix()
+
+
 def run_order(item: pytest.Item) -> int:
-    """Return where a test's module stands in `FIRST_MODULES`, or after all of them."""
-    relative = item.path.relative_to(TESTS).as_posix()
-    return FIRST_MODULES.index(relative) if relative in FIRST_MODULES else len(FIRST_MODULES)
+    """Return where a test's group stands in `FIRST_GROUPS`, or after all of them."""
+    group = group_of(item)
+    return FIRST_GROUPS.index(group) if group in FIRST_GROUPS else len(FIRST_GROUPS)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the slow kinds of test `slow` (a module marks its own slow tests as well), and
-    put the long harvests first (a stable sort: the rest keep their order)."""
+    """Group each test for the workers, put the long groups first (a stable sort: the rest
+    keep their order), and mark the slow kinds of test `slow` (a module marks its own slow
+    tests as well)."""
     items.sort(key=run_order)
     for item in items:
+        item.add_marker(pytest.mark.xdist_group(group_of(item)))
         relative = item.path.relative_to(TESTS)
         if (
             relative.parts[0] in SLOW_FOLDERS
