@@ -286,11 +286,12 @@ def _limitations(
 ) -> list[str]:
     limitations = list(BASE_LIMITATIONS)
     if any(is_polygon(c) for c in candidates):
+        # the polygons' limitation names the county listing beside them
         polygon_limitation = (
             POLYGON_LIMITATION if is_hifld(candidates) else OTHER_POLYGON_LIMITATION
         )
         limitations[limitations.index(COUNTY_LEVEL_LIMITATION)] = polygon_limitation
-    if any(is_county_listing(c) for c in candidates):
+    elif any(is_county_listing(c) for c in candidates):
         limitations.append(COUNTY_LISTING_LIMITATION)
     if as_of:
         limitations.append(f"Timelines are measured from the data's as-of date {as_of}, not today.")

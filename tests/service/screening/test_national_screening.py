@@ -95,6 +95,11 @@ def test_each_county_has_its_territory_candidates_by_polygon(screened, name):
     }
     assert expected and by_polygon == expected
     assert "ODbL" in (assessment["attribution"] or "")
+    # the polygons' limitation names the county listing beside them; the county-listing-only
+    # one ("not territory polygons") would contradict it
+    limitations = assessment["readiness"]["limitations"]
+    assert any("HIFLD retail service territory polygons" in text for text in limitations)
+    assert not any("not territory polygons" in text for text in limitations)
 
 
 @pytest.mark.parametrize("name", POINTS)
