@@ -102,8 +102,10 @@ def margin_headline(margin: ReserveMargin | None, missing: Abstention | None = N
         # "Not in the data" read as a market with no margin, not one whose figures are not loaded
         return Headline(
             label,
-            f"Not loaded for {', '.join(missing.missing_for_markets) or 'this market'}",
-            f"Loaded for {', '.join(missing.covers_markets) or 'no market'} only",
+            "Not loaded",
+            # the value stays short: "Not loaded for PJM" was cut to "Not loaded for…" at 1280
+            f"Loaded for {', '.join(missing.covers_markets) or 'no market'} only, not for "
+            f"{', '.join(missing.missing_for_markets) or 'this market'}",
             "market",
         )
     if margin is None or margin.margin_mw is None:
@@ -161,10 +163,30 @@ def transmission_headline(assessment: Assessment) -> Headline:
     )
 
 
+def territory_headline(territories: list[dict]) -> Headline:
+    """Return the utilities whose territory may hold the site, each once with the methods
+    that found it: a utility found by its polygon and by its county listing is one utility
+    (counted twice, a site in Loudoun read "3" for two utilities)."""
+    found: dict[str, tuple[str, list[str]]] = {}
+    for candidate in territories:
+        key = str(candidate.get("utilityId") or candidate.get("utility") or "")
+        if not key:
+            continue
+        name, methods = found.setdefault(key, (str(candidate.get("utility") or key), []))
+        method = glossary.in_sentence(glossary.words(candidate.get("resolutionMethod") or ""))
+        if method and method not in methods:
+            methods.append(method)
+    label = "Candidate utilities"
+    if not found:
+        return Headline(label, "0", "No service territory found for the site", "candidates")
+    named = [
+        f"{name} ({' and '.join(methods)})" if methods else name for name, methods in found.values()
+    ]
+    return Headline(label, f"{len(found)}", "; ".join(named), "candidates")
+
+
 def headlines(assessment: Assessment) -> list[Headline]:
     """Return the band's numbers, in the order an analyst reads them."""
-    territories = assessment.service_territory_candidates or []
-    utilities = [str(c.get("utility") or "") for c in territories if c.get("utility")]
     active, active_mw, firm_mw = active_queue(assessment.relevant_queue_records or [])
     share = f"{firm_mw / active_mw:.0%}" if active_mw else "none"
     firm_text = f"{glossary.mw(firm_mw) or '0 MW'} ({share}) with an interconnection agreement"
@@ -173,12 +195,7 @@ def headlines(assessment: Assessment) -> list[Headline]:
         firm_text = "firmness not stated (it comes from ERCOT's monthly reports only)"
     figures = assessment.key_figures or KeyFigures()
     return [
-        Headline(
-            "Territory candidates",
-            f"{len(territories)}",
-            "; ".join(utilities) if utilities else "No service territory found for the site",
-            "candidates",
-        ),
+        territory_headline(assessment.service_territory_candidates or []),
         county_queue(assessment)
         or Headline(
             "Active queue near the site",

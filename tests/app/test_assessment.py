@@ -121,9 +121,10 @@ def test_the_summary_band_leads_with_numbers_that_match_the_tables(service_env, 
         f"Heuristic confidence: {screened.confidence['label']}",
     ]
     metrics = {m.label: m.value for m in at.metric}
-    assert list(metrics)[:1] == ["Territory candidates"]
+    assert list(metrics)[:1] == ["Candidate utilities"]
     territories = screened.service_territory_candidates or []
-    assert metrics["Territory candidates"] == str(len(territories))
+    utilities = {c.get("utilityId") for c in territories}
+    assert metrics["Candidate utilities"] == str(len(utilities))
     # the county's whole active queue in the report the assessment read, as the portfolio
     # lists it (not only the first records the assessment lists)
     history = screened.queue_history

@@ -157,7 +157,7 @@ def test_a_market_without_reserve_margins_or_firmness_is_said_not_shown_as_zero(
         {"datasetAbstentions": missing, "relevantQueueRecords": [record]}
     )
     shown = summary.headlines(assessment)
-    assert (shown[2].value, shown[2].detail) == ("Not loaded for PJM", "Loaded for ERCOT only")
+    assert (shown[2].value, shown[2].detail) == ("Not loaded", "Loaded for ERCOT only, not for PJM")
     assert "0 MW" not in shown[1].detail and "firmness not stated" in shown[1].detail
 
 
@@ -168,3 +168,25 @@ def test_the_margin_says_its_source_date_and_when_it_is_dated():
         Assessment.model_validate({"keyFigures": {"tightestReserveMargin": margin}})
     )
     assert shown[2].detail.endswith("; as of 2023-05-15, over a year older than the newest data")
+
+
+def test_a_utility_found_by_two_methods_is_one_candidate_utility():
+    """A utility whose polygon holds the site and whose county listing names the county is
+    one utility, both methods named; another utility of the listing is a second."""
+
+    def candidate(utility_id, name, method):
+        return {"utilityId": utility_id, "utility": name, "resolutionMethod": method}
+
+    shown = summary.territory_headline(
+        [
+            candidate("eia:19876", "VIRGINIA ELECTRIC & POWER CO", "retail_territory_polygon"),
+            candidate("eia:19876", "Virginia Electric & Power Co", "eia861_county_listing"),
+            candidate("eia:13640", "Northern Virginia Elec Coop", "eia861_county_listing"),
+        ]
+    )
+    assert shown.value == "2"
+    assert shown.detail == (
+        "VIRGINIA ELECTRIC & POWER CO (retail territory polygon and EIA-861 county listing); "
+        "Northern Virginia Elec Coop (EIA-861 county listing)"
+    )
+    assert summary.territory_headline([]).detail == "No service territory found for the site"
