@@ -243,7 +243,9 @@ def site_facts(assessment: Assessment, site: Site | None) -> dict[str, str]:
             else ""
         ),
         "County": ", ".join(str(county[k]) for k in ("name", "state") if county.get(k)),
-        "Market": ", ".join(markets),
+        # the service's market of the point ("no ISO: West" outside every ISO), else the
+        # markets it screened the site in
+        "Market": (assessment.market.label if assessment.market else None) or ", ".join(markets),
         "Requested peak load": f"{peak:,g} MW" if peak is not None else "",
         "Service voltage": f"{voltage:,g} kV" if voltage is not None else "",
     }

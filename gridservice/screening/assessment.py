@@ -157,13 +157,14 @@ def _dedupe_queue(
 def _markets(
     conn: sqlite3.Connection, county: dict | None, candidates: list[dict], market: dict | None
 ) -> list[str]:
-    # A territory spanning two markets names both, e.g. "ERCOT/SPP".
+    # The ISO boundary holding the point decides: a utility's RTO memberships in EIA-861 name
+    # every market it trades in (at Phoenix, outside every ISO, WAPA's read "CAISO, MISO, SPP").
+    if market is not None:
+        return [market["code"]] if market["isIso"] else []
+    # Without boundaries, the territories' markets; a territory spanning two names both.
     markets = sorted({m for c in candidates for m in market_codes(c.get("isoRto"))})
     if markets or county is None:
         return markets
-    # The ISO boundary holding the point says more than which market a state's queue names most.
-    if market is not None and market["isIso"]:
-        return [market["code"]]
     counts = screening_reads.queue_market_counts(conn, county["state"])
     return [counts[0][0]] if counts else []
 
@@ -374,5 +375,7 @@ def screen_site(
         ),
         "confidence": _confidence(outcomes, candidates),
         "keyFigures": key_figures(conn, site, facts, as_of),
-        "datasetAbstentions": dataset_abstentions(conn, markets, PARTIAL_DATASETS),
+        "datasetAbstentions": dataset_abstentions(
+            conn, markets, PARTIAL_DATASETS, outside=market["label"] if market else None
+        ),
     }

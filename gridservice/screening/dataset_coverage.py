@@ -69,12 +69,19 @@ def coverage(conn: sqlite3.Connection, declared: PartialDataset) -> dict[str, st
 
 
 def abstention(
-    declared: PartialDataset, covered: dict[str, str | None], missing: list[str]
+    declared: PartialDataset,
+    covered: dict[str, str | None],
+    missing: list[str],
+    outside: str | None = None,
 ) -> dict[str, Any]:
-    """Return the abstention of a dataset for the markets it is `missing` (none named: the
-    site's market is not known)."""
+    """Return the abstention of a dataset for the markets it is `missing` (none named: a site
+    outside every ISO, `outside` its region's label, or else one whose market is not known)."""
     covers = ", ".join(covered) if covered else "no market (not loaded)"
-    where = ", ".join(missing) if missing else "a site whose market is not known"
+    where = (
+        ", ".join(missing)
+        or (f"a site in {outside}" if outside else "")
+        or ("a site whose market is not known")
+    )
     as_of = max(filter(None, covered.values()), default=None)
     return {
         "dataset": declared.dataset,
@@ -88,15 +95,20 @@ def abstention(
 
 
 def dataset_abstentions(
-    conn: sqlite3.Connection, markets: list[str], datasets: tuple[PartialDataset, ...]
+    conn: sqlite3.Connection,
+    markets: list[str],
+    datasets: tuple[PartialDataset, ...],
+    *,
+    outside: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Return an abstention for each dataset that covers none of a site's markets."""
+    """Return an abstention for each dataset that covers none of a site's markets (`outside`:
+    the label of the region of a site in no ISO, "no ISO: West")."""
     wanted = [m.upper() for m in markets]
     found = []
     for declared in datasets:
         covered = coverage(conn, declared)
         if not any(m in covered for m in wanted):
-            found.append(abstention(declared, covered, sorted(set(wanted))))
+            found.append(abstention(declared, covered, sorted(set(wanted)), outside))
     return found
 
 

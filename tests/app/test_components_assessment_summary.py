@@ -190,3 +190,15 @@ def test_a_utility_found_by_two_methods_is_one_candidate_utility():
         "Northern Virginia Elec Coop (EIA-861 county listing)"
     )
     assert summary.territory_headline([]).detail == "No service territory found for the site"
+
+
+def test_a_site_outside_every_iso_names_its_region_not_its_utilities_markets():
+    """The band names the market of the point by the ISO boundaries: at Phoenix "no ISO:
+    West", not the RTOs its utilities trade in, nor a blank."""
+    assessment = Assessment.model_validate(
+        {
+            "market": {"code": "West", "label": "no ISO: West", "isIso": False},
+            "jurisdictions": [{"level": "state", "id": "AZ", "name": "Arizona"}],
+        }
+    )
+    assert summary.site_facts(assessment, None)["Market"] == "no ISO: West"

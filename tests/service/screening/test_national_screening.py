@@ -81,6 +81,10 @@ def test_each_county_has_its_market_from_the_iso_boundaries(screened, name):
     else:
         assert not market["isIso"] and market["label"].startswith("no ISO: ")
     assert near["marketRegion"]["code"] == market["code"]
+    # the boundary decides the markets the site is screened in, not its utilities' RTO
+    # memberships (WAPA's named CAISO, MISO and SPP at Phoenix)
+    screened_in = [j["id"] for j in assessment["jurisdictions"] if j["level"] == "iso_rto"]
+    assert screened_in == ([market["code"]] if market["isIso"] else [])
 
 
 @pytest.mark.parametrize("name", POINTS)
