@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from functools import lru_cache
 from typing import Any
 
 from gridservice.catalogue.quality import flag
@@ -54,7 +55,14 @@ FORM_KV = re.compile(r"(?:Voltage|Transmission kV)[^:\n]*[:-]\s*(\d+(?:\.\d+)?)"
 
 
 def parse_poi(raw: str) -> dict[str, Any]:
-    """Return the interconnection point row (schema `interconnection_points`) of a text."""
+    """Return the interconnection point row (schema `interconnection_points`) of a text, a
+    row of the caller's own."""
+    return dict(_parse_poi(raw))
+
+
+# A build of many monthly reports reads most POI texts again every month.
+@lru_cache(maxsize=16384)
+def _parse_poi(raw: str) -> dict[str, Any]:
     form = _form(raw)
     if form:
         return form

@@ -8,6 +8,7 @@ import re
 import sqlite3
 
 import pytest
+from demo_store import demo_store_copy
 
 from gridservice.catalogue import quality
 from gridservice.demo import DEMO_POINTS, build_demo_database, projects
@@ -141,7 +142,9 @@ def _build(path, *, seed=20261121):
 
 @pytest.fixture(scope="module")
 def conn(tmp_path_factory):
-    connection = _build(tmp_path_factory.mktemp("demo") / "demo.sqlite")
+    """A copy of the demo store the test process builds once (default seed), not a build of
+    this module's own: the determinism tests below build theirs to compare with it."""
+    connection = db.connect(demo_store_copy(tmp_path_factory.mktemp("demo") / "demo.sqlite"))
     yield connection
     connection.close()
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import openpyxl
 import pytest
 from harvest_support import (
@@ -13,7 +16,7 @@ from harvest_support import (
 )
 
 from gridservice.harvest import HarvestError, run_harvest
-from gridservice.store import harvest_store
+from gridservice.store import db, harvest_store
 
 NOV_2025 = "ercot_gis_queue/GIS_Report_November2025.xlsx"
 NOV_2024 = "ercot_gis_queue/GIS_Report_November2024.xlsx"
@@ -148,9 +151,8 @@ def test_same_bytes_again_change_nothing(harvested):
     assert len(harvest_store.harvest_runs(conn)) == 2
 
 
-def test_new_report_replaces_the_older_one(tmp_path):
-    conn = fresh_store(tmp_path / "store.db")
-    run_harvest(conn, "ercot-gis", data_file(NOV_2024))
+def test_new_report_replaces_the_older_one(loaded_store):
+    conn = loaded_store
     assert conn.execute("SELECT count(*) FROM queue_records").fetchone()[0] == 1723
     run_harvest(conn, "ercot-gis", data_file(NOV_2025))
     hashes = {
@@ -188,11 +190,23 @@ def test_bad_rows_are_rejected_with_locator_and_reason(tmp_path):
     ]
 
 
-@pytest.fixture()
-def loaded_store(tmp_path):
-    conn = fresh_store(tmp_path / "store.db")
+@pytest.fixture(scope="module")
+def november_2024_store(tmp_path_factory) -> Path:
+    """A store holding the November 2024 report, harvested once per module (copy it)."""
+    path = tmp_path_factory.mktemp("gis-2024") / "store.db"
+    conn = fresh_store(path)
     run_harvest(conn, "ercot-gis", data_file(NOV_2024))
-    return conn
+    conn.close()  # the last connection folds the write-ahead log into the file
+    return path
+
+
+@pytest.fixture()
+def loaded_store(november_2024_store, tmp_path):
+    """A copy of the November 2024 store, for one test to write to."""
+    shutil.copyfile(november_2024_store, tmp_path / "store.db")
+    conn = db.connect(tmp_path / "store.db")
+    yield conn
+    conn.close()
 
 
 def _bad_files(tmp_path):

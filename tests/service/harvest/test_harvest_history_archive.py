@@ -1,7 +1,8 @@
 """Seven years of ERCOT GIS reports (Dec 2018 - Nov 2025) built into one store.
 
-Every expected figure is read here from the published files (the index CSV, openpyxl on
-the workbooks), never copied from the harvester's output. The build runs once per module.
+Every expected figure is read here from the published files (the index CSV, calamine on
+the workbooks: `published_sheets`), never copied from the harvester's output. The build
+runs once per module, and each workbook is read once for the expectations.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import openpyxl
 import pytest
 from completion_expected import entry_durations, lifelines_median, outcome_counts, project_words
 from harvest_support import DATA, counties_store
+from published_sheets import workbook_sheets
 
 from gridservice.harvest import runner
 from gridservice.screening import queue_change
@@ -110,11 +112,11 @@ def test_a_broken_workbook_is_rejected_with_its_reason(built):
 
 def _sheet_rows(path) -> list[dict]:
     """Every project row of a workbook, read by the header's own names (first header row)."""
-    book = openpyxl.load_workbook(path, read_only=True, data_only=True)
     rows = []
-    for sheet in (s for s in book.sheetnames if s.startswith("Project Details")):
+    sheets = workbook_sheets(path, lambda name: name.startswith("Project Details"))
+    for sheet, cells in sheets.items():
         header = None
-        for number, row in enumerate(book[sheet].iter_rows(values_only=True), 1):
+        for number, row in enumerate(cells, 1):
             if header is None and row and row[0] == "INR":
                 header = {str(v).strip(): i for i, v in enumerate(row) if v is not None}
             elif header and row and isinstance(row[0], str) and INR.match(row[0]):
@@ -126,7 +128,6 @@ def _sheet_rows(path) -> list[dict]:
                     "technology": row[header["Technology"]],
                     "study_phase": None if phase is None else row[phase], "poi_location": row[header["POI Location"]],
                 })  # fmt: skip
-    book.close()
     return rows
 
 
@@ -154,7 +155,15 @@ def test_rows_of_each_era_match_the_workbook_cells(built, month):
     assert sha == hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@cache  # every workbook is read once per module
+def _event_status(sheet: str) -> str | None:
+    """Return the status an event sheet's rows give their projects, None for other sheets."""
+    if "Project Details" in sheet:
+        return None
+    marks = (("Inactive", "inactive"), ("Cancel", "cancelled"), ("Commissioning", "commissioned"))
+    return next((status for mark, status in marks if mark in sheet), None)
+
+
+@cache  # every workbook's event sheets are read once per module
 def _newest_words() -> dict[str, tuple[str, str]]:
     """INR -> (month, status) of the newest event sheet row naming it, read from every
     standing workbook (COD approvals only count as commissioned; a tie goes to the later
@@ -162,13 +171,11 @@ def _newest_words() -> dict[str, tuple[str, str]]:
     step = {"inactive": 0, "cancelled": 1, "commissioned": 2}
     words: dict[str, tuple[str, int]] = {}
     for month, path in _standing().items():
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-        for sheet in book.sheetnames:
-            status = next((s for k, s in (("Inactive", "inactive"), ("Cancel", "cancelled"),
-                                          ("Commissioning", "commissioned")) if k in sheet), None)  # fmt: skip
-            if status is None or "Project Details" in sheet:
-                continue
-            for row in book[sheet].iter_rows(values_only=True):
+        for sheet, cells in workbook_sheets(
+            path, lambda name: _event_status(name) is not None
+        ).items():
+            status = _event_status(sheet)
+            for row in cells:
                 inr = next((v.strip() for v in row if isinstance(v, str) and INR.match(v)), None)
                 if inr is None:
                     continue
@@ -176,7 +183,6 @@ def _newest_words() -> dict[str, tuple[str, str]]:
                     continue
                 word = (month, step[status])
                 words[inr.upper()] = max(words.get(inr.upper(), word), word)
-        book.close()
     names = {v: k for k, v in step.items()}
     return {inr: (month, names[i]) for inr, (month, i) in words.items()}
 

@@ -1,6 +1,6 @@
 """Harvesting the January 2025 queues of PJM, MISO, SPP, CAISO, NYISO and ISO-NE.
 
-Each expectation is read from the ISO's own file here, with openpyxl or csv and the
+Each expectation is read from the ISO's own file here, with calamine or csv and the
 header rows this test knows, independently of the harvester's header finder, county
 resolver and field mapping; only the status tables (documented in docs/HARVEST.md) are
 shared. The six files are built into one store once for the module, with a copy of the
@@ -18,10 +18,10 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-import openpyxl
 import pytest
 from fastapi.testclient import TestClient
 from harvest_support import counties_store, data_file, rewrite_xlsx
+from published_sheets import workbook_sheets
 from service_support import ALPHA
 
 from gridservice.app import create_app
@@ -90,11 +90,7 @@ def _rows(name: str, sheet: str | None, header_row: int, names_over: int = 1) ->
     if sheet is None:
         with path.open(newline="", encoding="utf-8-sig") as handle:
             return tuple(csv.DictReader(handle))
-    workbook = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    try:
-        rows = list(workbook[sheet].iter_rows(values_only=True))
-    finally:
-        workbook.close()
+    rows = workbook_sheets(path, lambda name: name == sheet)[sheet]
     names = rows[header_row - names_over : header_row]
     header = [
         " ".join(" ".join(str(r[i]).split()) for r in names if r[i] is not None)

@@ -78,3 +78,13 @@ def test_text_without_bus_numbers_is_kept_raw_as_unparsed(raw):
     assert point["kind"] == "unparsed" and point["raw"] == raw
     assert point["point_id"].startswith("raw:")
     assert point["bus_number"] is None and point["from_bus_number"] is None
+
+
+def test_a_point_row_is_the_callers_own_and_the_same_text_parses_the_same_again():
+    # A build parses the same texts month after month (the parse is remembered): a row one
+    # caller changes must not become the answer the next caller gets.
+    raw = "59903 Bearkat 345kV"
+    first = parse_poi(raw)
+    expected = dict(first)
+    first["bus_name"] = "changed by a caller"
+    assert parse_poi(raw) == expected

@@ -1,8 +1,8 @@
 """The queue's monthly history harvested from ERCOT GIS workbooks and the history extract.
 
-Every expected figure is computed here from the published files themselves (openpyxl on
-the workbooks, the csv module on the extract and the per-sheet CSVs), never copied from
-the harvester's output.
+Every expected figure is computed here from the published files themselves (calamine on
+the workbooks: `published_sheets`, the csv module on the extract and the per-sheet CSVs),
+never copied from the harvester's output.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import hashlib
 import re
 from collections import Counter, defaultdict
 
-import openpyxl
 import pytest
 from harvest_support import data_file, fresh_store
+from published_sheets import workbook_sheets
 
 from gridservice.harvest import run_harvest
 from gridservice.store import writer
@@ -63,11 +63,11 @@ def store(tmp_path_factory):
 
 def workbook_projects(relative: str) -> list[dict]:
     """Every 'Project Details' row with an INR, read straight from the workbook."""
-    book = openpyxl.load_workbook(data_file(relative), read_only=True, data_only=True)
+    sheets = workbook_sheets(data_file(relative), lambda name: name in PROJECT_SHEETS)
     rows = []
     for sheet in PROJECT_SHEETS:
         header = None
-        for number, row in enumerate(book[sheet].iter_rows(values_only=True), 1):
+        for number, row in enumerate(sheets[sheet], 1):
             if header is None and row and row[0] == "INR":
                 header = {name: i for i, name in enumerate(row) if isinstance(name, str)}
             elif header and row and isinstance(row[0], str) and INR.match(row[0]):
@@ -75,7 +75,6 @@ def workbook_projects(relative: str) -> list[dict]:
                     "inr": row[0].strip(), "sheet": sheet, "row": number,
                     "county": row[header["County"]], "mw": row[header["Capacity (MW)"]],
                 })  # fmt: skip
-    book.close()
     return rows
 
 
@@ -223,15 +222,15 @@ def test_commissioning_keeps_every_milestone_a_project_passed_in_the_month(store
 
 def test_every_row_locator_points_at_its_source_row(store):
     conn, _ = store
-    book = openpyxl.load_workbook(data_file(NOV_2025), read_only=True, data_only=True)
     sample = conn.execute(
         "SELECT worksheet, row, project_id FROM queue_history "
         "WHERE report_id = 'ercot-gis-2025-11' ORDER BY random() LIMIT 40"
     ).fetchall()
+    # The sampled sheets are read once (a row read on its own reads the sheet up to it).
+    sheets = workbook_sheets(data_file(NOV_2025), lambda name: name in {s for s, _, _ in sample})
     for worksheet, row, project_id in sample:
-        cells = next(book[worksheet].iter_rows(min_row=row, max_row=row, values_only=True))
+        cells = sheets[worksheet][row - 1]
         assert project_id in [str(c).strip() for c in cells if c], (worksheet, row)
-    book.close()
     with data_file(EXTRACT).open(newline="") as handle:
         lines = {n: r for n, r in enumerate(csv.DictReader(handle), 2)}
     for line, project_id, upstream in conn.execute(

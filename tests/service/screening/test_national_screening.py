@@ -9,13 +9,12 @@ the store's own queue records, not from the service's code.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from shapely.geometry import Point, shape
+from published_shapes import features_holding
 
 from bench.bench_surroundings import NATIONAL_SITES as POINTS
 from gridservice.app import create_app
@@ -31,10 +30,9 @@ PARTIAL = {"reserve_margins", "queue_history", "balancing_authority_operations"}
 
 
 def holding(name: str, point: tuple[float, float]) -> list[dict]:
-    """Return the properties of every feature of a HIFLD file holding the point."""
-    where = Point(point[1], point[0])
-    features = json.loads((HIFLD / name).read_text("utf-8"))["features"]
-    return [f["properties"] for f in features if shape(f["geometry"]).intersects(where)]
+    """Return the properties of every feature of a HIFLD file holding the point (each file
+    read and its shapes made once per module, not once per county)."""
+    return features_holding(HIFLD / name, *point)
 
 
 @pytest.fixture(scope="module")

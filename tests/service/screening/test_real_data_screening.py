@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import openpyxl
 import pytest
 from harvest_support import counties_store
+from published_sheets import workbook_sheets
 
 from gridclient import GridDataClient
 from gridservice.harvest import run_harvest
@@ -90,22 +90,18 @@ def test_cited_queue_records_are_rows_of_the_published_gis_workbook(travis):
     assert in_travis, "Travis County has active requests in the November 2025 GIS report"
     finding = by_factor(travis, "findings")["queue_congestion"]
     assert set(finding["citations"]) == {r["id"] for r in in_travis}
-    workbook = openpyxl.load_workbook(FILES["ercot-gis"], read_only=True, data_only=True)
-    try:
-        for record in records:
-            locator = record["expandedEvidence"]["locator"]
-            assert record["sourceId"] == "ercot_gis_report"
-            assert locator["type"] == "spreadsheet_row"
-            assert locator["fileName"] == "GIS_Report_November2025.xlsx"
-            sheet = workbook[locator["worksheet"]]
-            row = next(
-                sheet.iter_rows(min_row=locator["row"], max_row=locator["row"], values_only=True)
-            )
-            cells = {str(value).strip() for value in row if value is not None}
-            assert record["recordKey"] in cells, (record["id"], locator)
-            assert record["projectName"] in cells, (record["id"], locator)
-    finally:
-        workbook.close()
+    # Each cited sheet is read once (a row read on its own reads the sheet up to it).
+    cited = {r["expandedEvidence"]["locator"]["worksheet"] for r in records}
+    sheets = workbook_sheets(FILES["ercot-gis"], lambda name: name in cited)
+    for record in records:
+        locator = record["expandedEvidence"]["locator"]
+        assert record["sourceId"] == "ercot_gis_report"
+        assert locator["type"] == "spreadsheet_row"
+        assert locator["fileName"] == "GIS_Report_November2025.xlsx"
+        row = sheets[locator["worksheet"]][locator["row"] - 1]
+        cells = {str(value).strip() for value in row if value is not None}
+        assert record["recordKey"] in cells, (record["id"], locator)
+        assert record["projectName"] in cells, (record["id"], locator)
 
 
 def test_queue_totals_add_up_the_cited_records(travis):

@@ -7,16 +7,13 @@ point, found here with shapely straight from the published files.
 
 from __future__ import annotations
 
-import json
 import shutil
 import uuid
-from functools import cache
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from shapely.geometry import Point, shape
-from shapely.geometry.base import BaseGeometry
+from published_shapes import features_holding
 
 from bench.bench_surroundings import NATIONAL_SITES as POINTS
 from gridservice.app import create_app
@@ -36,18 +33,10 @@ ABROAD = {"Atlantic": (35.0, -50.0), "London": (51.5074, -0.1278)}
 
 def holding(path: Path, latitude: float, longitude: float) -> dict[str, dict]:
     """Return the properties of every feature of a GeoJSON file holding the point, by id."""
-    point = Point(longitude, latitude)
     return {
         properties.get("regionId") or properties["id"]: properties
-        for properties, geometry in _features(path)
-        if geometry.intersects(point)
+        for properties in features_holding(path, latitude, longitude)
     }
-
-
-@cache  # each file is read and its shapes made once per module, not once per point
-def _features(path: Path) -> tuple[tuple[dict, BaseGeometry], ...]:
-    features = json.loads(path.read_text("utf-8"))["features"]
-    return tuple((f["properties"], shape(f["geometry"])) for f in features)
 
 
 @pytest.fixture(scope="module")
