@@ -163,6 +163,11 @@ def transmission_headline(assessment: Assessment) -> Headline:
     )
 
 
+# The band names this many candidate utilities (the polygons' first, as the service orders
+# them); the territory section lists every one.
+NAMED_UTILITIES = 4
+
+
 def territory_headline(territories: list[dict]) -> Headline:
     """Return the utilities whose territory may hold the site, each once with the methods
     that found it: a utility found by its polygon and by its county listing is one utility
@@ -182,6 +187,10 @@ def territory_headline(territories: list[dict]) -> Headline:
     named = [
         f"{name} ({' and '.join(methods)})" if methods else name for name, methods in found.values()
     ]
+    if len(named) > NAMED_UTILITIES:
+        # fourteen names at Phoenix made the band a column of text; the section lists them all
+        more = len(named) - NAMED_UTILITIES
+        named = [*named[:NAMED_UTILITIES], f"and {more} more in the section"]
     return Headline(label, f"{len(found)}", "; ".join(named), "candidates")
 
 

@@ -202,3 +202,14 @@ def test_a_site_outside_every_iso_names_its_region_not_its_utilities_markets():
         }
     )
     assert summary.site_facts(assessment, None)["Market"] == "no ISO: West"
+
+
+def test_the_band_names_the_first_utilities_and_counts_the_rest():
+    candidates = [
+        {"utilityId": f"eia:{n}", "utility": f"Utility {n}", "resolutionMethod": "county_listing"}
+        for n in range(summary.NAMED_UTILITIES + 3)
+    ]
+    shown = summary.territory_headline(candidates)
+    assert shown.value == str(len(candidates))
+    assert shown.detail.count("Utility ") == summary.NAMED_UTILITIES
+    assert shown.detail.endswith("; and 3 more in the section")
