@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-import json
 import logging
 import secrets
 from typing import Any
@@ -14,7 +13,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
 from gridservice.catalogue.quality import compute_quality
-from gridservice.catalogue.release import release_identity
+from gridservice.catalogue.release import ServedRelease
 from gridservice.demo.edition import retire_outdated
 from gridservice.routers import (
     assessments,
@@ -270,23 +269,18 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(reviews.router, dependencies=[Depends(current_principal)])
     app.include_router(system.router)
     app.openapi = lambda: _openapi(app)
-
-    openapi_bytes = JSONResponse(app.openapi()).body
     # The quality report is counted once, here: the release's identity hashes it, and
     # /v1/quality serves it (`routers.system`) for the life of the process, as the release.
     # Counted again at the first /v1/quality, it held that request 13.4 s at demo scale 100
     # (bench/bench_quality.py).
     app.state.quality = compute_quality(conn)
-    app.state.release = release_identity(
+    app.state.release = ServedRelease(
         conn,
-        openapi_bytes=openapi_bytes,
+        openapi_bytes=lambda: JSONResponse(app.openapi()).body,
         deployment_id=deployment_id,
         started_at=settings.started_at or dt.datetime.now(dt.UTC),
         quality=app.state.quality,
     )
-    app.state.release_bytes = json.dumps(
-        {"data": app.state.release}, separators=(",", ":")
-    ).encode()
     if isinstance(connections, PooledConnections):
         connections.forget_thread_connection()
     return app

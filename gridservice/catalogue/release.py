@@ -6,6 +6,8 @@ import datetime as dt
 import hashlib
 import json
 import sqlite3
+import threading
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -88,21 +90,18 @@ def _migration_head(conn: sqlite3.Connection, schema_sha: str) -> str:
     return f"schema-v{meta_reads.get_meta(conn, 'schema_version') or '1'}-{schema_sha[:12]}"
 
 
-def release_identity(
+def _start_identity(
     conn: sqlite3.Connection,
     *,
-    openapi_bytes: bytes,
     deployment_id: str,
     started_at: dt.datetime,
     quality: dict[str, Any],
 ) -> dict[str, Any]:
-    """Return the `data` of /v1/release for the store behind `conn`, the served OpenAPI and
-    the store's quality report (`compute_quality`)."""
+    """Return every member of /v1/release but the two that hash the OpenAPI document, read
+    from the store behind `conn` and its quality report (`compute_quality`)."""
     snapshot = meta_reads.data_snapshot_sha256(conn)
     artifact = build_artifact_sha256()
     report = release_report_sha256(conn, quality)
-    openapi_sha = sha256_text(openapi_bytes)
-    policy_sha = sha256_text(POLICY_TEXT)
     schema_sha = sha256_text((PACKAGE_ROOT / "store" / "schema.sql").read_bytes())
     data_kind = meta_reads.get_meta(conn, "data_kind")
     stored_id = meta_reads.get_meta(conn, "release_id")
@@ -120,7 +119,6 @@ def release_identity(
         )
     except ValueError:
         valid_from = started_at
-    fingerprint = sha256_text("\n".join((snapshot, report, artifact, openapi_sha, policy_sha)))
     return {
         "releaseId": release_id,
         "dataSnapshotSha256": snapshot,
@@ -128,12 +126,84 @@ def release_identity(
         "buildReference": f"gridservice {_package_version()}+{artifact[:12]}",
         "buildArtifactSha256": artifact,
         "migrationHead": _migration_head(conn, schema_sha),
-        "openApiSha256": openapi_sha,
-        "policySha256": policy_sha,
-        "contentFingerprint": fingerprint,
+        "policySha256": sha256_text(POLICY_TEXT),
         "productionRevision": int(meta_reads.get_meta(conn, "production_revision") or 1),
         "validUntil": (valid_from + RELEASE_VALIDITY)
         .astimezone(dt.UTC)
         .strftime("%Y-%m-%dT%H:%M:%SZ"),
         "deploymentId": deployment_id,
     }
+
+
+def _with_openapi(start: dict[str, Any], openapi_bytes: bytes) -> dict[str, Any]:
+    """Return the whole /v1/release identity: `start` with the hash of the served OpenAPI
+    document and the fingerprint over it, members in the order the service always sent."""
+    openapi_sha = sha256_text(openapi_bytes)
+    fingerprint = sha256_text(
+        "\n".join(
+            (
+                start["dataSnapshotSha256"],
+                start["releaseReportSha256"],
+                start["buildArtifactSha256"],
+                openapi_sha,
+                start["policySha256"],
+            )
+        )
+    )
+    order = (
+        "releaseId",
+        "dataSnapshotSha256",
+        "releaseReportSha256",
+        "buildReference",
+        "buildArtifactSha256",
+        "migrationHead",
+        "openApiSha256",
+        "policySha256",
+        "contentFingerprint",
+        "productionRevision",
+        "validUntil",
+        "deploymentId",
+    )
+    whole = {**start, "openApiSha256": openapi_sha, "contentFingerprint": fingerprint}
+    return {key: whole[key] for key in order}
+
+
+class ServedRelease:
+    """The release identity one service process serves (/v1/release, /v1/quality).
+
+    What the store says is read when the service starts. The OpenAPI document's hash is taken
+    at the first ask: building the document costs one to several processor-seconds, and most
+    processes (each worker, each instance behind a balancer) are never asked for it.
+    """
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        *,
+        openapi_bytes: Callable[[], bytes],
+        deployment_id: str,
+        started_at: dt.datetime,
+        quality: dict[str, Any],
+    ) -> None:
+        self._start = _start_identity(
+            conn, deployment_id=deployment_id, started_at=started_at, quality=quality
+        )
+        self._openapi_bytes = openapi_bytes
+        # Request threads may ask at once: the document is built and hashed once.
+        self._lock = threading.Lock()
+        self._identity: dict[str, Any] | None = None
+        self._body: bytes | None = None
+
+    def identity(self) -> dict[str, Any]:
+        """Return the `data` of /v1/release."""
+        with self._lock:
+            if self._identity is None:
+                self._identity = _with_openapi(self._start, self._openapi_bytes())
+                self._body = json.dumps({"data": self._identity}, separators=(",", ":")).encode()
+            return self._identity
+
+    def body(self) -> bytes:
+        """Return the whole /v1/release body, encoded once."""
+        self.identity()
+        assert self._body is not None  # set with the identity
+        return self._body

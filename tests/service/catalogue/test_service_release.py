@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from service_support import ALPHA, seed_small_store
 
+import gridservice.app
 from gridservice.app import create_app
 from gridservice.catalogue.release import POLICY_TEXT
 from gridservice.settings import Settings
@@ -68,6 +70,32 @@ def test_release_hashes_name_what_they_hash(client):
         "contentFingerprint",
     ):
         assert len(release[name]) == 64
+
+
+def test_a_service_starts_and_serves_without_building_its_openapi_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # Every process of the service (each worker, each instance) paid one to several
+    # processor-seconds building the document at start; most are never asked for it.
+    db_path = tmp_path / "lazy.db"
+    seed_small_store(db_path)
+    monkeypatch.setattr(gridservice.app, "_openapi_cache", {})
+
+    def refuse(**_: object) -> dict:
+        raise AssertionError("the OpenAPI document was built at start")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(gridservice.app, "get_openapi", refuse)
+        app = create_app(Settings(db_path=db_path, secret_key=b"k" * 32))
+        with TestClient(app) as c:
+            assert c.get("/v1/health").json() == {"status": "ok"}
+            assert c.get("/v1/generators", headers=ALPHA).status_code == 200
+    with TestClient(app) as c:
+        release = c.get("/v1/release").json()["data"]
+        served_openapi = c.get("/v1/openapi.json").content
+        quality = c.get("/v1/quality", headers=ALPHA).json()
+    assert release["openApiSha256"] == sha(served_openapi)
+    assert quality["release"] == release
 
 
 def test_the_snapshot_hash_follows_the_data(tmp_path: Path):
