@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import json
 import logging
 import secrets
 from typing import Any
@@ -13,7 +14,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
 from gridservice.catalogue.quality import compute_quality
-from gridservice.catalogue.release import ServedRelease
+from gridservice.catalogue.release import build_artifact_sha256, openapi_sha256, release_identity
 from gridservice.demo.edition import retire_outdated
 from gridservice.routers import (
     assessments,
@@ -274,13 +275,18 @@ def create_app(settings: Settings) -> FastAPI:
     # Counted again at the first /v1/quality, it held that request 13.4 s at demo scale 100
     # (bench/bench_quality.py).
     app.state.quality = compute_quality(conn)
-    app.state.release = ServedRelease(
+    app.state.release = release_identity(
         conn,
-        openapi_bytes=lambda: JSONResponse(app.openapi()).body,
+        openapi_sha=openapi_sha256(
+            build_artifact_sha256(), lambda: JSONResponse(app.openapi()).body
+        ),
         deployment_id=deployment_id,
         started_at=settings.started_at or dt.datetime.now(dt.UTC),
         quality=app.state.quality,
     )
+    app.state.release_bytes = json.dumps(
+        {"data": app.state.release}, separators=(",", ":")
+    ).encode()
     if isinstance(connections, PooledConnections):
         connections.forget_thread_connection()
     return app

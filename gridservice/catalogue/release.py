@@ -5,8 +5,11 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
+import re
 import sqlite3
-import threading
+import sys
+import tempfile
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
@@ -67,6 +70,46 @@ def build_artifact_sha256() -> str:
     return digest.hexdigest()
 
 
+# What the OpenAPI document is made from besides this package's sources.
+_DOCUMENT_LIBRARIES = ("fastapi", "starlette", "pydantic", "pydantic-core")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _cache_folder() -> Path:
+    """Return the per-user cache folder of the service (`$XDG_CACHE_HOME/gridservice`)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gridservice"
+
+
+def openapi_sha256(artifact: str, document: Callable[[], bytes]) -> str:
+    """Return the SHA-256 of the served OpenAPI document (`document()` builds it), remembered
+    in the user's cache folder for this build (`artifact`) and these libraries.
+
+    Building the document took each start of the service one to several processor-seconds,
+    and every start of one build on one set of libraries builds the same document. What
+    cannot be read or written there is built and hashed at each start, as before.
+    """
+    versions = [f"{name}={metadata.version(name)}" for name in _DOCUMENT_LIBRARIES]
+    key = sha256_text("\n".join((artifact, sys.version.split()[0], *versions)))
+    path = _cache_folder() / f"openapi-{key[:32]}.sha256"
+    try:
+        kept = path.read_text().strip()
+    except OSError:
+        kept = ""
+    if _SHA256.fullmatch(kept):
+        return kept
+    sha = sha256_text(document())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Written aside and renamed: processes starting together never read half a hash.
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False) as aside:
+            aside.write(sha)
+        os.replace(aside.name, path)
+    except OSError:
+        pass
+    return sha
+
+
 def _package_version() -> str:
     try:
         return metadata.version("grid-site-screener")
@@ -90,18 +133,20 @@ def _migration_head(conn: sqlite3.Connection, schema_sha: str) -> str:
     return f"schema-v{meta_reads.get_meta(conn, 'schema_version') or '1'}-{schema_sha[:12]}"
 
 
-def _start_identity(
+def release_identity(
     conn: sqlite3.Connection,
     *,
+    openapi_sha: str,
     deployment_id: str,
     started_at: dt.datetime,
     quality: dict[str, Any],
 ) -> dict[str, Any]:
-    """Return every member of /v1/release but the two that hash the OpenAPI document, read
-    from the store behind `conn` and its quality report (`compute_quality`)."""
+    """Return the `data` of /v1/release for the store behind `conn`, the served OpenAPI
+    document's hash (`openapi_sha256`) and the store's quality report (`compute_quality`)."""
     snapshot = meta_reads.data_snapshot_sha256(conn)
     artifact = build_artifact_sha256()
     report = release_report_sha256(conn, quality)
+    policy_sha = sha256_text(POLICY_TEXT)
     schema_sha = sha256_text((PACKAGE_ROOT / "store" / "schema.sql").read_bytes())
     data_kind = meta_reads.get_meta(conn, "data_kind")
     stored_id = meta_reads.get_meta(conn, "release_id")
@@ -119,6 +164,7 @@ def _start_identity(
         )
     except ValueError:
         valid_from = started_at
+    fingerprint = sha256_text("\n".join((snapshot, report, artifact, openapi_sha, policy_sha)))
     return {
         "releaseId": release_id,
         "dataSnapshotSha256": snapshot,
@@ -126,84 +172,12 @@ def _start_identity(
         "buildReference": f"gridservice {_package_version()}+{artifact[:12]}",
         "buildArtifactSha256": artifact,
         "migrationHead": _migration_head(conn, schema_sha),
-        "policySha256": sha256_text(POLICY_TEXT),
+        "openApiSha256": openapi_sha,
+        "policySha256": policy_sha,
+        "contentFingerprint": fingerprint,
         "productionRevision": int(meta_reads.get_meta(conn, "production_revision") or 1),
         "validUntil": (valid_from + RELEASE_VALIDITY)
         .astimezone(dt.UTC)
         .strftime("%Y-%m-%dT%H:%M:%SZ"),
         "deploymentId": deployment_id,
     }
-
-
-def _with_openapi(start: dict[str, Any], openapi_bytes: bytes) -> dict[str, Any]:
-    """Return the whole /v1/release identity: `start` with the hash of the served OpenAPI
-    document and the fingerprint over it, members in the order the service always sent."""
-    openapi_sha = sha256_text(openapi_bytes)
-    fingerprint = sha256_text(
-        "\n".join(
-            (
-                start["dataSnapshotSha256"],
-                start["releaseReportSha256"],
-                start["buildArtifactSha256"],
-                openapi_sha,
-                start["policySha256"],
-            )
-        )
-    )
-    order = (
-        "releaseId",
-        "dataSnapshotSha256",
-        "releaseReportSha256",
-        "buildReference",
-        "buildArtifactSha256",
-        "migrationHead",
-        "openApiSha256",
-        "policySha256",
-        "contentFingerprint",
-        "productionRevision",
-        "validUntil",
-        "deploymentId",
-    )
-    whole = {**start, "openApiSha256": openapi_sha, "contentFingerprint": fingerprint}
-    return {key: whole[key] for key in order}
-
-
-class ServedRelease:
-    """The release identity one service process serves (/v1/release, /v1/quality).
-
-    What the store says is read when the service starts. The OpenAPI document's hash is taken
-    at the first ask: building the document costs one to several processor-seconds, and most
-    processes (each worker, each instance behind a balancer) are never asked for it.
-    """
-
-    def __init__(
-        self,
-        conn: sqlite3.Connection,
-        *,
-        openapi_bytes: Callable[[], bytes],
-        deployment_id: str,
-        started_at: dt.datetime,
-        quality: dict[str, Any],
-    ) -> None:
-        self._start = _start_identity(
-            conn, deployment_id=deployment_id, started_at=started_at, quality=quality
-        )
-        self._openapi_bytes = openapi_bytes
-        # Request threads may ask at once: the document is built and hashed once.
-        self._lock = threading.Lock()
-        self._identity: dict[str, Any] | None = None
-        self._body: bytes | None = None
-
-    def identity(self) -> dict[str, Any]:
-        """Return the `data` of /v1/release."""
-        with self._lock:
-            if self._identity is None:
-                self._identity = _with_openapi(self._start, self._openapi_bytes())
-                self._body = json.dumps({"data": self._identity}, separators=(",", ":")).encode()
-            return self._identity
-
-    def body(self) -> bytes:
-        """Return the whole /v1/release body, encoded once."""
-        self.identity()
-        assert self._body is not None  # set with the identity
-        return self._body

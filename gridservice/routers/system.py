@@ -33,7 +33,7 @@ METHODOLOGY = {
     responses=problem_responses(),
 )
 def read_release(request: Request) -> Response:
-    return json_bytes_response(request.app.state.release.body())
+    return json_bytes_response(request.app.state.release_bytes)
 
 
 @router.get(
@@ -50,7 +50,7 @@ def read_quality(request: Request, tenant: Tenant) -> Response:
         {
             "quality": quality,
             "scope": quality.get("scope") or "commercial-core",
-            "release": state.release.identity(),
+            "release": state.release,
             "methodology": METHODOLOGY,
         },
         separators=(",", ":"),
