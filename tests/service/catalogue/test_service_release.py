@@ -81,15 +81,15 @@ def test_a_later_start_of_the_same_build_serves_without_building_its_openapi_doc
     seed_small_store(db_path)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     settings = Settings(db_path=db_path, secret_key=b"k" * 32)
-    monkeypatch.setattr(gridservice.app, "_openapi_cache", {})
     with TestClient(create_app(settings)) as c:
         first = c.get("/v1/release").json()["data"]
-    monkeypatch.setattr(gridservice.app, "_openapi_cache", {})
 
     def refuse(**_: object) -> dict:
         raise AssertionError("the OpenAPI document was built at start")
 
     with monkeypatch.context() as patched:
+        # Nor copied from the document this test process keeps for every app it builds.
+        patched.setattr(gridservice.app, "_openapi_cache", {})
         patched.setattr(gridservice.app, "get_openapi", refuse)
         app = create_app(settings)
         with TestClient(app) as c:
