@@ -14,7 +14,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 
 from gridservice.catalogue.quality import compute_quality
-from gridservice.catalogue.release import release_identity
+from gridservice.catalogue.release import build_artifact_sha256, openapi_sha256, release_identity
 from gridservice.demo.edition import retire_outdated
 from gridservice.routers import (
     assessments,
@@ -270,8 +270,6 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(reviews.router, dependencies=[Depends(current_principal)])
     app.include_router(system.router)
     app.openapi = lambda: _openapi(app)
-
-    openapi_bytes = JSONResponse(app.openapi()).body
     # The quality report is counted once, here: the release's identity hashes it, and
     # /v1/quality serves it (`routers.system`) for the life of the process, as the release.
     # Counted again at the first /v1/quality, it held that request 13.4 s at demo scale 100
@@ -279,7 +277,9 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.quality = compute_quality(conn)
     app.state.release = release_identity(
         conn,
-        openapi_bytes=openapi_bytes,
+        openapi_sha=openapi_sha256(
+            build_artifact_sha256(), lambda: JSONResponse(app.openapi()).body
+        ),
         deployment_id=deployment_id,
         started_at=settings.started_at or dt.datetime.now(dt.UTC),
         quality=app.state.quality,

@@ -7,8 +7,7 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from gridservice.demo import build_demo_database
-from gridservice.harvest.cli import add_subcommands as add_harvest_subcommands
+from gridservice import demo as demo_data
 from gridservice.runtime import workers
 from gridservice.security.tokens import check_tenant, issue_token, revoke_tenant, revoke_token
 from gridservice.settings import Settings, add_database_url_option, default_db_path
@@ -96,7 +95,7 @@ def _demo_data(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    build_demo_database(conn, scale=args.scale)
+    demo_data.build_demo_database(conn, scale=args.scale)
     conn.commit()
     conn.close()
     print(f"demo database (scale {args.scale}) written to {backend.describe(location)}")
@@ -273,6 +272,11 @@ def build_parser() -> argparse.ArgumentParser:
     migrate.add_argument("--db", default=str(default_db_path()), help=db_help)
     add_database_url_option(migrate)
     migrate.set_defaults(run=_migrate)
+    # Deferred: the harvest commands list every reader (openpyxl, httpx). Each worker of
+    # `serve --workers N` imports this module to start and never builds the parser; with the
+    # readers, its start cost about two processor-seconds more.
+    from gridservice.harvest.cli import add_subcommands as add_harvest_subcommands
+
     add_harvest_subcommands(commands)
     return parser
 

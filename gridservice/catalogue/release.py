@@ -5,7 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
+import re
 import sqlite3
+import sys
+import tempfile
+from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -65,6 +70,46 @@ def build_artifact_sha256() -> str:
     return digest.hexdigest()
 
 
+# What the OpenAPI document is made from besides this package's sources.
+_DOCUMENT_LIBRARIES = ("fastapi", "starlette", "pydantic", "pydantic-core")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _cache_folder() -> Path:
+    """Return the per-user cache folder of the service (`$XDG_CACHE_HOME/gridservice`)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gridservice"
+
+
+def openapi_sha256(artifact: str, document: Callable[[], bytes]) -> str:
+    """Return the SHA-256 of the served OpenAPI document (`document()` builds it), remembered
+    in the user's cache folder for this build (`artifact`) and these libraries.
+
+    Building the document took each start of the service one to several processor-seconds,
+    and every start of one build on one set of libraries builds the same document. What
+    cannot be read or written there is built and hashed at each start, as before.
+    """
+    versions = [f"{name}={metadata.version(name)}" for name in _DOCUMENT_LIBRARIES]
+    key = sha256_text("\n".join((artifact, sys.version.split()[0], *versions)))
+    path = _cache_folder() / f"openapi-{key[:32]}.sha256"
+    try:
+        kept = path.read_text().strip()
+    except OSError:
+        kept = ""
+    if _SHA256.fullmatch(kept):
+        return kept
+    sha = sha256_text(document())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Written aside and renamed: processes starting together never read half a hash.
+        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False) as aside:
+            aside.write(sha)
+        os.replace(aside.name, path)
+    except OSError:
+        pass
+    return sha
+
+
 def _package_version() -> str:
     try:
         return metadata.version("grid-site-screener")
@@ -91,17 +136,16 @@ def _migration_head(conn: sqlite3.Connection, schema_sha: str) -> str:
 def release_identity(
     conn: sqlite3.Connection,
     *,
-    openapi_bytes: bytes,
+    openapi_sha: str,
     deployment_id: str,
     started_at: dt.datetime,
     quality: dict[str, Any],
 ) -> dict[str, Any]:
-    """Return the `data` of /v1/release for the store behind `conn`, the served OpenAPI and
-    the store's quality report (`compute_quality`)."""
+    """Return the `data` of /v1/release for the store behind `conn`, the served OpenAPI
+    document's hash (`openapi_sha256`) and the store's quality report (`compute_quality`)."""
     snapshot = meta_reads.data_snapshot_sha256(conn)
     artifact = build_artifact_sha256()
     report = release_report_sha256(conn, quality)
-    openapi_sha = sha256_text(openapi_bytes)
     policy_sha = sha256_text(POLICY_TEXT)
     schema_sha = sha256_text((PACKAGE_ROOT / "store" / "schema.sql").read_bytes())
     data_kind = meta_reads.get_meta(conn, "data_kind")

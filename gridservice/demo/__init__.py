@@ -17,7 +17,11 @@ if TYPE_CHECKING:
     from gridservice.demo.builder import build_demo_database
     from gridservice.demo.territories import DEMO_POINTS
 
-__all__ = ["DEMO_POINTS", "build_demo_database"]
+__all__ = ["DEMO_POINTS", "DEMO_TOKENS", "build_demo_database"]
+# The demo store's bearer tokens and their tenants. Kept here, not with the builder, so that
+# the token commands (and so every `gridservice` command, `serve` among them) can name them
+# without importing the builder.
+DEMO_TOKENS = (("gds_demo_alpha", "demo-alpha"), ("gds_demo_beta", "demo-beta"))
 _HOMES = {
     "DEMO_POINTS": "gridservice.demo.territories",
     "build_demo_database": "gridservice.demo.builder",

@@ -7,6 +7,7 @@ from collections import defaultdict
 
 from gridservice.catalogue import queue_status
 from gridservice.demo import (
+    DEMO_TOKENS,
     balancing,
     evidence,
     facts,
@@ -28,7 +29,6 @@ from gridservice.store import history_store, surroundings_summary, writer
 from gridservice.store.search import impacts
 
 DEFAULT_SEED = 20261121
-DEMO_TOKENS = (("gds_demo_alpha", "demo-alpha"), ("gds_demo_beta", "demo-beta"))
 
 
 def _harvest_run(ctx: DemoContext, source_id: str, accepted: int, rejections: list[dict]) -> dict:

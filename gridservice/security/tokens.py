@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from gridservice.demo.builder import DEMO_TOKENS
+from gridservice.demo import DEMO_TOKENS
 from gridservice.store import tenancy, writer
 from gridservice.store.db import connect, init_schema
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -11,6 +13,21 @@ from service_support import seed_small_store
 from gridservice import cli
 from gridservice.runtime.server import start_in_thread
 from gridservice.settings import Settings, default_db_path
+
+# What only the harvest and demo-data commands need: each worker of `serve --workers N`
+# imports the command's module to start (multiprocessing's spawn), and paid for these.
+NOT_FOR_A_WORKER = ("openpyxl", "httpx", "gridservice.harvest.runner", "gridservice.demo.builder")
+
+
+def test_a_worker_imports_the_command_without_the_readers_or_the_demo_builder():
+    program = (
+        "import sys\n"
+        "import gridservice.__main__\n"
+        f"print(sorted(n for n in {NOT_FOR_A_WORKER!r} if n in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
 
 
 def test_tokens_create_prints_a_token_once_and_stores_only_its_hash(tmp_path: Path, capsys):

@@ -5,9 +5,11 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 from service_support import ALPHA, seed_small_store
 
+import gridservice.app
 from gridservice.app import create_app
 from gridservice.catalogue.release import POLICY_TEXT
 from gridservice.settings import Settings
@@ -68,6 +70,48 @@ def test_release_hashes_name_what_they_hash(client):
         "contentFingerprint",
     ):
         assert len(release[name]) == 64
+
+
+def test_a_later_start_of_the_same_build_serves_without_building_its_openapi_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # Every start of the service (each worker, each instance) spent one to several
+    # processor-seconds building the document only to hash it into the release.
+    db_path = tmp_path / "lazy.db"
+    seed_small_store(db_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    settings = Settings(db_path=db_path, secret_key=b"k" * 32)
+    with TestClient(create_app(settings)) as c:
+        first = c.get("/v1/release").json()["data"]
+
+    def refuse(**_: object) -> dict:
+        raise AssertionError("the OpenAPI document was built at start")
+
+    with monkeypatch.context() as patched:
+        # Nor copied from the document this test process keeps for every app it builds.
+        patched.setattr(gridservice.app, "_openapi_cache", {})
+        patched.setattr(gridservice.app, "get_openapi", refuse)
+        app = create_app(settings)
+        with TestClient(app) as c:
+            release = c.get("/v1/release").json()["data"]
+            quality = c.get("/v1/quality", headers=ALPHA).json()
+    with TestClient(app) as c:
+        served_openapi = c.get("/v1/openapi.json").content
+    assert release["openApiSha256"] == first["openApiSha256"] == sha(served_openapi)
+    assert quality["release"] == release
+
+
+def test_a_start_that_cannot_keep_the_openapi_hash_builds_it_and_serves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    db_path = tmp_path / "unkept.db"
+    seed_small_store(db_path)
+    taken = tmp_path / "a file where the cache folder would be"
+    taken.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(taken))
+    with TestClient(create_app(Settings(db_path=db_path, secret_key=b"k" * 32))) as c:
+        release = c.get("/v1/release").json()["data"]
+        assert release["openApiSha256"] == sha(c.get("/v1/openapi.json").content)
 
 
 def test_the_snapshot_hash_follows_the_data(tmp_path: Path):
