@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from postgres_cluster import Cluster, start_cluster, unavailable_reason
+from xdist.scheduler import LoadScopeScheduling
 
 TESTS = Path(__file__).parent
 # Browser journeys and the benchmarks' own checks start whole apps and browsers.
@@ -66,10 +67,11 @@ SLOW_MODULES = {
     "security/test_property_level.py",
     "security/test_resource_caps.py",
     "app/test_site_report.py",
+    "service/routers/test_service_schemathesis.py",
 }
 
 
-# Each worker runs whole groups (`--dist loadgroup`): a module is a group, so its
+# Each worker runs whole groups (`GroupScheduling`): a module is a group, so its
 # module-scoped store is built once, and the browser journeys are one group, so one worker
 # starts the app, its service and Chromium once for all of them. Groups are handed out in
 # this order, the longest first (measured on 2 cores: the journeys about 8 minutes, the
@@ -82,6 +84,7 @@ FIRST_GROUPS = (
     "service/harvest/test_harvest_history_archive.py",
     "service/screening/test_national_screening.py",
     "service/store/search/test_search_impacts.py",
+    "service/routers/test_service_schemathesis.py",
     "service/harvest/test_harvest_iso_queues.py",
     "app/test_screen_site.py",
     "service/store/test_postgres_store.py",
@@ -100,10 +103,26 @@ FIRST_GROUPS = (
 )
 
 
+def group_of_path(relative: str) -> str:
+    """Return the group of a test module (its path under tests/): the browser journeys'
+    one, or the module itself."""
+    return E2E_GROUP if relative.startswith(f"{E2E_GROUP}/") else relative
+
+
 def group_of(item: pytest.Item) -> str:
-    """Return the xdist group of a test: the browser journeys' one, or its module's path."""
-    relative = item.path.relative_to(TESTS)
-    return E2E_GROUP if relative.parts[0] == "e2e" else relative.as_posix()
+    return group_of_path(item.path.relative_to(TESTS).as_posix())
+
+
+class GroupScheduling(LoadScopeScheduling):
+    """pytest-xdist's scheduling of whole scopes, a scope being a group above."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        path = nodeid.split("::", 1)[0]
+        return group_of_path(path.removeprefix(f"{TESTS.name}/"))
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log) -> GroupScheduling:
+    return GroupScheduling(config, log)
 
 
 def run_order(item: pytest.Item) -> int:
@@ -113,12 +132,10 @@ def run_order(item: pytest.Item) -> int:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Group each test for the workers, put the long groups first (a stable sort: the rest
-    keep their order), and mark the slow kinds of test `slow` (a module marks its own slow
-    tests as well)."""
+    """Put the long groups first (a stable sort: the rest keep their order), and mark the
+    slow kinds of test `slow` (a module marks its own slow tests as well)."""
     items.sort(key=run_order)
     for item in items:
-        item.add_marker(pytest.mark.xdist_group(group_of(item)))
         relative = item.path.relative_to(TESTS)
         if (
             relative.parts[0] in SLOW_FOLDERS
