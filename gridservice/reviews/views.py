@@ -82,6 +82,12 @@ def analyst_view(
     }
 
 
+def listed_case(state: str, case: dict, reviews: dict[str, str]) -> dict:
+    """Return the case as its tenant's list shows it: the case, its state and its reviews
+    (its page adds the agreement, the factors and what is left to adjudicate)."""
+    return {**case, "state": state, "reviews": [json.loads(reviews[n]) for n in sorted(reviews)]}
+
+
 def reviewer_view(state: str, case: dict, reviews: dict[str, str], reviewer: str) -> dict:
     """Return the case as an assigned reviewer reads it: no assessment id, tenant or other
     reviewers' names; the others' reviews only once the reviewer's own is submitted."""

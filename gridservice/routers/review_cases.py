@@ -161,7 +161,12 @@ def list_review_cases(request: Request, principal: Principal) -> Response:
     reviewer = reviewer_of(principal)
     if reviewer is None:
         rows = review_cases.tenant_cases(conn, principal)
-        listed = [dict(json.loads(body), state=state) for state, body in rows]
+        cases = [json.loads(body) for _state, body in rows]
+        reviews = review_cases.latest_reviews(conn, [c["id"] for c in cases])
+        listed = [
+            views.listed_case(state, case, reviews[case["id"]])
+            for (state, _body), case in zip(rows, cases, strict=True)
+        ]
         return data_response(dumps(listed))
     rows = review_cases.reviewer_cases(conn, reviewer.tenant, reviewer.name)
     cases = [json.loads(body) for _state, body in rows]

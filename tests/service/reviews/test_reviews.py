@@ -232,3 +232,19 @@ def test_a_completed_packet_uploads_as_the_review(
     )
     assert wrong.status_code == 422
     assert wrong.json()["errors"][0]["field"] == "caseId"
+
+
+def test_the_tenants_list_of_cases_carries_each_cases_reviews(
+    client: TestClient, reviewers: dict, assessment_id: str
+) -> None:
+    """The list answers in the declared shape (a case's `reviews` is required), each case
+    with the reviews its own page shows."""
+    case_id = open_case(client, assessment_id)
+    assert submit(client, reviewers["ada"], case_id, review("low")).status_code == 201
+    listed = client.get("/v1/review-cases", headers=ALPHA)
+    assert listed.status_code == 200, listed.text
+    by_id = {case["id"]: case for case in listed.json()["data"]}
+    alone = client.get(f"/v1/review-cases/{case_id}", headers=ALPHA).json()["data"]
+    assert by_id[case_id]["reviews"] == alone["reviews"]
+    assert [r["reviewer"] for r in by_id[case_id]["reviews"]] == ["ada"]
+    assert all("reviews" in case for case in by_id.values())
