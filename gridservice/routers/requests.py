@@ -25,6 +25,11 @@ FORBID = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 # A calendar date of this century (JSON Schema says this much; validators refuse a day the
 # month does not have).
 DATE_PATTERN = r"^(20[0-9]{2}|2100)-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"
+# A date as YYYY-MM-DD; `format: date` tells clients (and generated requests) it must also
+# be a day of the calendar, which the pattern cannot say (2100-06-31 matches it).
+CalendarDate = Annotated[
+    str, StringConstraints(pattern=DATE_PATTERN), Field(json_schema_extra={"format": "date"})
+]
 
 
 class SiteLocation(BaseModel):
@@ -60,14 +65,7 @@ class SiteDefinition(BaseModel):
         default=None, ge=0, le=5000, description="At most requestedPeakLoadMw."
     )
     serviceVoltageKv: float | None = Field(default=None, gt=0, le=1000)
-    targetInServiceDate: (
-        Annotated[
-            str,
-            StringConstraints(pattern=DATE_PATTERN),
-            Field(json_schema_extra={"format": "date"}),
-        ]
-        | None
-    ) = None
+    targetInServiceDate: CalendarDate | None = None
     loadProfile: Literal["flat", "diurnal", "seasonal", "variable"] | None = None
     redundancy: Literal["none", "n_plus_1", "2n"] | None = None
     rampProfile: Annotated[list[dict[str, Any]], FreeForm] | None = Field(

@@ -15,7 +15,7 @@ from pydantic import (
 )
 
 from gridservice.routers.bounds import NulFree, Text200
-from gridservice.routers.requests import DATE_PATTERN, FORBID
+from gridservice.routers.requests import FORBID, CalendarDate
 from gridservice.screening.factors import FACTORS
 
 # A reviewer's name is what `gridservice tokens create --reviewer` was given.
@@ -34,7 +34,7 @@ class ReviewCaseRequest(BaseModel):
     reviewers: list[ReviewerName] = Field(
         min_length=2, max_length=12, json_schema_extra={"uniqueItems": True}
     )
-    dueDate: Annotated[str, StringConstraints(pattern=DATE_PATTERN)]
+    dueDate: CalendarDate
 
     @model_validator(mode="after")
     def _distinct_reviewers_and_real_date(self) -> ReviewCaseRequest:
