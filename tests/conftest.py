@@ -71,23 +71,30 @@ SLOW_MODULES = {
 }
 
 
-# Each worker runs whole groups (`GroupScheduling`): a module is a group, so its
-# module-scoped store is built once, and the browser journeys are one group, so one worker
-# starts the app, its service and Chromium once for all of them. Groups are handed out in
-# this order, the longest first (measured on 2 cores: the journeys about 8 minutes, the
-# 84-workbook archive about 3), so that no long group starts last while the other worker
-# idles; the rest follow in collection order. (pytest-xdist would sort groups by their
-# number of tests instead: `--no-loadscope-reorder` keeps this order.)
-E2E_GROUP = "e2e"
+# Each worker runs whole modules (`ModuleScheduling`), so a module-scoped store is built
+# once. Modules are handed out in this order, the longest first (measured on 2 cores), so
+# that no long module starts last while the other worker idles; the rest follow in
+# collection order. (pytest-xdist would sort modules by their number of tests instead, so
+# the one-test journeys of half a minute ran last: `--no-loadscope-reorder` keeps this
+# order.) All browser journeys as one group, on one worker, was tried: the run took two
+# minutes longer, the journeys' waits no longer overlapping the other worker's.
 FIRST_GROUPS = (
-    E2E_GROUP,
     "service/harvest/test_harvest_history_archive.py",
+    "e2e/test_plain_words.py",
     "service/screening/test_national_screening.py",
     "service/store/search/test_search_impacts.py",
     "service/routers/test_service_schemathesis.py",
+    "e2e/test_map_picker.py",
+    "e2e/test_failure.py",
+    "e2e/test_inert_text.py",
+    "e2e/test_share_and_isolation.py",
     "service/harvest/test_harvest_iso_queues.py",
     "app/test_screen_site.py",
+    "e2e/test_sales_demo.py",
+    "e2e/test_territory.py",
     "service/store/test_postgres_store.py",
+    "e2e/test_links_connect_at_the_root.py",
+    "e2e/test_surroundings_fold.py",
     "security/test_concurrent_updates.py",
     "security/test_deploy_recipe.py",
     "security/test_postgres_instances.py",
@@ -103,26 +110,20 @@ FIRST_GROUPS = (
 )
 
 
-def group_of_path(relative: str) -> str:
-    """Return the group of a test module (its path under tests/): the browser journeys'
-    one, or the module itself."""
-    return E2E_GROUP if relative.startswith(f"{E2E_GROUP}/") else relative
-
-
 def group_of(item: pytest.Item) -> str:
-    return group_of_path(item.path.relative_to(TESTS).as_posix())
+    """Return the scheduling group of a test: its module's path under tests/."""
+    return item.path.relative_to(TESTS).as_posix()
 
 
-class GroupScheduling(LoadScopeScheduling):
-    """pytest-xdist's scheduling of whole scopes, a scope being a group above."""
+class ModuleScheduling(LoadScopeScheduling):
+    """pytest-xdist's scheduling of whole scopes, a scope being a module."""
 
     def _split_scope(self, nodeid: str) -> str:
-        path = nodeid.split("::", 1)[0]
-        return group_of_path(path.removeprefix(f"{TESTS.name}/"))
+        return nodeid.split("::", 1)[0].removeprefix(f"{TESTS.name}/")
 
 
-def pytest_xdist_make_scheduler(config: pytest.Config, log) -> GroupScheduling:
-    return GroupScheduling(config, log)
+def pytest_xdist_make_scheduler(config: pytest.Config, log) -> ModuleScheduling:
+    return ModuleScheduling(config, log)
 
 
 def run_order(item: pytest.Item) -> int:

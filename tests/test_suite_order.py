@@ -26,11 +26,10 @@ def test_every_module_named_first_or_slow_exists() -> None:
     assert not missing, f"named in tests/conftest.py but absent: {missing}"
 
 
-def test_a_worker_takes_a_whole_module_or_all_browser_journeys() -> None:
-    """The scheduler's scopes: every browser journey in one (one app, service and Chromium
-    for all of them), every other module its own (its module-scoped store built once)."""
-    split = suite_conftest().GroupScheduling._split_scope
-    assert split(None, "tests/e2e/test_search.py::test_results[one]") == "e2e"
-    assert split(None, "tests/e2e/test_failure.py::test_wrong_token") == "e2e"
+def test_a_worker_takes_a_whole_module() -> None:
+    """The scheduler's scopes are modules (a module-scoped store is built once), named as
+    `FIRST_GROUPS` names them."""
+    split = suite_conftest().ModuleScheduling._split_scope
+    assert split(None, "tests/e2e/test_search.py::test_results[one]") == "e2e/test_search.py"
     assert split(None, "tests/app/test_queue.py::test_filters[Hays::TX]") == "app/test_queue.py"
     assert split(None, "tests/service/routers/test_x.py::test_y") == "service/routers/test_x.py"
