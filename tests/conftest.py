@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 from postgres_cluster import Cluster, start_cluster, unavailable_reason
-from xdist.scheduler import LoadScopeScheduling
 
 TESTS = Path(__file__).parent
 # Browser journeys and the benchmarks' own checks start whole apps and browsers.
@@ -71,14 +70,14 @@ SLOW_MODULES = {
 }
 
 
-# Each worker runs whole modules (`ModuleScheduling`), so a module-scoped store is built
+# Each worker runs whole modules (`--dist loadfile`), so a module-scoped store is built
 # once. Modules are handed out in this order, the longest first (measured on 2 cores), so
 # that no long module starts last while the other worker idles; the rest follow in
 # collection order. (pytest-xdist would sort modules by their number of tests instead, so
 # the one-test journeys of half a minute ran last: `--no-loadscope-reorder` keeps this
 # order.) All browser journeys as one group on one worker was tried: that run took
 # 18 min 56 s, this arrangement 17 min 58 s.
-FIRST_GROUPS = (
+FIRST_MODULES = (
     "service/harvest/test_harvest_history_archive.py",
     "e2e/test_plain_words.py",
     "service/screening/test_national_screening.py",
@@ -110,30 +109,14 @@ FIRST_GROUPS = (
 )
 
 
-def group_of(item: pytest.Item) -> str:
-    """Return the scheduling group of a test: its module's path under tests/."""
-    return item.path.relative_to(TESTS).as_posix()
-
-
-class ModuleScheduling(LoadScopeScheduling):
-    """pytest-xdist's scheduling of whole scopes, a scope being a module."""
-
-    def _split_scope(self, nodeid: str) -> str:
-        return nodeid.split("::", 1)[0].removeprefix(f"{TESTS.name}/")
-
-
-def pytest_xdist_make_scheduler(config: pytest.Config, log) -> ModuleScheduling:
-    return ModuleScheduling(config, log)
-
-
 def run_order(item: pytest.Item) -> int:
-    """Return where a test's group stands in `FIRST_GROUPS`, or after all of them."""
-    group = group_of(item)
-    return FIRST_GROUPS.index(group) if group in FIRST_GROUPS else len(FIRST_GROUPS)
+    """Return where a test's module stands in `FIRST_MODULES`, or after all of them."""
+    relative = item.path.relative_to(TESTS).as_posix()
+    return FIRST_MODULES.index(relative) if relative in FIRST_MODULES else len(FIRST_MODULES)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Put the long groups first (a stable sort: the rest keep their order), and mark the
+    """Put the long modules first (a stable sort: the rest keep their order), and mark the
     slow kinds of test `slow` (a module marks its own slow tests as well)."""
     items.sort(key=run_order)
     for item in items:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+from xdist.scheduler import LoadFileScheduling
+
 TESTS = Path(__file__).parent
 
 
@@ -18,18 +20,22 @@ def suite_conftest():
 
 
 def test_every_module_named_first_or_slow_exists() -> None:
-    """A module moved or renamed drops out of `FIRST_GROUPS`/`SLOW_MODULES` silently
+    """A module moved or renamed drops out of `FIRST_MODULES`/`SLOW_MODULES` silently
     (a long harvest would run last again, or a slow module join the fast subset)."""
     suite = suite_conftest()
-    named = (*suite.FIRST_GROUPS, *suite.SLOW_MODULES)
+    named = (*suite.FIRST_MODULES, *suite.SLOW_MODULES)
     missing = sorted(name for name in named if not (TESTS / name).exists())
     assert not missing, f"named in tests/conftest.py but absent: {missing}"
 
 
 def test_a_worker_takes_a_whole_module() -> None:
-    """The scheduler's scopes are modules (a module-scoped store is built once), named as
-    `FIRST_GROUPS` names them."""
-    split = suite_conftest().ModuleScheduling._split_scope
-    assert split(None, "tests/e2e/test_search.py::test_results[one]") == "e2e/test_search.py"
-    assert split(None, "tests/app/test_queue.py::test_filters[Hays::TX]") == "app/test_queue.py"
-    assert split(None, "tests/service/routers/test_x.py::test_y") == "service/routers/test_x.py"
+    """The scheduler's scopes are modules (a module-scoped store is built once), and
+    `FIRST_MODULES` names them as xdist does, under tests/."""
+    split = LoadFileScheduling._split_scope
+    assert split(None, "tests/e2e/test_search.py::test_results[one]") == "tests/e2e/test_search.py"
+    assert (
+        split(None, "tests/app/test_queue.py::test_filters[Hays::TX]") == "tests/app/test_queue.py"
+    )
+    assert (
+        split(None, "tests/service/routers/test_x.py::test_y") == "tests/service/routers/test_x.py"
+    )

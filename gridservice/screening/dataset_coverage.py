@@ -77,11 +77,8 @@ def abstention(
     """Return the abstention of a dataset for the markets it is `missing` (none named: a site
     outside every ISO, `outside` its region's label, or else one whose market is not known)."""
     covers = ", ".join(covered) if covered else "no market (not loaded)"
-    where = (
-        ", ".join(missing)
-        or (f"a site in {outside}" if outside else "")
-        or ("a site whose market is not known")
-    )
+    unnamed = f"a site in {outside}" if outside else "a site whose market is not known"
+    where = ", ".join(missing) or unnamed
     as_of = max(filter(None, covered.values()), default=None)
     return {
         "dataset": declared.dataset,
