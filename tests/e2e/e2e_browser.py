@@ -221,14 +221,23 @@ def assert_no_exception_box(page) -> None:
 
 
 MAX_SCREENSHOT_HEIGHT = 8000
+# A whole-page shot makes the window as tall as the page and back: the app lays out and
+# draws its maps and charts twice (about 1.6 processor-seconds a shot in software WebGL, a
+# minute of a full run), so journeys keep to the window unless this is set.
+WHOLE_PAGE_SHOTS = os.environ.get("E2E_WHOLE_PAGE_SHOTS") == "1"
 
 
-def screenshot(page, name: str, *, whole_page: bool = True, folder: Path = ARTIFACTS) -> Path:
+def screenshot(
+    page, name: str, *, whole_page: bool | None = None, folder: Path = ARTIFACTS
+) -> Path:
     """Save a screenshot under `folder` (artifacts/e2e/ by default) and return its path.
 
     Streamlit scrolls its main area inside the window, so Playwright's `full_page` sees only
     the window: for the whole page the window is made as tall as the main area for the shot.
+    `whole_page` left out follows E2E_WHOLE_PAGE_SHOTS=1 (the window alone otherwise).
     """
+    if whole_page is None:
+        whole_page = WHOLE_PAGE_SHOTS
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
     size = page.viewport_size
