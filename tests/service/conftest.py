@@ -93,10 +93,10 @@ NATIONAL_FILES = (
 
 
 @pytest.fixture(scope="session")
-def national_store(census_counties_store, tmp_path_factory) -> Path:
+def national_build(census_counties_store, tmp_path_factory) -> tuple[Path, dict]:
     """A store of the whole country harvested once per test run from the real files
-    (`NATIONAL_FILES` over a copy of the counties store, about a minute); copy it before
-    writing. Skips when a file is absent."""
+    (`NATIONAL_FILES` over a copy of the counties store, about a minute; copy it before
+    writing), and each file's harvest run by file name. Skips when a file is absent."""
     from gridservice.harvest import run_harvest
     from gridservice.store import db
 
@@ -105,13 +105,21 @@ def national_store(census_counties_store, tmp_path_factory) -> Path:
     if missing:
         pytest.skip(f"shared public data files are absent: {', '.join(missing)}")
 
-    def build(path: Path) -> None:
+    def build(path: Path) -> dict:
         shutil.copyfile(census_counties_store[0], path)
         conn = db.connect(path)
         try:
-            for source, relative in NATIONAL_FILES:
-                run_harvest(conn, source, data / relative)
+            return {
+                relative.rsplit("/", 1)[-1]: run_harvest(conn, source, data / relative).run
+                for source, relative in NATIONAL_FILES
+            }
         finally:
             conn.close()
 
-    return built_once(tmp_path_factory, "national.db", build)[0]
+    return built_once(tmp_path_factory, "national.db", build)
+
+
+@pytest.fixture(scope="session")
+def national_store(national_build) -> Path:
+    """The file of `national_build`: copy it before writing."""
+    return national_build[0]

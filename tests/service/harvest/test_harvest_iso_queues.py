@@ -3,8 +3,9 @@
 Each expectation is read from the ISO's own file here, with calamine or csv and the
 header rows this test knows, independently of the harvester's header finder, county
 resolver and field mapping; only the status tables (documented in docs/HARVEST.md) are
-shared. The six files are built into one store once for the module, with a copy of the
-SPP workbook whose key column was renamed, which must be refused on its own.
+shared. The six files are those of the run's national store (`national_build`), built once
+for the run; a copy of the SPP workbook whose key column was renamed is built into a copy of
+it, and must be refused on its own.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import re
+import shutil
 import sqlite3
 from collections import Counter
 from collections.abc import Iterator
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from harvest_support import counties_store, data_file, rewrite_xlsx
+from harvest_support import data_file, rewrite_xlsx
 from published_sheets import workbook_sheets
 from service_support import ALPHA
 
@@ -36,9 +38,9 @@ from gridservice.harvest import (
     spp_queue,
 )
 from gridservice.settings import Settings
-from gridservice.store import writer
+from gridservice.store import db, writer
 
-pytestmark = pytest.mark.slow  # the six files take about 40 s to harvest on a busy machine
+pytestmark = pytest.mark.slow  # the real files, and the national store (about a minute)
 
 FOLDER = "iso_queues_2025_01"
 FILES = {
@@ -63,21 +65,23 @@ COUNTIES = [
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory, census_counties_store) -> Iterator[tuple[sqlite3.Connection, dict]]:
-    """One store built from the six files and a renamed-key SPP copy; the runs by file."""
+def built(tmp_path_factory, national_build) -> Iterator[tuple[sqlite3.Connection, dict]]:
+    """The run's national store (the six files harvested over the Census counties, with
+    EIA-861, HIFLD and the plants), then a build of a copy of the SPP workbook whose key
+    column was renamed, which must be refused on its own; the runs by file."""
     folder = tmp_path_factory.mktemp("iso")
-    for name in FILES.values():
-        (folder / name).symlink_to(data_file(f"{FOLDER}/{name}").resolve())
-    # Sorted after the real SPP file: its refusal must leave the SPP records in place.
-    (folder / "z").mkdir()
     rewrite_xlsx(
         data_file(f"{FOLDER}/{FILES['SPP']}"),
-        folder / "z" / "spp_gi_active_requests_2025-01_renamed.xlsx",
+        folder / "spp_gi_active_requests_2025-01_renamed.xlsx",
         "xl/sharedStrings.xml",
         lambda xml: xml.replace(f">{SPP_KEY}<", ">GI Number<", 1),
     )
-    conn = counties_store(census_counties_store, tmp_path_factory.mktemp("db") / "iso.db")
-    runs = {result.path.name: result.run for result in build_from_dir(conn, folder)}
+    path = tmp_path_factory.mktemp("db") / "iso.db"
+    shutil.copyfile(national_build[0], path)
+    conn = db.connect(path)
+    runs = dict(national_build[1])
+    # built after the real SPP file: its refusal must leave the SPP records in place
+    runs.update({result.path.name: result.run for result in build_from_dir(conn, folder)})
     yield conn, runs
     conn.close()
 
