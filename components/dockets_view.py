@@ -170,7 +170,7 @@ def draw_filing_detail(row: pd.Series) -> None:
             escape_markdown(
                 f"Record {row['id']} · {row['source']}"
                 f" · locator {row['sourceLocator']}"
-                f" · observed at {row['observedAt']} · {glossary.words(row['authority'] or 'authority not stated')} · quality flags: "
+                f" · observed at {glossary.when(row['observedAt'])} · {glossary.words(row['authority'] or 'authority not stated')} · quality flags: "
                 f"{row['qualityFlags'] or 'none'}"
             ),
             help=source_tooltip(row["sourceId"], row["sourceLocator"]),
