@@ -7,20 +7,14 @@ import re
 import pytest
 from e2e_browser import assert_no_exception_box, open_page
 
+# Every page's text is checked under AppTest (tests/app/test_visible_words.py, each page and
+# the assessment); the browser checks what only it draws: the first page with its maps, a
+# view opened by its address, the charts' and the assessment's text as laid out.
 PAGES = [
     "",
-    "service_territory",
-    "queue",
     "queue?queue.view=Charts",  # each page's second view, opened by its address
-    "transmission",
-    "generation",
     "generation?generation.view=Generators",
-    "grid_operations",
     "market_facts",
-    "evidence_search?q=transmission",
-    "dockets",
-    "data_quality",
-    "portfolio",
 ]
 # snake_case (queue_congestion) and camelCase (generatorId) words
 DEVELOPER_WORD = re.compile(r"\b[a-z]+(?:_[a-z0-9]+)+\b|\b[a-z]+(?:[A-Z][a-z0-9]+)+\b")
