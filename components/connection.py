@@ -132,8 +132,7 @@ def wait_for_demo_build(db_path: str) -> None:
 
 @st.cache_resource(show_spinner="Starting the embedded demo service…")
 def _embedded_service(db_path: str):
-    # Deferred: the embedded service (FastAPI, uvicorn) loads only when no deployment is set;
-    # on a first start it loads while the demo database is built in the other process.
+    # Deferred: the embedded service (FastAPI, uvicorn) loads only when no deployment is set.
     from gridservice.runtime.server import start_in_thread
 
     wait_for_demo_build(db_path)
@@ -147,7 +146,7 @@ def start_embedded_service() -> None:
     The first start builds the demo database before any page can draw (in the process
     `start_demo_build` started, else started here), which left the main area blank with a
     spinner tucked in the sidebar. Drawn before the page, this says what is happening and
-    that it happens once.
+    that it happens once; then the service starts, under its own spinner.
     """
     if _setting("GRID_API_BASE_URL", "grid_api_base_url") is not None:
         return
@@ -157,13 +156,20 @@ def start_embedded_service() -> None:
     with st.status("First start: building the demo database…", expanded=True) as progress:
         st.write(
             f"The demo database is built once, in {db_path.parent}; later starts reuse it. "
-            "The page opens when it is ready."
+            "Screen a site opens here when it is ready."
         )
         start_demo_build()
-        _embedded_service(str(db_path))
+        # Deferred, as in `_embedded_service`: imported here, the service's code (FastAPI,
+        # the screening engine) loads on this core while the build runs on the other.
+        from gridservice.runtime import server  # noqa: F401
+
+        wait_for_demo_build(str(db_path))
+        if not db_path.exists():  # that build failed: the service builds the database itself
+            _embedded_service(str(db_path))
         progress.update(
             label="Demo database built: later starts reuse it.", state="complete", expanded=False
         )
+    _embedded_service(str(db_path))
 
 
 @st.cache_resource(show_spinner=False)
