@@ -2,13 +2,18 @@
 (`screener.py`: page config, navigation, the data-source sidebar) through `st.App`, whose
 middleware lets a link to one of its pages connect without a first try at the wrong address
 (`components.server.page_links`) and a browser keep a component's scripts between tabs
-(`components.server.component_files`)."""
+(`components.server.component_files`).
+
+Where the app embeds the demo service and its database is not built yet (a first start), the
+build starts here, as the server starts, in a process of its own: it runs on another core
+while the first page's code loads (`components.connection.start_demo_build`)."""
 
 from __future__ import annotations
 
 import streamlit as st
 from starlette.middleware import Middleware
 
+from components import connection
 from components.server.component_files import ComponentFilesRevalidated
 from components.server.map_rows import RowsServed
 from components.server.page_links import AppRootInPages
@@ -21,3 +26,4 @@ app = st.App(
         Middleware(ComponentFilesRevalidated),
     ],
 )
+connection.start_demo_build()

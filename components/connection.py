@@ -24,6 +24,9 @@ from __future__ import annotations
 import atexit
 import hashlib
 import os
+import subprocess
+import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +48,11 @@ DEMO_REVIEWER_TOKENS: dict[str, str] = {
     "gds_demo_reviewer_blake": "fictional-reviewer-blake",
 }
 EMBEDDED_LABEL = "embedded demo service"
+REPO_ROOT = Path(__file__).resolve().parents[1]
+# The demo database's build in a process of its own, by database path: started when the
+# server starts (`app.py`), it runs on another core while the first page's code loads.
+_demo_builds: dict[str, subprocess.Popen] = {}
+_demo_builds_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -91,11 +99,43 @@ def demo_db_path() -> Path:
     return default_db_path()
 
 
+def start_demo_build() -> None:
+    """Start building the demo database in a process of its own when the app embeds the demo
+    service and the database is not there yet; otherwise, or when started already, nothing.
+
+    A first start spent half its processor time building the database before the service
+    could start, on the one core the first page's code was loading on: started as the server
+    starts, the build runs beside it (docs/BENCHMARKS.md, "First start").
+    """
+    if _setting("GRID_API_BASE_URL", "grid_api_base_url") is not None:
+        return
+    db_path = demo_db_path()
+    with _demo_builds_lock:
+        if db_path.exists() or str(db_path) in _demo_builds:
+            return
+        _demo_builds[str(db_path)] = subprocess.Popen(
+            [sys.executable, "-m", "gridservice.demo.store_file", str(db_path)], cwd=REPO_ROOT
+        )
+
+
+def wait_for_demo_build(db_path: str) -> None:
+    """Return once the demo database's build this process started at `db_path` has ended (at
+    once when none runs); a build that failed leaves no file, and the embedded service then
+    builds the database itself, as it did before the build had a process of its own."""
+    with _demo_builds_lock:
+        process = _demo_builds.get(db_path)
+    if process is not None:
+        process.wait()
+        with _demo_builds_lock:
+            _demo_builds.pop(db_path, None)
+
+
 @st.cache_resource(show_spinner="Starting the embedded demo service…")
 def _embedded_service(db_path: str):
     # Deferred: the embedded service (FastAPI, uvicorn) loads only when no deployment is set.
     from gridservice.runtime.server import start_in_thread
 
+    wait_for_demo_build(db_path)
     return start_in_thread(Settings(db_path=Path(db_path), demo=True))
 
 
@@ -103,9 +143,10 @@ def start_embedded_service() -> None:
     """Start the embedded demo service now, with its progress in the main area, when the app
     embeds one and its demo database is not built yet (a first start); otherwise nothing.
 
-    The first start builds the demo database before any page can draw: about 10 s of a
-    processor (docs/BENCHMARKS.md), which left the main area blank with a spinner tucked in
-    the sidebar. Drawn before the page, this says what is happening and that it happens once.
+    The first start builds the demo database before any page can draw (in the process
+    `start_demo_build` started, else started here), which left the main area blank with a
+    spinner tucked in the sidebar. Drawn before the page, this says what is happening and
+    that it happens once; then the service starts, under its own spinner.
     """
     if _setting("GRID_API_BASE_URL", "grid_api_base_url") is not None:
         return
@@ -115,12 +156,20 @@ def start_embedded_service() -> None:
     with st.status("First start: building the demo database…", expanded=True) as progress:
         st.write(
             f"The demo database is built once, in {db_path.parent}; later starts reuse it. "
-            "The page opens when it is ready."
+            "Screen a site opens here when it is ready."
         )
-        _embedded_service(str(db_path))
+        start_demo_build()
+        # Deferred, as in `_embedded_service`: imported here, the service's code (FastAPI,
+        # the screening engine) loads on this core while the build runs on the other.
+        from gridservice.runtime import server  # noqa: F401
+
+        wait_for_demo_build(str(db_path))
+        if not db_path.exists():  # that build failed: the service builds the database itself
+            _embedded_service(str(db_path))
         progress.update(
             label="Demo database built: later starts reuse it.", state="complete", expanded=False
         )
+    _embedded_service(str(db_path))
 
 
 @st.cache_resource(show_spinner=False)

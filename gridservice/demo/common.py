@@ -12,6 +12,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate
 
 from gridservice.geography import geo
 
@@ -228,11 +229,22 @@ class DemoContext:
             return "SPP"
         return None
 
+    @cached_property
+    def market_cum_weights(self) -> dict[str, list[int]]:
+        """Return the running totals of each market's county weights (busy counties weigh
+        more), in the order of `market_counties`."""
+        return {
+            market: list(accumulate(HOT_COUNTIES.get((c["state"], c["name"]), 1) for c in counties))
+            for market, counties in self.market_counties.items()
+        }
+
     def pick_counties(self, rng: random.Random, market: str, k: int) -> list[dict]:
         """Return k counties of a market, busy counties more often."""
-        counties = self.market_counties[market]
-        weights = [HOT_COUNTIES.get((c["state"], c["name"]), 1) for c in counties]
-        return rng.choices(counties, weights=weights, k=k)
+        # The same draw as `weights=`, whose running totals `choices` recomputed over every
+        # county at each of the build's thousands of picks.
+        return rng.choices(
+            self.market_counties[market], cum_weights=self.market_cum_weights[market], k=k
+        )
 
     def county_named(self, state: str, name: str) -> dict:
         for county in self.index.counties(state):

@@ -1,15 +1,41 @@
-"""The app's first start, with no demo database yet: the main area says the database is being
-built, once, then the page draws (it was blank for the whole build, the spinner in the
-sidebar)."""
+"""The app's first start, with no demo database yet: the build starts as the server starts, in
+a process of its own (it ran on the page's one core after the page's code had loaded); the
+main area says the database is being built, once, then the page draws (it was blank for the
+whole build, the spinner in the sidebar)."""
 
 from __future__ import annotations
 
 import ast
+import runpy
+import sqlite3
 import subprocess
 import sys
 
 from conftest import REPO_ROOT, app_path
 from streamlit.testing.v1 import AppTest
+
+from components import connection
+
+
+def test_the_server_starting_starts_the_demo_database_build(tmp_path, monkeypatch):
+    # What `streamlit run app.py` does as its server starts, before any browser connects:
+    # run app.py. The build goes on in its own process; the test waits for that process.
+    for name in ("GRID_API_BASE_URL", "GRID_API_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    db_path = tmp_path / "data" / "demo.db"
+    monkeypatch.setenv("GRIDSERVICE_DB", str(db_path))
+    monkeypatch.chdir(REPO_ROOT)
+    runpy.run_path(str(REPO_ROOT / "app.py"))
+    connection.wait_for_demo_build(str(db_path))
+    # built aside and put in place whole: nothing of the build is left beside it
+    assert sorted(p.name for p in db_path.parent.iterdir()) == ["demo.db"]
+    store = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    try:
+        kind = store.execute("SELECT value FROM meta WHERE key = 'data_kind'").fetchone()
+        tokens = store.execute("SELECT count(*) FROM tokens").fetchone()[0]
+    finally:
+        store.close()
+    assert kind == ("demo",) and tokens > 0
 
 
 def test_a_first_start_says_it_builds_the_demo_database_then_draws_the_page(tmp_path, monkeypatch):

@@ -6,6 +6,9 @@ import hashlib
 import json
 import re
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from demo_store import demo_store_copy
@@ -14,6 +17,8 @@ from gridservice.catalogue import quality
 from gridservice.demo import DEMO_POINTS, build_demo_database, projects
 from gridservice.geography import geo
 from gridservice.store import db
+
+REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
 def fields(text: str) -> set[str]:
@@ -166,7 +171,14 @@ def dump(conn):
 
 
 def test_same_seed_builds_identical_data(conn, tmp_path):
-    again = _build(tmp_path / "again.sqlite")
+    # built again as the app's first start builds it: in a process of its own, put in place
+    # whole (`conn` is the service's own build)
+    path = tmp_path / "again" / "demo.db"
+    subprocess.run(
+        [sys.executable, "-m", "gridservice.demo.store_file", str(path)], cwd=REPO_ROOT, check=True
+    )
+    assert sorted(p.name for p in path.parent.iterdir()) == ["demo.db"]
+    again = db.connect(path)
     try:
         assert dump(again) == dump(conn)
     finally:
