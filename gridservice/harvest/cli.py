@@ -155,9 +155,17 @@ class TerminalProgress(BuildProgress):
 
 def _build_command(args: argparse.Namespace) -> int:
     try:
+        location = _location(args)
+        new_file = isinstance(location, Path) and not location.exists()
         conn = _open(args)
         try:
+            if new_file:
+                # A crash in a build into a new file can only lose that build, so its
+                # commits need not wait for the disk; the last one does (see below).
+                conn.execute("PRAGMA synchronous=OFF")
             results = build_from_dir(conn, args.directory, progress=TerminalProgress())
+            # Closing checkpoints the log into the file, now waiting for the disk again.
+            conn.execute("PRAGMA synchronous=NORMAL")
             # Take the snapshot hash of what is now stored: every service on the store
             # answers its public pages from its page cache again (PostgreSQL: within its
             # --data-check-seconds) instead of building each one until it restarts.
