@@ -244,21 +244,21 @@ def run_harvest(
         "rejections": harvest.rejections,
     }
     run = {**_run_record(conn, spec, asset, counts, unchanged=False), **harvest.run_fields}
+    deferred = held is not None and harvest.store_queue_records is not None
     with transaction(conn):
-        if held is not None and harvest.store_queue_records is not None:
-            harvest.store_rest(conn)
-            held.hold(spec.source_id, harvest.store_queue_records)
-        else:
-            harvest.store(conn)
+        (harvest.store_rest if deferred else harvest.store)(conn)
         history_store.link_reports_to_run(conn, asset.sha256, run["runId"])
-        if spec.source_id in QUEUE_SOURCES:
-            if held is None:
-                queue_status.refresh_status_now(conn)
-            else:
-                held.queue_source_stored()
+        if spec.source_id in QUEUE_SOURCES and held is None:
+            queue_status.refresh_status_now(conn)
         writer.insert_harvest_run(conn, run)
         writer.set_meta(conn, "data_kind", "harvest")
         writer.set_meta(conn, "built_at", asset.harvested_at)
+    if held is not None:
+        # Held back only once committed: a file rolled back leaves what is held as it was.
+        if deferred:
+            held.hold(spec.source_id, harvest.store_queue_records)
+        if spec.source_id in QUEUE_SOURCES:
+            held.queue_source_stored()
     if refresh_search_index:
         impacts.refresh(conn)
         surroundings_summary.refresh(conn)

@@ -11,6 +11,7 @@ rowids), and so are the runs and the quality report.
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
 from broken_workbooks import break_county_column
@@ -18,7 +19,8 @@ from harvest_support import DATA, counties_store
 
 from gridservice.catalogue.quality import compute_quality
 from gridservice.harvest import _base, census, runner
-from gridservice.harvest._base import HarvestError
+from gridservice.harvest._base import Asset, HarvestError
+from gridservice.store import history_store
 
 pytestmark = pytest.mark.slow
 
@@ -59,11 +61,13 @@ def stores(folder, census_counties_store, tmp_path_factory):
         one_by_one.close()
 
 
-def _harvest_one_by_one(conn: sqlite3.Connection, folder) -> None:
+def _harvest_one_by_one(
+    conn: sqlite3.Connection, folder: Path, names: tuple[str, ...] = (*MONTHS, NEWEST_READ, BROKEN)
+) -> None:
     """Harvest the build's files in the build's order, each in its own `run_harvest`; a file
     that cannot be read gets the rejected run the build records for it."""
     runner.run_harvest(conn, "census-counties", census.default_path())
-    for name in (*MONTHS, NEWEST_READ, BROKEN):
+    for name in names:
         try:
             runner.run_harvest(conn, "ercot-gis", folder / name)
         except HarvestError as exc:
@@ -111,3 +115,34 @@ def test_the_quality_report_is_the_same(stores):
     assert compute_quality(built, generated_at=HARVESTED_AT) == compute_quality(
         one_by_one, generated_at=HARVESTED_AT
     )
+
+
+def test_a_workbook_rolled_back_after_its_history_keeps_the_held_records(
+    folder, census_counties_store, tmp_path, monkeypatch
+):
+    """The newest workbook fails after its history month is written (inside its
+    transaction): the build must hold the previous month's records, not the failed one's."""
+    months = tmp_path / "months"
+    months.mkdir()
+    for name in MONTHS:
+        (months / name).symlink_to(folder / name)
+    failing = Asset.from_path(months / MONTHS[-1]).sha256
+    link = history_store.link_reports_to_run
+
+    def link_or_fail(conn, sha256, run_id):
+        link(conn, sha256, run_id)
+        if sha256 == failing:
+            raise HarvestError(f"{MONTHS[-1]}: failed after its history was written")
+
+    monkeypatch.setattr(runner.history_store, "link_reports_to_run", link_or_fail)
+    monkeypatch.setattr(_base, "utc_now", lambda: HARVESTED_AT)
+    built = counties_store(census_counties_store, tmp_path / "built.db")
+    one_by_one = counties_store(census_counties_store, tmp_path / "one_by_one.db")
+    runner.build_from_dir(built, months)
+    _harvest_one_by_one(one_by_one, months, MONTHS)
+    locators = {
+        r[0].split("#")[0]
+        for r in built.execute("SELECT json_extract(body, '$.sourceLocator') FROM queue_records")
+    }
+    assert locators == {MONTHS[0]}
+    assert _tables(built) == _tables(one_by_one)
