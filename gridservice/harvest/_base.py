@@ -72,6 +72,11 @@ class Harvest:
     notes: dict[str, Any] = field(default_factory=dict)
     # Members the run record adds for this source (e.g. the history extract's superseded rows).
     run_fields: dict[str, Any] = field(default_factory=dict)
+    # When a source's files replace its queue records wholesale, `store` is these two in
+    # turn: a build stores only `store_rest` and holds `store_queue_records` back, because a
+    # later file of the same source in the build would replace the records anyway.
+    store_queue_records: Callable[[sqlite3.Connection], None] | None = None
+    store_rest: Callable[[sqlite3.Connection], None] | None = None
 
     @property
     def rejected_records(self) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+from functools import lru_cache
 from zoneinfo import ZoneInfo
 
 from gridservice.catalogue.quality import ba_operation_quality_flags
@@ -35,13 +36,20 @@ def _utc(text: str) -> dt.datetime | None:
     return value.replace(tzinfo=dt.UTC) if value.tzinfo is None else value.astimezone(dt.UTC)
 
 
+@lru_cache(maxsize=16)
+def _times(moment: dt.datetime) -> tuple[str, str]:
+    """Return an hour's UTC and Central time texts; a subregion file's line gives nine
+    operations of the same hour, so each hour is formatted once, not nine times."""
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ"), moment.astimezone(LOCAL).isoformat()
+
+
 def _operation(source_id, asset, line, moment, region, **values) -> dict:
-    utc = moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    utc, local = _times(moment)
     operation = {
         "id": f"eia930-{BA}{'-' + region if region else ''}-{utc}",
         "balancingAuthorityCode": BA,
         "utcTime": utc,
-        "localTime": moment.astimezone(LOCAL).isoformat(),
+        "localTime": local,
         "region": region,
         "demandForecastMw": values.get("demandForecastMw"),
         "demandMw": values.get("demandMw"),

@@ -136,13 +136,15 @@ def harvest_from(reading: Reading, asset: Asset, conn: sqlite3.Connection) -> Ha
     fips = harvest_store.county_fips_by_name(conn, "TX")
     sheets = ",".join([*(history.PROJECT_SHEETS[k] for k in reading.kinds), *reading.event_sheets])
 
-    def store(conn: sqlite3.Connection) -> None:
+    def store_records(conn: sqlite3.Connection) -> None:
         harvest_store.delete_queue_records(conn, SOURCE_ID)
         for record, details, evidence in reading.records:
             details["countyFips"] = fips.get((record["county"] or "").lower())
             record["qualityFlags"] = queue_quality_flags(record, details)
             details["qualityFlags"] = record["qualityFlags"]
             writer.insert_queue_record(conn, record, details, evidence)
+
+    def store_rest(conn: sqlite3.Connection) -> None:
         history.store_month(
             conn,
             asset,
@@ -154,6 +156,10 @@ def harvest_from(reading: Reading, asset: Asset, conn: sqlite3.Connection) -> Ha
         )
         harvest_store.replace_queue_status_listings(conn, SOURCE_ID, reading.listings)
 
+    def store(conn: sqlite3.Connection) -> None:
+        store_records(conn)
+        store_rest(conn)
+
     return Harvest(
         source_id=SOURCE_ID,
         input_records=reading.input_records,
@@ -161,6 +167,8 @@ def harvest_from(reading: Reading, asset: Asset, conn: sqlite3.Connection) -> Ha
         rejections=reading.rejections,
         store=store,
         observed_at=reading.observed_at,
+        store_queue_records=store_records,
+        store_rest=store_rest,
     )
 
 

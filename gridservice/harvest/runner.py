@@ -8,6 +8,7 @@ before the transaction starts, and any failure inside it rolls everything back.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from gridservice.harvest import (
     lbnl,
 )
 from gridservice.harvest._base import Asset, Harvest, HarvestError
+from gridservice.harvest.held import HeldBack, transaction
 from gridservice.harvest.iso_queues import ISO_QUEUES
 from gridservice.store import (
     harvest_store,
@@ -207,6 +209,7 @@ def run_harvest(
     on_step: Callable[[str], None] | None = None,
     refresh_search_index: bool = True,
     parse: Callable[[Asset, sqlite3.Connection], Harvest] | None = None,
+    held: HeldBack | None = None,
 ) -> HarvestResult:
     """Harvest one file of `source` into the store and return the recorded run.
 
@@ -214,7 +217,8 @@ def run_harvest(
     When the harvest changed the evidence, the search's impact index is rebuilt
     (`store.search.impacts`), and when it changed the queue history the surroundings'
     summary (`store.surroundings_summary`), unless `refresh_search_index` is False.
-    `parse` stands in for the source's own (a build hands in workbooks read ahead).
+    `parse` stands in for the source's own (a build hands in workbooks read ahead), and a
+    build hands in `held` to write a source's queue records and statusNow later (`held`).
     """
     step = on_step or (lambda _stage: None)
     spec = _source(source)
@@ -227,7 +231,7 @@ def run_harvest(
         and not previous.get("rejectedAsset")
     ):
         run = _run_record(conn, spec, asset, previous, unchanged=True)
-        with _transaction(conn):
+        with transaction(conn):
             writer.insert_harvest_run(conn, run)
         return HarvestResult(source, asset.path, run)
     step("parse")
@@ -240,14 +244,21 @@ def run_harvest(
         "rejections": harvest.rejections,
     }
     run = {**_run_record(conn, spec, asset, counts, unchanged=False), **harvest.run_fields}
-    with _transaction(conn):
-        harvest.store(conn)
+    deferred = held is not None and harvest.store_queue_records is not None
+    with transaction(conn):
+        (harvest.store_rest if deferred else harvest.store)(conn)
         history_store.link_reports_to_run(conn, asset.sha256, run["runId"])
-        if spec.source_id in QUEUE_SOURCES:
+        if spec.source_id in QUEUE_SOURCES and held is None:
             queue_status.refresh_status_now(conn)
         writer.insert_harvest_run(conn, run)
         writer.set_meta(conn, "data_kind", "harvest")
         writer.set_meta(conn, "built_at", asset.harvested_at)
+    if held is not None:
+        # Held back only once committed: a file rolled back leaves what is held as it was.
+        if deferred:
+            held.hold(spec.source_id, harvest.store_queue_records)
+        if spec.source_id in QUEUE_SOURCES:
+            held.queue_source_stored()
     if refresh_search_index:
         impacts.refresh(conn)
         surroundings_summary.refresh(conn)
@@ -287,16 +298,25 @@ def build_from_dir(
     workbooks = [p for _, _, name, p in plan if name == "ercot-gis"]
     superseded = ercot_gis_archive.superseded_by(workbooks)
     readings = ercot_gis_archive.ReadAhead([p for p in workbooks if p not in superseded])
+    held = HeldBack(QUEUE_SOURCES)
     results = []
     try:
         for number, (_, _, name, path) in enumerate(plan, 1):
+            held.release(conn, SOURCES[name].source_id)
             progress.start(number, len(plan), path)
             if path in superseded:
                 result = _superseded_run(conn, SOURCES[name], path, superseded[path])
             else:
-                result = _build_one(conn, name, path, progress, readings)
+                result = _build_one(conn, name, path, progress, readings, held)
             progress.done(result)
             results.append(result)
+        held.release(conn, None)
+    except BaseException:
+        # An interrupted build still leaves what its stored files left one by one: the
+        # newest stored workbook's queue records and their statusNow (see docs/HARVEST.md).
+        with contextlib.suppress(Exception):
+            held.release(conn, None)
+        raise
     finally:
         readings.close()
     impacts.refresh(conn)
@@ -310,12 +330,19 @@ def _build_one(
     path: Path,
     progress: BuildProgress,
     readings: ercot_gis_archive.ReadAhead,
+    held: HeldBack,
 ) -> HarvestResult:
     """Harvest one file of a build; one that cannot be read gets a rejected run."""
     parse = readings.parser(path) if name == "ercot-gis" else None
     try:
         return run_harvest(
-            conn, name, path, on_step=progress.step, refresh_search_index=False, parse=parse
+            conn,
+            name,
+            path,
+            on_step=progress.step,
+            refresh_search_index=False,
+            parse=parse,
+            held=held,
         )
     except HarvestError as exc:
         return _rejected_run(conn, SOURCES[name], path, str(exc))
@@ -347,7 +374,7 @@ def _rejected_run(conn: sqlite3.Connection, spec: Source, path: Path, reason: st
         "rejections": [{"sourceLocator": asset.file_name, "reasons": [reason]}],
     }
     run = {**_run_record(conn, spec, asset, counts, unchanged=False), "rejectedAsset": True}
-    with _transaction(conn):
+    with transaction(conn):
         writer.insert_harvest_run(conn, run)
     return HarvestResult(spec.name, asset.path, run)
 
@@ -361,7 +388,7 @@ def _superseded_run(conn: sqlite3.Connection, spec: Source, path: Path, by: Path
         "supersededAsset": True,
         "supersededBy": by.name,
     }
-    with _transaction(conn):
+    with transaction(conn):
         writer.insert_harvest_run(conn, run)
     return HarvestResult(spec.name, asset.path, run)
 
@@ -395,22 +422,3 @@ def _run_record(
         "unchangedAsset": unchanged,
         "rejections": counts["rejections"],
     }
-
-
-class _transaction:
-    """One explicit transaction: commit on success, roll back on any exception."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-    def __enter__(self) -> sqlite3.Connection:
-        if self.conn.in_transaction:
-            self.conn.commit()
-        self.conn.execute("BEGIN IMMEDIATE")
-        return self.conn
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            self.conn.commit()
-        else:
-            self.conn.rollback()

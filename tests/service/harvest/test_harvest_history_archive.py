@@ -12,8 +12,8 @@ import hashlib
 import re
 from functools import cache
 
-import openpyxl
 import pytest
+from broken_workbooks import break_county_column
 from completion_expected import entry_durations, lifelines_median, outcome_counts, project_words
 from harvest_support import DATA, counties_store
 from published_sheets import workbook_sheets
@@ -61,17 +61,6 @@ def _standing() -> dict[str, object]:
     }
 
 
-def _break_county_column(source, target) -> None:
-    """Write a copy of a workbook whose project sheet calls its County column 'Area'."""
-    book = openpyxl.load_workbook(source)
-    sheet = book["Project Details"]
-    for row in sheet.iter_rows(max_row=60):
-        if row[0].value == "INR":
-            next(c for c in row if c.value == "County").value = "Area"
-            break
-    book.save(target)
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory, census_counties_store):
     """Every GIS workbook and a broken copy of one, built as `gridservice build` does (over
@@ -79,7 +68,7 @@ def built(tmp_path_factory, census_counties_store):
     folder = tmp_path_factory.mktemp("archive")
     for path in _workbooks():
         (folder / path.name).symlink_to(path)
-    _break_county_column(DATA / FOLDERS[2] / "GIS_Report_December_2018.xlsx", folder / BROKEN)
+    break_county_column(DATA / FOLDERS[2] / "GIS_Report_December_2018.xlsx", folder / BROKEN)
     conn = counties_store(census_counties_store, folder.parent / "archive.db")
     results = runner.build_from_dir(conn, folder)
     yield conn, {r.path.name: r.run for r in results}
