@@ -99,6 +99,7 @@ FIRST_MODULES = (
     "e2e/test_portfolio_journey.py",
     "security/test_concurrent_updates.py",
     "security/test_stateful_fuzzing.py",
+    "service/harvest/test_harvest_build_deferral.py",
     "service/harvest/test_harvest_iso_queues.py",
     "app/test_assessment.py",
     "security/test_postgres_instances.py",
