@@ -172,8 +172,9 @@ def _build_command(args: argparse.Namespace) -> int:
                 # commits need not wait for the disk; the last one does (see below).
                 conn.execute("PRAGMA synchronous=OFF")
             results = build_from_dir(conn, args.directory, progress=TerminalProgress())
-            # Closing checkpoints the log into the file, now waiting for the disk again.
-            conn.execute("PRAGMA synchronous=NORMAL")
+            if new_file:
+                # Closing checkpoints the log into the file, now waiting for the disk again.
+                conn.execute("PRAGMA synchronous=NORMAL")
             # Take the snapshot hash of what is now stored: every service on the store
             # answers its public pages from its page cache again (PostgreSQL: within its
             # --data-check-seconds) instead of building each one until it restarts.
