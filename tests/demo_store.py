@@ -12,21 +12,13 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from gridservice.demo import build_demo_database
-from gridservice.store import db
+from gridservice.demo.store_file import build_demo_file
 
 
 def build_demo_store(path: Path) -> Path:
     """Build the demo store (scale 1) at `path`, its write-ahead log folded into the one
-    file; return the path."""
-    conn = db.connect(path)
-    try:
-        db.init_schema(conn)
-        build_demo_database(conn)
-        conn.commit()
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    finally:
-        conn.close()
+    file, as the app's first start does (`build_demo_file`); return the path."""
+    build_demo_file(path)
     return path
 
 
