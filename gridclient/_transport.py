@@ -6,6 +6,7 @@ import contextlib
 import gc
 import json
 import os
+import ssl
 import uuid
 from collections.abc import Callable, Iterator
 from functools import lru_cache
@@ -33,6 +34,15 @@ ModelT = TypeVar("ModelT", bound=GridModel)
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)
 BASE_URL_ENV = "GRID_API_BASE_URL"
 TOKEN_ENV = "GRID_API_TOKEN"
+
+
+@lru_cache(maxsize=1)
+def default_tls_context() -> ssl.SSLContext:
+    """Return the TLS context every client of this process verifies servers with: httpx's
+    default (certifi's bundle, or `SSL_CERT_FILE` / `SSL_CERT_DIR` as read at the first
+    client). Building one loads the whole certificate bundle (about 80 ms); a context is
+    safe to share, so a process builds it once rather than once per client."""
+    return httpx.create_ssl_context()
 
 
 def package_version() -> str:
@@ -162,7 +172,7 @@ class Transport:
         self.policy = RetryPolicy(max_retries=max_retries)
         self.sleep = sleep
         self._owns_http = http_client is None
-        self.http = http_client or httpx.Client(timeout=timeout)
+        self.http = http_client or httpx.Client(timeout=timeout, verify=default_tls_context())
         self.headers = self._default_headers()
 
     def _default_headers(self) -> dict[str, str]:
