@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
 import os
@@ -56,8 +57,10 @@ def sha256_text(text: str | bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+@functools.cache
 def build_artifact_sha256() -> str:
-    """Return the SHA-256 over the service package's source files (path and content)."""
+    """Return the SHA-256 over the service package's source files (path and content), as
+    they were when this process first asked: the code it runs was loaded from them."""
     digest = hashlib.sha256()
     files = sorted(
         p for p in PACKAGE_ROOT.rglob("*") if p.is_file() and p.suffix in {".py", ".sql"}

@@ -73,6 +73,12 @@ def set_meta_if_absent(conn: sqlite3.Connection, key: str, value: str) -> str:
     return get_meta(conn, key) or value
 
 
+def set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:
+    """Store `value` under `key`, replacing what was there."""
+    with conn:
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+
 def has_public_data(conn: sqlite3.Connection) -> bool:
     return any(
         conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone()

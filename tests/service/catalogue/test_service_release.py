@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -242,3 +243,48 @@ def test_the_quality_served_is_a_recount_and_the_one_the_release_hashes(client, 
     # and the release's report hash is the hash of those counts
     assert served == recount
     assert release["releaseReportSha256"] == rehashed
+
+
+def test_a_later_start_serves_the_quality_it_counted_until_the_public_data_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The report a start counted is served by the next start over the same data and code
+    (the same report, generatedAt included, not counted again); a change to the public data,
+    or a report kept by other code, is counted again."""
+    from gridservice.catalogue import kept_quality
+    from gridservice.store import meta_reads
+
+    counted = []
+    real_count = kept_quality.compute_quality
+    monkeypatch.setattr(
+        kept_quality, "compute_quality", lambda conn: counted.append(1) or real_count(conn)
+    )
+    db_path = tmp_path / "kept-quality.db"
+    seed_small_store(db_path)
+
+    def served() -> dict:
+        with TestClient(create_app(Settings(db_path=db_path))) as client:
+            return client.get("/v1/quality", headers=ALPHA).json()["quality"]
+
+    first = served()
+    assert served() == first and len(counted) == 1
+
+    conn = connect(db_path)
+    first_id = conn.execute("SELECT min(id) FROM queue_records").fetchone()[0]
+    with conn:
+        for table, column in [
+            ("queue_record_evidence", "record_id"),
+            ("queue_record_details", "record_id"),
+            ("queue_records", "id"),
+        ]:
+            conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (first_id,))
+    conn.close()
+    after_change = served()
+    assert len(counted) == 2
+    assert after_change["queue"]["rows"] == first["queue"]["rows"] - 1
+
+    conn = connect(db_path)
+    entry = json.loads(meta_reads.get_meta(conn, kept_quality.QUALITY_KEY))
+    meta_reads.set_meta(conn, kept_quality.QUALITY_KEY, json.dumps({**entry, "artifact": "0" * 64}))
+    conn.close()
+    assert served()["queue"] == after_change["queue"] and len(counted) == 3
