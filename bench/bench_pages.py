@@ -58,7 +58,7 @@ import time
 from pathlib import Path
 
 from bench.bare_tabs import PLACEHOLDER, SCRIPT_IDLE, BareChromium
-from bench.cpu_accounting import clock_ticks, read_processes, tree_members
+from bench.cpu_accounting import clock_ticks, read_processes, tree_members, tree_ticks
 from bench.peers import servers as peer_servers
 from gridclient import GridDataClient
 from gridservice.settings import Settings
@@ -133,9 +133,9 @@ def start_service(db_path: Path):
     return server, assessment.id
 
 
-def start_app(port: int, service_url: str) -> subprocess.Popen:
+def start_app(port: int, service_url: str, token: str = "gds_demo_alpha") -> subprocess.Popen:
     env = dict(os.environ)
-    env.update({"GRID_API_BASE_URL": service_url, "GRID_API_TOKEN": "gds_demo_alpha"})
+    env.update({"GRID_API_BASE_URL": service_url, "GRID_API_TOKEN": token})
     command = [
         sys.executable,
         "-m",
@@ -576,15 +576,25 @@ PIN_AT = """() => {
 PIN_MOVED = f"(before) => ({PIN_AT})() !== before"
 
 
-def time_click(page, x: float, y: float) -> tuple[float, dict[str, float], float]:
+def servers_cpu_seconds(servers: tuple[int, ...]) -> float:
+    """Return the CPU seconds the server processes `servers` (the app's, the service's) and
+    their descendants have used."""
+    processes = read_processes()
+    return sum(tree_ticks(processes, pid) for pid in servers) / clock_ticks()
+
+
+def time_click(
+    page, x: float, y: float, servers: tuple[int, ...] = ()
+) -> tuple[float, dict[str, float], float, float]:
     """Click the map at (x, y); return the seconds until the new point is shown (and the map
-    drawn), the CPU seconds Chromium's processes spent meanwhile, by kind, and the seconds
-    until the pin stood at the click (its element moved, seen at an animation frame)."""
+    drawn), the CPU seconds Chromium's processes spent meanwhile, by kind, the seconds
+    until the pin stood at the click (its element moved, seen at an animation frame), and
+    the CPU seconds the server processes `servers` spent meanwhile."""
     field = page.locator('input[aria-label="Latitude"]')
     before = field.input_value()
     page.mouse.move(x, y)  # rest on the spot first, as a user does
     page.wait_for_timeout(300)
-    cpu_before = chromium_cpu_seconds()
+    cpu_before, servers_before = chromium_cpu_seconds(), servers_cpu_seconds(servers)
     pin_before = page.evaluate(PIN_AT)
     started = time.perf_counter()
     page.mouse.click(x, y)
@@ -593,12 +603,18 @@ def time_click(page, x: float, y: float) -> tuple[float, dict[str, float], float
     page.wait_for_function(LATITUDE_SHOWN, arg=before, timeout=60_000)
     page.evaluate(TWO_FRAMES)
     elapsed = time.perf_counter() - started
-    return elapsed, cpu_spent(cpu_before, chromium_cpu_seconds()), pin_drawn
+    served = servers_cpu_seconds(servers) - servers_before
+    return elapsed, cpu_spent(cpu_before, chromium_cpu_seconds()), pin_drawn, served
 
 
-def time_map_clicks(context, base_url: str) -> tuple[tuple, list[tuple]]:
-    """Open the screening page, click the region map, then click around the pin; return the
-    first click's (seconds, browser CPU) and each later click's."""
+def time_map_clicks(
+    context,
+    base_url: str,
+    point: tuple[float, float] = CLICK_POINT,
+    servers: tuple[int, ...] = (),
+) -> tuple[tuple, list[tuple]]:
+    """Open the screening page, click the region map at `point`, then click around the pin;
+    return the first click's timings (`time_click`) and each later click's."""
     import h3  # deferred, as the picker below: only the click timings need it
 
     # Deferred: the app's picker (Streamlit, pydeck) loads only for the click timings.
@@ -612,7 +628,7 @@ def time_map_clicks(context, base_url: str) -> tuple[tuple, list[tuple]]:
     page.wait_for_timeout(1500)  # the first frame is drawn before anything is picked
     opened = country_view()
     opened_view = {"latitude": opened.latitude, "longitude": opened.longitude, "zoom": opened.zoom}
-    first = time_click(page, *deck_pixel(opened_view, canvas.bounding_box(), *CLICK_POINT))
+    first = time_click(page, *deck_pixel(opened_view, canvas.bounding_box(), *point), servers)
     pin = (
         float(page.locator('input[aria-label="Latitude"]').input_value()),
         float(page.locator('input[aria-label="Longitude"]').input_value()),
@@ -623,7 +639,8 @@ def time_map_clicks(context, base_url: str) -> tuple[tuple, list[tuple]]:
     for d_lat, d_lng in NEAR_OFFSETS:
         page.wait_for_timeout(800)
         box = canvas.bounding_box()
-        later.append(time_click(page, *deck_pixel(near_view, box, pin[0] + d_lat, pin[1] + d_lng)))
+        spot = deck_pixel(near_view, box, pin[0] + d_lat, pin[1] + d_lng)
+        later.append(time_click(page, *spot, servers))
     page.close()
     return first, later
 

@@ -38,8 +38,11 @@ SITE_COLUMNS = {
     "Peak MW": "requested_peak_load_mw",
     "Latitude": "location.latitude",
     "Longitude": "location.longitude",
-    # The market region the service found for the point when the site was created.
-    "Market": "market.name",
+    # The market region the service found for the point when the site was created, by the
+    # short label the assessment shows (ERCOT, "no ISO: West"): a region's full name
+    # ("ERCOT (demo: the outlines of its demo states)") pushed the columns after it out of
+    # the table's width at 1280 px
+    "Market": "market.label",
     "Site created": lambda site: glossary.when(site.created_at) or None,
     "Assessment": "latest_assessment_summary.assessment_id",
     "Readiness": _readiness,

@@ -80,6 +80,8 @@ def pages(
     return {
         "first_screen": ("", None),
         "screen_site": ("", lambda page: type_point(page, *point)),
+        # the sites table under the form: the screened site and the demo's seeded one
+        "screen_site_sites": ("", lambda page: scroll_to(page, "Your sites and their assessments")),
         "service_territory": ("service_territory", lambda page: type_point(page, *overlap)),
         "assessment": (f"assessment?assessment={assessment_id}", None),
         "assessment_queue_history": (

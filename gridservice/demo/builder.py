@@ -179,13 +179,15 @@ def build_demo_database(
             writer.insert_harvest_run(conn, run)
         for token, tenant in DEMO_TOKENS:
             writer.add_token(conn, token, tenant, BUILT_AT)
+        # the market regions (drawn on every demo state's outline) come before the seeded
+        # site: it and its assessment name their market as a site the service creates does
+        pjm.load_geography(conn)
+        markets.load_market_regions(conn)
         portfolio.seed_screened_site(conn)
         reviews.seed_review_cases(conn)
         _load_queue_releases(conn, later)
-        pjm.load_geography(conn)
         pjm.load_records(conn, ctx)
         territory_polygons.load_territory_polygons(conn, ctx)
-        markets.load_market_regions(conn)
         _set_meta(conn, seed, scale)
     impacts.refresh(conn)
     surroundings_summary.refresh(conn)

@@ -15,6 +15,7 @@ from typing import Any
 
 from gridservice.demo.common import BUILT_AT
 from gridservice.demo.territories import DEMO_POINTS
+from gridservice.geography.markets import market_at
 from gridservice.screening import screen_site
 from gridservice.screening.assessment_summary import store_assessment
 from gridservice.store import tenancy
@@ -42,6 +43,7 @@ SEEDED_SITE: dict[str, Any] = {
     "energyStorage": None,
     "location": {"latitude": _LATITUDE, "longitude": _LONGITUDE},
     "address": None,
+    "market": None,  # the region its point is in, named when it is seeded
     "archivedAt": None,
 }
 
@@ -65,12 +67,14 @@ def split_releases(releases: dict[str, list], month: str) -> tuple[dict, dict]:
 
 
 def seed_screened_site(conn: sqlite3.Connection) -> None:
-    """Insert the seeded site and screen it on what the store holds now."""
-    text = json.dumps(SEEDED_SITE, separators=(",", ":"))
+    """Insert the seeded site, with the market region its point is in (as the service's
+    `POST /v1/sites` sets it), and screen it on what the store holds now."""
+    site = SEEDED_SITE | {"market": market_at(conn, _LATITUDE, _LONGITUDE)}
+    text = json.dumps(site, separators=(",", ":"))
     tenancy.insert_site(conn, SEEDED_SITE_ID, SEEDED_TENANT, BUILT_AT, text)
     assessment = screen_site(
         conn,
-        SEEDED_SITE,
+        site,
         assessment_id=SEEDED_ASSESSMENT_ID,
         tenant_id=SEEDED_TENANT,
         created_at=BUILT_AT,

@@ -51,6 +51,9 @@ class PolygonLayer:
         shapely.prepare(geometries)
         self._tree = shapely.STRtree(geometries)
         self._boundaries = list(shapely.boundary(geometries)) if geometries else []
+        # what answers draw of a region (a simplified outline), kept as long as the layer is:
+        # simplifying every overlapping territory again for each answer was most of one
+        self._drawn: dict[tuple[str, Callable[..., Any]], Any] = {}
 
     def __len__(self) -> int:
         return len(self._regions)
@@ -64,6 +67,15 @@ class PolygonLayer:
             edge = edge_km(self._boundaries[int(position)], latitude, longitude)
             found.append(Holding(region_id, body, round(edge, 3), geometry.area, geometry))
         return found
+
+    def drawn(self, holding: Holding, draw: Callable[[BaseGeometry], Any]) -> Any:
+        """Return `draw(holding.geometry)`, computed the first time the region is drawn so
+        and kept with the layer (for its store's data snapshot)."""
+        key = (holding.region_id, draw)
+        kept = self._drawn.get(key)
+        if kept is None:
+            kept = self._drawn[key] = draw(holding.geometry)
+        return kept
 
     def near(self, latitude: float, longitude: float, tolerance_degrees: float) -> bool:
         """Return whether any polygon lies within `tolerance_degrees` of the point."""

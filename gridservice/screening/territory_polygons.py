@@ -102,8 +102,9 @@ def territory_outlines(conn: sqlite3.Connection, latitude: float, longitude: flo
     """Return the territory polygons holding the point, simplified for a map (`polygons`
     of the territory answer), in the order of their candidates."""
     outlines = []
-    for h in polygon_layer(conn, POLYGON_LAYER).holding(latitude, longitude):
-        shape, tolerance = simplified_geojson(h.geometry)
+    layer = polygon_layer(conn, POLYGON_LAYER)
+    for h in layer.holding(latitude, longitude):
+        shape, tolerance = layer.drawn(h, simplified_geojson)
         outlines.append(
             {
                 "territoryId": h.region_id,

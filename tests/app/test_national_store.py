@@ -109,7 +109,7 @@ def test_the_service_territory_page_and_the_site_list_show_the_market(national_e
     at = AppTest.from_file(app_path(), default_timeout=90)
     at.run()
     frame = next(f.value for f in at.dataframe if "Customer reference" in f.value.columns)
-    assert frame.loc[frame["Site"] == site.id, "Market"].tolist() == [market.name]
+    assert frame.loc[frame["Site"] == site.id, "Market"].tolist() == [market.label]
 
 
 def test_the_territory_page_draws_the_overlapping_polygons_with_their_attribution(national_env):
