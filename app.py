@@ -6,7 +6,9 @@ middleware lets a link to one of its pages connect without a first try at the wr
 
 Where the app embeds the demo service and its database is not built yet (a first start), the
 build starts here, as the server starts, in a process of its own: it runs on another core
-while the first page's code loads (`components.connection.start_demo_build`)."""
+while the first page's code loads (`components.connection.start_demo_build`). The embedded
+service starts here too, in a thread, while the browser loads the page
+(`components.connection.start_service_early`)."""
 
 from __future__ import annotations
 
@@ -27,3 +29,4 @@ app = st.App(
     ],
 )
 connection.start_demo_build()
+connection.start_service_early()

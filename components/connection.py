@@ -29,12 +29,16 @@ import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import streamlit as st
 
 from components import login, state
 from gridclient import GridDataClient
 from gridservice.settings import Settings, default_db_path
+
+if TYPE_CHECKING:
+    from gridservice.runtime.server import RunningServer
 
 # The reference service's server and token code are imported where the demo is embedded,
 # never at import: a deployment never needs them, and they took 2 s of a fresh process's
@@ -53,6 +57,10 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 # server starts (`app.py`), it runs on another core while the first page's code loads.
 _demo_builds: dict[str, subprocess.Popen] = {}
 _demo_builds_lock = threading.Lock()
+# The embedded service by database path: started once per process, as the server starts
+# (`start_service_early`) or at the first page, whichever comes first.
+_services: dict[str, RunningServer] = {}
+_services_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -130,13 +138,44 @@ def wait_for_demo_build(db_path: str) -> None:
             _demo_builds.pop(db_path, None)
 
 
+def start_service_early() -> None:
+    """Start the embedded demo service in a thread of its own when the app embeds one (its
+    database's build waited for); otherwise nothing.
+
+    Called as the server starts (`app.py`): the app's process is idle while the browser loads
+    the page, and the first page then finds the service started, or starting, instead of
+    importing and starting it after its own code has loaded.
+    """
+    if _setting("GRID_API_BASE_URL", "grid_api_base_url") is not None:
+        return
+    thread = threading.Thread(
+        target=embedded_service_at,
+        args=(str(demo_db_path()),),
+        name="embedded-service-start",
+        daemon=True,
+    )
+    thread.start()
+
+
+def embedded_service_at(db_path: str) -> RunningServer:
+    """Return the embedded demo service on `db_path`, started once per process (a start under
+    way in another thread is waited for)."""
+    with _services_lock:
+        server = _services.get(db_path)
+        if server is None:
+            # Deferred: the embedded service (FastAPI, uvicorn) loads only when no deployment
+            # is set.
+            from gridservice.runtime.server import start_in_thread
+
+            wait_for_demo_build(db_path)
+            server = start_in_thread(Settings(db_path=Path(db_path), demo=True))
+            _services[db_path] = server
+    return server
+
+
 @st.cache_resource(show_spinner="Starting the embedded demo service…")
 def _embedded_service(db_path: str):
-    # Deferred: the embedded service (FastAPI, uvicorn) loads only when no deployment is set.
-    from gridservice.runtime.server import start_in_thread
-
-    wait_for_demo_build(db_path)
-    return start_in_thread(Settings(db_path=Path(db_path), demo=True))
+    return embedded_service_at(db_path)
 
 
 def start_embedded_service() -> None:

@@ -1,7 +1,8 @@
 """The app's first start, with no demo database yet: the build starts as the server starts, in
 a process of its own (it ran on the page's one core after the page's code had loaded); the
 main area says the database is being built, once, then the page draws (it was blank for the
-whole build, the spinner in the sidebar)."""
+whole build, the spinner in the sidebar). On every start the embedded service starts as the
+server starts, while the browser loads the page (it started after the first page's code)."""
 
 from __future__ import annotations
 
@@ -10,25 +11,49 @@ import runpy
 import sqlite3
 import subprocess
 import sys
+import threading
 
+import httpx
 from conftest import REPO_ROOT, app_path
+from demo_store import demo_store_copy
 from streamlit.testing.v1 import AppTest
 
 from components import connection
 
 
-def test_the_server_starting_starts_the_demo_database_build(tmp_path, monkeypatch):
-    # What `streamlit run app.py` does as its server starts, before any browser connects:
-    # run app.py. The build goes on in its own process; the test waits for that process.
+def run_server_start(monkeypatch, db_path) -> None:
+    """Run what `streamlit run app.py` runs as its server starts, before any browser connects,
+    with the embedded demo on `db_path`."""
     for name in ("GRID_API_BASE_URL", "GRID_API_TOKEN"):
         monkeypatch.delenv(name, raising=False)
-    db_path = tmp_path / "data" / "demo.db"
     monkeypatch.setenv("GRIDSERVICE_DB", str(db_path))
     monkeypatch.chdir(REPO_ROOT)
     runpy.run_path(str(REPO_ROOT / "app.py"))
+
+
+def service_started_early(db_path):
+    """Return the embedded service the server's start started on `db_path`, once started."""
+    for thread in threading.enumerate():
+        if thread.name == "embedded-service-start":
+            thread.join()
+    # read where the process keeps its service, not through `embedded_service_at`, which
+    # would start one itself
+    server = connection._services.get(str(db_path))
+    assert server is not None, "the server's start started no embedded service"
+    return server
+
+
+def test_the_server_starting_starts_the_demo_database_build(tmp_path, monkeypatch):
+    # The build goes on in its own process; the test waits for that process, then for the
+    # service started on the database it built.
+    db_path = tmp_path / "data" / "demo.db"
+    run_server_start(monkeypatch, db_path)
     connection.wait_for_demo_build(str(db_path))
-    # built aside and put in place whole: nothing of the build is left beside it
-    assert sorted(p.name for p in db_path.parent.iterdir()) == ["demo.db"]
+    service_started_early(db_path).stop()
+    # built aside and put in place whole: nothing of the build is left beside it (the
+    # service's own write-ahead files may be)
+    assert db_path.exists()
+    assert [p.name for p in db_path.parent.iterdir() if ".building-" in p.name] == []
     store = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
         kind = store.execute("SELECT value FROM meta WHERE key = 'data_kind'").fetchone()
@@ -36,6 +61,17 @@ def test_the_server_starting_starts_the_demo_database_build(tmp_path, monkeypatc
     finally:
         store.close()
     assert kind == ("demo",) and tokens > 0
+
+
+def test_the_server_starting_starts_the_embedded_service_before_any_page(tmp_path, monkeypatch):
+    # A later start (the database there): the service is serving before a browser connects
+    db_path = demo_store_copy(tmp_path / "demo.db")
+    run_server_start(monkeypatch, db_path)
+    server = service_started_early(db_path)
+    try:
+        assert httpx.get(f"{server.base_url}/v1/health").status_code == 200
+    finally:
+        server.stop()
 
 
 def test_a_first_start_says_it_builds_the_demo_database_then_draws_the_page(tmp_path, monkeypatch):
