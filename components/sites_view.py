@@ -67,6 +67,19 @@ def sites_frame(sites: list[Site]) -> pd.DataFrame:
     return records_frame(sites, SITE_COLUMNS)
 
 
+def assessment_labels(sites: list[Site]) -> dict[str, str]:
+    """Return, by assessment id, how the picker names each site's latest assessment: the
+    site's name as the table shows it, its readiness and when it was assessed (ids are in
+    the table's Site id and Assessment columns, a choice away)."""
+    return {
+        summary.assessment_id: " — ".join(
+            part for part in (site_name(site), _readiness(site), _assessed_at(site)) if part
+        )
+        for site in sites
+        if (summary := site.latest_assessment_summary) and summary.assessment_id
+    }
+
+
 def draw_sites(sites: list[Site]) -> str | None:
     """Draw the sites table and a picker of their assessments; return the one to open."""
     frame = sites_frame(sites)
@@ -78,11 +91,7 @@ def draw_sites(sites: list[Site]) -> str | None:
         "screen.sites", KEY_SITE_COLUMNS, list(frame.columns), shown["column_config"]
     )
     show_table(**shown, column_order=order, hide_index=True, width="stretch")
-    labels = {
-        summary.assessment_id: f"{summary.assessment_id} — site {site.id} ({_readiness(site)})"
-        for site in sites
-        if (summary := site.latest_assessment_summary) and summary.assessment_id
-    }
+    labels = assessment_labels(sites)
     if not labels:
         return None
     left, right = st.columns([3, 1], vertical_alignment="bottom")

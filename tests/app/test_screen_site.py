@@ -359,7 +359,11 @@ def test_a_typed_point_moves_the_map_to_it_and_draws_the_pin(service_env):
 
 def test_the_tenants_sites_list_their_assessments_and_open_them(service_env, alpha_client):
     site = alpha_client.sites.create(
-        {"requestedPeakLoadMw": 12.0, "location": {"latitude": 32.78, "longitude": -96.8}},
+        {
+            "requestedPeakLoadMw": 12.0,
+            "location": {"latitude": 32.78, "longitude": -96.8},
+            "customerReference": "Dallas load pocket",
+        },
         idempotency_key="screen-list-test-site",
     )
     assessment = alpha_client.assessments.create(site.id)
@@ -368,7 +372,14 @@ def test_the_tenants_sites_list_their_assessments_and_open_them(service_env, alp
     row = table[table["Assessment"] == assessment.id].iloc[0]
     assert row["Site"] == site.id
     assert row["Open"] == f"assessment?assessment={assessment.id}"
-    at.selectbox(key="screen.open_assessment").set_value(assessment.id)
+    picker = at.selectbox(key="screen.open_assessment")
+    # the picker names each assessment by its site's name, readiness and date, never by ids
+    assert any(
+        option.startswith(f"Dallas load pocket — {row['Readiness']} — ")
+        for option in picker.options
+    )
+    assert not [option for option in picker.options if "asm_" in option or "site_" in option]
+    picker.set_value(assessment.id)
     next(b for b in at.button if b.label == "Open assessment" and not b.form_id).click()
     at.run()
     assert at.query_params["assessment"] == assessment.id
