@@ -107,6 +107,11 @@ def demo_db_path() -> Path:
     return default_db_path()
 
 
+def _embeds_demo() -> bool:
+    """Return whether the app embeds the demo service: no deployment's address is set."""
+    return _setting("GRID_API_BASE_URL", "grid_api_base_url") is None
+
+
 def start_demo_build() -> None:
     """Start building the demo database in a process of its own when the app embeds the demo
     service and the database is not there yet; otherwise, or when started already, nothing.
@@ -115,7 +120,7 @@ def start_demo_build() -> None:
     could start, on the one core the first page's code was loading on: started as the server
     starts, the build runs beside it (docs/BENCHMARKS.md, "First start").
     """
-    if _setting("GRID_API_BASE_URL", "grid_api_base_url") is not None:
+    if not _embeds_demo():
         return
     db_path = demo_db_path()
     with _demo_builds_lock:
@@ -146,7 +151,7 @@ def start_service_early() -> None:
     the page, and the first page then finds the service started, or starting, instead of
     importing and starting it after its own code has loaded.
     """
-    if _setting("GRID_API_BASE_URL", "grid_api_base_url") is not None:
+    if not _embeds_demo():
         return
     thread = threading.Thread(
         target=embedded_service_at,
@@ -187,7 +192,7 @@ def start_embedded_service() -> None:
     spinner tucked in the sidebar. Drawn before the page, this says what is happening and
     that it happens once; then the service starts, under its own spinner.
     """
-    if _setting("GRID_API_BASE_URL", "grid_api_base_url") is not None:
+    if not _embeds_demo():
         return
     db_path = demo_db_path()
     if db_path.exists():
