@@ -170,8 +170,11 @@ def embedded_service_at(db_path: str) -> RunningServer:
         if server is None:
             # Deferred: the embedded service (FastAPI, uvicorn) loads only when no deployment
             # is set.
+            from gridservice.app import prepare_openapi
             from gridservice.runtime.server import start_in_thread
 
+            # while the demo database is built, or the browser loads the page
+            prepare_openapi()
             wait_for_demo_build(db_path)
             server = start_in_thread(Settings(db_path=Path(db_path), demo=True))
             _services[db_path] = server

@@ -18,6 +18,7 @@ from conftest import REPO_ROOT, app_path
 from demo_store import demo_store_copy
 from streamlit.testing.v1 import AppTest
 
+import gridservice.app
 from components import connection
 
 
@@ -47,9 +48,21 @@ def test_the_server_starting_starts_the_demo_database_build(tmp_path, monkeypatc
     # The build goes on in its own process; the test waits for that process, then for the
     # service started on the database it built.
     db_path = tmp_path / "data" / "demo.db"
+    # meanwhile the service's thread makes its OpenAPI document (it was made after the build)
+    monkeypatch.setattr(gridservice.app, "_openapi_cache", {})
+    prepared_when_waiting = []
+    waiting = connection.wait_for_demo_build
+
+    def wait_for_demo_build(path: str) -> None:
+        if threading.current_thread().name == "embedded-service-start":
+            prepared_when_waiting.append("document" in gridservice.app._openapi_cache)
+        waiting(path)
+
+    monkeypatch.setattr(connection, "wait_for_demo_build", wait_for_demo_build)
     run_server_start(monkeypatch, db_path)
-    connection.wait_for_demo_build(str(db_path))
+    waiting(str(db_path))
     service_started_early(db_path).stop()
+    assert prepared_when_waiting == [True]
     # built aside and put in place whole: nothing of the build is left beside it (the
     # service's own write-ahead files may be)
     assert db_path.exists()

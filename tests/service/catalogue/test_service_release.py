@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from fastapi.openapi.utils import get_openapi
 from fastapi.testclient import TestClient
 from service_support import ALPHA, seed_small_store
 
@@ -100,6 +101,32 @@ def test_a_later_start_of_the_same_build_serves_without_building_its_openapi_doc
         served_openapi = c.get("/v1/openapi.json").content
     assert release["openApiSha256"] == first["openApiSha256"] == sha(served_openapi)
     assert quality["release"] == release
+
+
+def test_a_start_after_the_document_was_prepared_builds_it_neither_for_its_release_nor_its_clients(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # The app that embeds the service prepares the document while the demo database is built
+    # (or the browser loads the page): a start built it after the database was there, for the
+    # release (a first start), and for the app's first question (its capabilities).
+    db_path = tmp_path / "prepared.db"
+    seed_small_store(db_path)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    built: list[int] = []
+    monkeypatch.setattr(
+        gridservice.app, "get_openapi", lambda **kw: built.append(1) or get_openapi(**kw)
+    )
+    # a first start (nothing kept in the cache folder), then a later one (its hash kept there)
+    for start in ("first", "later"):
+        monkeypatch.setattr(gridservice.app, "_openapi_cache", {})  # a new process
+        built.clear()
+        gridservice.app.prepare_openapi()
+        assert built == [1], start  # and nothing needed a store
+        with TestClient(create_app(Settings(db_path=db_path, secret_key=b"k" * 32))) as c:
+            release = c.get("/v1/release").json()["data"]
+            served_openapi = c.get("/v1/openapi.json").content
+        assert built == [1], start
+        assert release["openApiSha256"] == sha(served_openapi)
 
 
 def test_a_start_that_cannot_keep_the_openapi_hash_builds_it_and_serves(
