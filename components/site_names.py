@@ -29,9 +29,10 @@ def site_name(site: Site) -> str:
     return site.customer_reference or site.id or "unnamed site"
 
 
-def site_column(names: Iterable[str]) -> Any:
-    """Return the Site column's config: wide enough for the longest name up to `SITE_PX_MAX`,
-    its header's tooltip naming in full every name cut at that width."""
+def site_column(names: Iterable[str], label: str | None = None) -> Any:
+    """Return the Site column's config (headed `label`, else the column's name): wide enough
+    for the longest name up to `SITE_PX_MAX`, its header's tooltip naming in full every name
+    cut at that width."""
     names = [str(name) for name in names]
     longest = max((len(name) for name in names), default=0)
     width = int(min(max(longest * CHAR_PX + CELL_PADDING_PX, SITE_PX_MIN), SITE_PX_MAX))
@@ -42,4 +43,4 @@ def site_column(names: Iterable[str]) -> Any:
         listed = "\n".join(f"- {escape_markdown(name)}" for name in cut[:NAMES_LISTED])
         more = f"\n\nand {len(cut) - NAMES_LISTED:,} more" if len(cut) > NAMES_LISTED else ""
         help_text += f" Names cut in this column, in full:\n\n{listed}{more}"
-    return st.column_config.TextColumn(width=width, pinned=True, help=help_text)
+    return st.column_config.TextColumn(label, width=width, pinned=True, help=help_text)

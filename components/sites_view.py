@@ -8,7 +8,7 @@ import streamlit as st
 
 from components import glossary
 from components.column_chooser import draw_column_chooser
-from components.site_names import site_name
+from components.site_names import site_column, site_name
 from components.tables import records_frame, show_table
 from components.text import escape_markdown
 from gridclient import Site
@@ -52,9 +52,6 @@ SITE_COLUMNS = {
 # Shown whole beside the map at 1280 px; the ids, coordinates and dates are a choice away
 KEY_SITE_COLUMNS = ("Name", "Readiness", "Peak MW", "Market", "Assessed at", "Open")
 SITES_COLUMN_CONFIG = {
-    "Name": st.column_config.TextColumn(
-        "Site", width=260, help="The site's customer reference, else its id"
-    ),
     "Site": st.column_config.TextColumn("Site id"),
     "Peak MW": st.column_config.NumberColumn("Peak load", format="%,.1f MW"),
     "Open": st.column_config.LinkColumn("Open", display_text="open assessment"),
@@ -86,7 +83,9 @@ def draw_sites(sites: list[Site]) -> str | None:
     if frame.empty:
         st.caption("No sites yet: place a pin on the map above and press the button to screen one.")
         return None
-    shown = glossary.table(frame, SITES_COLUMN_CONFIG)
+    # a name too long for the Site column is named whole in its header's tooltip
+    config = {**SITES_COLUMN_CONFIG, "Name": site_column(frame["Name"].dropna(), "Site")}
+    shown = glossary.table(frame, config)
     order = draw_column_chooser(
         "screen.sites", KEY_SITE_COLUMNS, list(frame.columns), shown["column_config"]
     )

@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from streamlit.testing.v1 import AppTest
 
-from components import geography, maps, picker, site_form
+from components import geography, maps, picker, site_form, site_names
 from components.server import map_rows
 from gridservice.demo import DEMO_POINTS
 from gridservice.runtime.server import bound_socket
@@ -357,12 +357,15 @@ def test_a_typed_point_moves_the_map_to_it_and_draws_the_pin(service_env):
     assert at.number_input(key="screen.latitude").value == latitude  # the pin stays
 
 
+LONG_NAME = "Dallas load pocket, north yard: the second campus of the Trinity River plan"
+
+
 def test_the_tenants_sites_list_their_assessments_and_open_them(service_env, alpha_client):
     site = alpha_client.sites.create(
         {
             "requestedPeakLoadMw": 12.0,
             "location": {"latitude": 32.78, "longitude": -96.8},
-            "customerReference": "Dallas load pocket",
+            "customerReference": LONG_NAME,
         },
         idempotency_key="screen-list-test-site",
     )
@@ -372,11 +375,15 @@ def test_the_tenants_sites_list_their_assessments_and_open_them(service_env, alp
     row = table[table["Assessment"] == assessment.id].iloc[0]
     assert row["Site"] == site.id
     assert row["Open"] == f"assessment?assessment={assessment.id}"
+    # the name is longer than the Site column beside the other key columns: the column's
+    # header names it whole in its tooltip
+    column = json.loads(at.dataframe[0].proto.columns)["Name"]
+    assert column["label"] == "Site" and column["width"] == site_names.SITE_PX_MAX
+    assert LONG_NAME in unescape(column["help"])
     picker = at.selectbox(key="screen.open_assessment")
     # the picker names each assessment by its site's name, readiness and date, not its id
     assert any(
-        option.startswith(f"Dallas load pocket — {row['Readiness']} — ")
-        for option in picker.options
+        option.startswith(f"{LONG_NAME} — {row['Readiness']} — ") for option in picker.options
     )
     # (a site without a customer reference is named by its id, as in the table)
     assert not [option for option in picker.options if "asm_" in option]
