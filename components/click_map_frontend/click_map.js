@@ -11,6 +11,11 @@
 "use strict";
 
 const PROTOCOL_VERSION = 1;
+// deck.gl, as pydeck ships it: served by the app from the installed pydeck package
+// (components/click_map.py declares it as the "deck_bundle" component). Loaded after this
+// script has told Streamlit it is ready, so the map's place says "Loading the map…" while a
+// first visit fetches its 4 MB, instead of staying blank.
+const DECK_BUNDLE = "../components.click_map.deck_bundle/index.js";
 const session = Math.random().toString(36).slice(2);
 let clicks = 0;
 
@@ -118,15 +123,48 @@ function placePin(latitude, longitude) {
   showPin();
 }
 
+// deck.gl's loading: "loading", then "loaded" or "failed"; the last render's arguments wait
+// for it
+let deckState = "loading";
+let waiting = null;
+
+function loadDeck() {
+  const script = document.createElement("script");
+  script.src = DECK_BUNDLE;
+  const settle = (state) => {
+    deckState = state;
+    if (waiting) drawSafely(waiting);
+  };
+  script.onload = () => settle(typeof deck === "undefined" ? "failed" : "loaded");
+  script.onerror = () => settle("failed");
+  document.head.appendChild(script);
+}
+
 function render(args) {
-  if (typeof deck === "undefined") {
+  const height = args.height || 460;
+  container.style.height = `${height}px`;
+  send("streamlit:setFrameHeight", { height });
+  if (deckState === "loading") {
+    waiting = args;
+    if (!document.getElementById("loading")) {
+      const note = document.createElement("div");
+      note.id = "loading";
+      note.setAttribute("role", "status");
+      note.textContent = "Loading the map…";
+      container.replaceChildren(note);
+    }
+    return;
+  }
+  draw(args);
+}
+
+function draw(args) {
+  waiting = null;
+  if (deckState === "failed") {
     problem("The map could not load its drawing library.");
     return;
   }
   converter = converter || makeConverter();
-  const height = args.height || 460;
-  container.style.height = `${height}px`;
-  send("streamlit:setFrameHeight", { height });
 
   const spec = args.deck;
   const specChanged = spec !== deckJson;
@@ -153,8 +191,12 @@ function render(args) {
       views: props.views,
       layers: baseLayers,
       getCursor: ({ isDragging }) => (isDragging ? "grabbing" : "crosshair"),
-      // the pin follows the view: placed again after every frame of the map
-      onAfterRender: showPin,
+      // the pin follows the view: placed again after every frame of the map (the first
+      // frame also ends "Loading the map…")
+      onAfterRender: () => {
+        document.getElementById("loading")?.remove();
+        showPin();
+      },
     });
     container.appendChild(pinElement);
     viewKey = JSON.stringify(props.initialViewState);
@@ -174,15 +216,20 @@ function render(args) {
   showPin();
 }
 
-window.addEventListener("message", (event) => {
-  const message = event.data;
-  if (!message || message.type !== "streamlit:render") return;
+function drawSafely(args, step = draw) {
   try {
-    render(message.args || {});
+    step(args);
   } catch (error) {
     problem(`The map could not be drawn: ${error.message}`);
     console.error(error);
   }
+}
+
+window.addEventListener("message", (event) => {
+  const message = event.data;
+  if (!message || message.type !== "streamlit:render") return;
+  drawSafely(message.args || {}, render);
 });
 
 send("streamlit:componentReady", { apiVersion: PROTOCOL_VERSION });
+loadDeck();

@@ -7,6 +7,7 @@ import uuid
 
 from e2e_browser import (
     DECK_TILE_SIZE,
+    PICKER_MAP,
     assert_no_exception_box,
     click_until_moved,
     open_page,
@@ -27,7 +28,21 @@ from gridservice.demo import DEMO_POINTS
 def test_one_click_places_the_pin_and_the_form_keeps_its_values(page, app_url, alpha_client):
     latitude, longitude = DEMO_POINTS["dual_certified"]
     reference = f"e2e picker {uuid.uuid4().hex[:8]}"
+    # until deck.gl (4 MB on a first visit) has loaded and drawn, the map's place says so:
+    # its script is held here until that is seen
+    bundle = f"**/{click_map.BUNDLE_COMPONENT}/{click_map.BUNDLE_FILE}"
+    held = []
+    page.route(bundle, lambda route: held.append(route))
     open_page(page, app_url)
+    frame = page.frame_locator(PICKER_MAP).first
+    expect(frame.get_by_role("status")).to_have_text("Loading the map…")
+    screenshot(page, "picker-00-map-loading")
+    while not held:  # the request reaches the route when Playwright next listens
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    page.unroute(bundle)
+    expect(frame.locator("canvas").first).to_be_visible()
+    expect(frame.get_by_role("status")).to_have_count(0)
     form = page.locator('[data-testid="stForm"]')
     peak = form.get_by_role("spinbutton", name="Requested peak load (MW) *")
     peak.fill("275")
