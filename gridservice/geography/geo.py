@@ -26,6 +26,7 @@ from shapely.geometry import Point, shape
 from shapely.geometry.base import BaseGeometry
 from shapely.prepared import prep
 
+from gridservice.geography.shapefile_polygons import read_polygons
 from gridservice.store import geography_reads
 
 COUNTY_FILE = "cb_2016_us_county_500k"
@@ -64,8 +65,7 @@ def state_fips(abbreviation: str) -> str:
         raise ValueError(f"unknown state abbreviation: {abbreviation!r}") from None
 
 
-def _storage_geometry(raw: dict[str, Any], tolerance: float) -> BaseGeometry:
-    geometry = shape(raw)
+def _storage_geometry(geometry: BaseGeometry, tolerance: float) -> BaseGeometry:
     if not geometry.is_valid:
         geometry = shapely.make_valid(geometry)
     simplified = geometry.simplify(tolerance, preserve_topology=True)
@@ -88,21 +88,22 @@ def load_states(
 ) -> list[dict[str, Any]]:
     """Return state rows (shaped for `writer.insert_states`) for the given abbreviations."""
     wanted = {state_fips(a) for a in abbreviations}
-    rows = []
     with _reader(STATE_FILE) as reader:
-        for item in reader.iterShapeRecords():
-            rec = item.record
-            if rec["STATEFP"] not in wanted:
-                continue
-            geometry = _storage_geometry(item.shape.__geo_interface__, tolerance)
-            rows.append(
-                {
-                    "state_fips": rec["STATEFP"],
-                    "state": rec["STUSPS"],
-                    "name": rec["NAME"],
-                    "geojson": shapely.to_geojson(geometry),
-                }
-            )
+        records = {
+            number: rec
+            for number, rec in enumerate(reader.iterRecords(fields=["STATEFP", "STUSPS", "NAME"]))
+            if rec["STATEFP"] in wanted
+        }
+    outlines = read_polygons(package_data_dir() / STATE_FILE, records)
+    rows = [
+        {
+            "state_fips": rec["STATEFP"],
+            "state": rec["STUSPS"],
+            "name": rec["NAME"],
+            "geojson": shapely.to_geojson(_storage_geometry(outlines[number], tolerance)),
+        }
+        for number, rec in records.items()
+    ]
     return sorted(rows, key=lambda r: r["state_fips"])
 
 
@@ -111,22 +112,31 @@ def load_counties(
 ) -> list[dict[str, Any]]:
     """Return county rows (shaped for `writer.insert_counties`) of the given states."""
     by_fips = {state_fips(a): a.upper() for a in abbreviations}
-    rows = []
-    with _reader(COUNTY_FILE) as reader:
-        for index, rec in enumerate(reader.iterRecords()):
-            if rec["STATEFP"] not in by_fips:
-                continue
-            geometry = _storage_geometry(reader.shape(index).__geo_interface__, tolerance)
-            rows.append(
-                {
-                    "county_fips": rec["GEOID"],
-                    "state_fips": rec["STATEFP"],
-                    "state": by_fips[rec["STATEFP"]],
-                    "name": rec["NAME"],
-                    **_geometry_row_fields(geometry),
-                }
-            )
+    records = {
+        number: rec for number, rec in enumerate(_county_records()) if rec["STATEFP"] in by_fips
+    }
+    outlines = read_polygons(package_data_dir() / COUNTY_FILE, records)
+    rows = [
+        {
+            "county_fips": rec["GEOID"],
+            "state_fips": rec["STATEFP"],
+            "state": by_fips[rec["STATEFP"]],
+            "name": rec["NAME"],
+            **_geometry_row_fields(_storage_geometry(outlines[number], tolerance)),
+        }
+        for number, rec in records.items()
+    ]
     return sorted(rows, key=lambda r: r["county_fips"])
+
+
+@lru_cache(maxsize=1)
+def _county_records() -> tuple[dict[str, str], ...]:
+    """Every county's state FIPS, GEOID and name, in the file's order (read once: a build
+    reads the counties of several groups of states)."""
+    with _reader(COUNTY_FILE) as reader:
+        return tuple(
+            rec.as_dict() for rec in reader.iterRecords(fields=["STATEFP", "GEOID", "NAME"])
+        )
 
 
 def geometry_from_geojson(text: str) -> BaseGeometry:
