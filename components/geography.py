@@ -1,8 +1,11 @@
 """County and state outlines drawn offline from the Census cartographic boundaries in
 `plotly-geo` (the same files the service's store reads its counties and states from).
 
-The interface has no geometry endpoint, so the app draws the outlines itself. They are
-simplified once per process (`st.cache_resource`) and handed to pydeck as GeoJSON features
+The interface has no geometry endpoint, so the app draws the outlines itself. Their points
+are read with numpy (`gridservice.geography.shapefile_polygons`: the geometries pyshp gives,
+in a quarter of the time; the country's state outlines took 1.1 processor-seconds of every
+start's first page) and simplified once per process (`st.cache_resource`) and handed to
+pydeck as GeoJSON features
 whose properties carry the county's FIPS code, name and state. The country's counties are
 read a state at a time, when a view first reaches that state: all 3,108 of the lower 48
 took 17 s to read and simplify, Texas's 254 under a second.
@@ -16,11 +19,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import pairwise
+from pathlib import Path
 
 import _plotly_geo
 import shapefile
 import streamlit as st
 from shapely.geometry import Point, mapping, shape
+
+from gridservice.geography.shapefile_polygons import read_polygons
 
 # Texas and its neighbours: the region the demo data covers, drawn at one sensible zoom.
 REGION_STATE_FIPS: dict[str, str] = {
@@ -86,14 +92,15 @@ def _county_shapefile() -> str:
 
 
 @functools.cache
-def _county_records_by_state() -> dict[str, tuple[int, ...]]:
-    """Return the county file's record numbers by state FIPS (attributes only, no shapes:
-    a state's counties are then read without reading the country's)."""
-    by_state: dict[str, list[int]] = {}
+def _county_records_by_state() -> dict[str, dict[int, dict[str, str]]]:
+    """Return the county file's records (FIPS code and name) by state FIPS and record number
+    (attributes only, no shapes: a state's counties are then read without the country's)."""
+    by_state: dict[str, dict[int, dict[str, str]]] = {}
     with shapefile.Reader(_county_shapefile()) as reader:
-        for number, record in enumerate(reader.iterRecords(fields=["STATEFP"])):
-            by_state.setdefault(record["STATEFP"], []).append(number)
-    return {state: tuple(numbers) for state, numbers in by_state.items()}
+        fields = ["STATEFP", "GEOID", "NAME"]
+        for number, record in enumerate(reader.iterRecords(fields=fields)):
+            by_state.setdefault(record["STATEFP"], {})[number] = record.as_dict()
+    return by_state
 
 
 @functools.cache
@@ -114,17 +121,20 @@ def read_states(
 ) -> dict[str, County]:
     """Return the given states' outlines keyed by postal code (as `County`-shaped records)."""
     states: dict[str, County] = {}
-    with shapefile.Reader(_shapefile("cb_2016_us_state_500k")) as reader:
-        for shape_record in reader.iterShapeRecords():
-            record = shape_record.record.as_dict()
-            code = state_fips.get(record["STATEFP"])
-            if code is None:
-                continue
-            geometry = shape(shape_record.shape.__geo_interface__)
-            simplified = geometry.simplify(tolerance, preserve_topology=True)
-            states[code] = County(
-                record["STATEFP"], record["NAME"], code, _rounded(mapping(simplified))
-            )
+    base = _shapefile("cb_2016_us_state_500k")
+    with shapefile.Reader(base) as reader:
+        records = {
+            number: record.as_dict()
+            for number, record in enumerate(reader.iterRecords(fields=["STATEFP", "NAME"]))
+            if record["STATEFP"] in state_fips
+        }
+    outlines = read_polygons(Path(base), records)
+    for number, record in records.items():
+        code = state_fips[record["STATEFP"]]
+        simplified = outlines[number].simplify(tolerance, preserve_topology=True)
+        states[code] = County(
+            record["STATEFP"], record["NAME"], code, _rounded(mapping(simplified))
+        )
     return states
 
 
@@ -141,19 +151,17 @@ def read_counties(
     """Return the counties of the given states keyed by FIPS, outlines simplified."""
     counties: dict[str, County] = {}
     records_by_state = _county_records_by_state()
-    with shapefile.Reader(_county_shapefile()) as reader:
-        for state_code, state in state_fips.items():
-            for number in records_by_state.get(state_code, ()):
-                shape_record = reader.shapeRecord(number)
-                record = shape_record.record.as_dict()
-                geometry = shape(shape_record.shape.__geo_interface__)
-                simplified = geometry.simplify(tolerance, preserve_topology=True)
-                counties[record["GEOID"]] = County(
-                    fips=record["GEOID"],
-                    name=record["NAME"],
-                    state=state,
-                    geometry=_rounded(mapping(simplified)),
-                )
+    for state_code, state in state_fips.items():
+        records = records_by_state.get(state_code, {})
+        outlines = read_polygons(Path(_county_shapefile()), records)
+        for number, record in records.items():
+            simplified = outlines[number].simplify(tolerance, preserve_topology=True)
+            counties[record["GEOID"]] = County(
+                fips=record["GEOID"],
+                name=record["NAME"],
+                state=state,
+                geometry=_rounded(mapping(simplified)),
+            )
     return counties
 
 
