@@ -27,6 +27,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -186,14 +187,15 @@ def _embedded_service(db_path: str):
     return embedded_service_at(db_path)
 
 
-def start_embedded_service() -> None:
+def start_embedded_service(meanwhile: Callable[[], object] | None = None) -> None:
     """Start the embedded demo service now, with its progress in the main area, when the app
     embeds one and its demo database is not built yet (a first start); otherwise nothing.
 
     The first start builds the demo database before any page can draw (in the process
     `start_demo_build` started, else started here), which left the main area blank with a
     spinner tucked in the sidebar. Drawn before the page, this says what is happening and
-    that it happens once; then the service starts, under its own spinner.
+    that it happens once; then the service starts, under its own spinner. `meanwhile` is
+    called while the database is built: what the first page needs of this process alone.
     """
     if not _embeds_demo():
         return
@@ -210,6 +212,8 @@ def start_embedded_service() -> None:
         # the screening engine) loads on this core while the build runs on the other.
         from gridservice.runtime import server  # noqa: F401
 
+        if meanwhile is not None:
+            meanwhile()
         wait_for_demo_build(str(db_path))
         if not db_path.exists():  # that build failed: the service builds the database itself
             _embedded_service(str(db_path))

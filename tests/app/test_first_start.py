@@ -19,7 +19,7 @@ from demo_store import demo_store_copy
 from streamlit.testing.v1 import AppTest
 
 import gridservice.app
-from components import connection
+from components import connection, geography
 
 
 def run_server_start(monkeypatch, db_path) -> None:
@@ -87,17 +87,39 @@ def test_the_server_starting_starts_the_embedded_service_before_any_page(tmp_pat
         server.stop()
 
 
+def counting(function, calls: list):
+    """Return `function`, each call of it noted in `calls`."""
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return function(*args, **kwargs)
+
+    return counted
+
+
 def test_a_first_start_says_it_builds_the_demo_database_then_draws_the_page(tmp_path, monkeypatch):
     for name in ("GRID_API_BASE_URL", "GRID_API_TOKEN"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("GRIDSERVICE_DB", str(tmp_path / "demo.db"))
     monkeypatch.chdir(REPO_ROOT)
+    # while the database is built, the process reads the outlines the first page's map opens on
+    geography.country_states.clear()
+    outlines_read = []
+    monkeypatch.setattr(geography, "read_states", counting(geography.read_states, outlines_read))
+    read_when_waiting = []
+    waiting = connection.wait_for_demo_build
+    monkeypatch.setattr(
+        connection,
+        "wait_for_demo_build",
+        lambda path: read_when_waiting.append(len(outlines_read)) or waiting(path),
+    )
     at = AppTest.from_file(app_path(), default_timeout=600).run()
     assert not at.exception
     assert [(s.label, s.state) for s in at.status] == [
         ("Demo database built: later starts reuse it.", "complete")
     ]
     assert [t.value for t in at.title] == ["Screen a site"]
+    assert read_when_waiting[:1] == [1] and len(outlines_read) == 1  # and never again
     # a later run finds the database: nothing more is said
     at.run()
     assert not at.exception and not list(at.status)
