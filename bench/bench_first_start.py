@@ -3,7 +3,8 @@ in Chromium: on a fresh state (no demo database yet: the first start builds it) 
 database already built (every later start).
 
 Usage:
-    uv run python bench/bench_first_start.py [--rounds 2] [--readme [--revision REV]]
+    uv run python bench/bench_first_start.py [--rounds 2] [--readme [--revision REV]
+        [--compile-bytecode]]
 
 Each round starts a new Streamlit process on a demo database path and a cache folder of its
 own (`GRIDSERVICE_DB`, `XDG_CACHE_HOME` in a temporary folder: a fresh start finds neither),
@@ -96,17 +97,17 @@ def content_seconds(browser, url: str, started: float) -> float:
         page.close()
 
 
-def fresh_clone(folder: Path, revision: str) -> tuple[Path, float]:
+def fresh_clone(folder: Path, revision: str, *, compiled: bool = False) -> tuple[Path, float]:
     """Return a clone of this checkout at `revision` in `folder` with its environment made by
-    `uv sync --frozen`, and the seconds that sync took."""
+    `uv sync --frozen` (with `--compile-bytecode` when `compiled`, the README's one-time
+    command), and the seconds that sync took."""
     clone = folder / "clone"
     head = git("rev-parse", revision, cwd=REPO_ROOT)
     git("clone", "--quiet", "--no-checkout", str(REPO_ROOT), str(clone), cwd=folder)
     git("checkout", "--quiet", head, cwd=clone)
     started = time.monotonic()
-    subprocess.run(
-        ["uv", "sync", "--frozen", "--quiet"], cwd=clone, env=analyst_env({}), check=True
-    )
+    command = ["uv", "sync", "--frozen", "--quiet"] + (["--compile-bytecode"] if compiled else [])
+    subprocess.run(command, cwd=clone, env=analyst_env({}), check=True)
     return clone, time.monotonic() - started
 
 
@@ -198,6 +199,12 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--readme", action="store_true", help="the README's command, fresh clone")
     parser.add_argument("--revision", default="HEAD", help="the commit --readme clones")
+    parser.add_argument(
+        "--compile-bytecode",
+        action="store_true",
+        help="with --readme: make each clone's environment with the README's one-time "
+        "`uv sync --frozen --compile-bytecode`",
+    )
     args = parser.parse_args()
     fresh: list[Start] = []
     built: list[Start] = []
@@ -209,7 +216,9 @@ def main() -> int:
             round_folder.mkdir()
             log = round_folder / "app.log"
             if args.readme:
-                clone, sync_seconds = fresh_clone(round_folder, args.revision)
+                clone, sync_seconds = fresh_clone(
+                    round_folder, args.revision, compiled=args.compile_bytecode
+                )
                 syncs.append(sync_seconds)
                 fresh.append(readme_start(browser, clone, round_folder, log))
                 built.append(readme_start(browser, clone, round_folder, log))
@@ -221,7 +230,8 @@ def main() -> int:
         browser.close()
     print_table(fresh, built)
     if syncs:
-        print(f"\n`uv sync --frozen` in each fresh clone: {', '.join(f'{s:.1f}' for s in syncs)} s")
+        sync = "uv sync --frozen" + (" --compile-bytecode" if args.compile_bytecode else "")
+        print(f"\n`{sync}` in each fresh clone: {', '.join(f'{s:.1f}' for s in syncs)} s")
     print(f"\nMachine: {machine()}")
     return 0
 
