@@ -62,6 +62,7 @@ def node_id_as_schemathesis_reads_it(request):
     nodes no longer have (the id lives elsewhere); give it one to read."""
     request.node._nodeid = request.node.nodeid
 
+
 TOKEN = "gds_demo_alpha" if HAVE_DEMO else "tok_alpha_test"
 DEMO_COUNTY = "48209"  # Hays County, TX: the demo's queue is there
 POINT = ("latitude", "longitude", "radius_km")
