@@ -29,10 +29,11 @@ def site_name(site: Site) -> str:
     return site.customer_reference or site.id or "unnamed site"
 
 
-def site_column(names: Iterable[str], label: str | None = None) -> Any:
+def site_column(names: Iterable[str], label: str | None = None, *, pinned: bool = True) -> Any:
     """Return the Site column's config (headed `label`, else the column's name): wide enough
     for the longest name up to `SITE_PX_MAX`, its header's tooltip naming in full every name
-    cut at that width."""
+    cut at that width; `pinned` keeps it in view in a table wider than the page (the grid
+    then draws its names grey, as an index)."""
     names = [str(name) for name in names]
     longest = max((len(name) for name in names), default=0)
     width = int(min(max(longest * CHAR_PX + CELL_PADDING_PX, SITE_PX_MIN), SITE_PX_MAX))
@@ -43,4 +44,4 @@ def site_column(names: Iterable[str], label: str | None = None) -> Any:
         listed = "\n".join(f"- {escape_markdown(name)}" for name in cut[:NAMES_LISTED])
         more = f"\n\nand {len(cut) - NAMES_LISTED:,} more" if len(cut) > NAMES_LISTED else ""
         help_text += f" Names cut in this column, in full:\n\n{listed}{more}"
-    return st.column_config.TextColumn(label, width=width, pinned=True, help=help_text)
+    return st.column_config.TextColumn(label, width=width, pinned=pinned, help=help_text)

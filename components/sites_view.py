@@ -83,8 +83,10 @@ def draw_sites(sites: list[Site]) -> str | None:
     if frame.empty:
         st.caption("No sites yet: place a pin on the map above and press the button to screen one.")
         return None
-    # a name too long for the Site column is named whole in its header's tooltip
-    config = {**SITES_COLUMN_CONFIG, "Name": site_column(frame["Name"].dropna(), "Site")}
+    # a name too long for the Site column is named whole in its header's tooltip; the key
+    # columns fit beside it, so it is not pinned (a pinned column's names are drawn grey)
+    names = site_column(frame["Name"].dropna(), "Site", pinned=False)
+    config = {**SITES_COLUMN_CONFIG, "Name": names}
     shown = glossary.table(frame, config)
     order = draw_column_chooser(
         "screen.sites", KEY_SITE_COLUMNS, list(frame.columns), shown["column_config"]

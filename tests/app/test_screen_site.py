@@ -379,6 +379,7 @@ def test_the_tenants_sites_list_their_assessments_and_open_them(service_env, alp
     # header names it whole in its tooltip
     column = json.loads(at.dataframe[0].proto.columns)["Name"]
     assert column["label"] == "Site" and column["width"] == site_names.SITE_PX_MAX
+    assert not column.get("pinned")  # the table fits: its names are not drawn grey
     assert LONG_NAME in unescape(column["help"])
     picker = at.selectbox(key="screen.open_assessment")
     # the picker names each assessment by its site's name, readiness and date, not its id
