@@ -1,12 +1,12 @@
 """County and state outlines drawn offline from the Census cartographic boundaries in
 `plotly-geo` (the same files the service's store reads its counties and states from).
 
-The interface has no geometry endpoint, so the app draws the outlines itself. Their points
-are read with numpy (`gridservice.geography.shapefile_polygons`: the geometries pyshp gives,
-in a quarter of the time; the country's state outlines took 1.1 processor-seconds of every
-start's first page) and simplified once per process (`st.cache_resource`) and handed to
-pydeck as GeoJSON features
-whose properties carry the county's FIPS code, name and state. The country's counties are
+The interface has no geometry endpoint, so the app draws the outlines itself. They are
+simplified once per process (`st.cache_resource`) and handed to pydeck as GeoJSON features
+whose properties carry the county's FIPS code, name and state. Their points are read with
+numpy (`gridservice.geography.shapefile_polygons`, the geometries pyshp gives: the country's
+state outlines took 1.1 processor-seconds of every start's first page with pyshp's reading,
+0.26 with it). The country's counties are
 read a state at a time, when a view first reaches that state: all 3,108 of the lower 48
 took 17 s to read and simplify, Texas's 254 under a second.
 """
