@@ -136,17 +136,15 @@ def uv_cache_dir() -> str:
     ).stdout.strip()
 
 
-def readme_start(browser, clone: Path, home: Path, log_path: Path) -> Start:
-    """Return one start of the README's command in `clone`, with `home` holding the data and
-    cache folders, timed from the command to Screen a site's content in the browser."""
+def start_readme_command(clone: Path, home: Path, log_path: Path) -> StreamlitApp:
+    """Start the README's command in `clone`, `home` holding the data and cache folders, in a
+    session of its own (uv, the app and the build it starts are stopped together by
+    `stop_readme_command`); return the app, its server not answering yet."""
     port = free_port()
     env = analyst_env({"XDG_DATA_HOME": str(home / "data"), "XDG_CACHE_HOME": str(home / "cache")})
     command = ["uv", "run", "streamlit", "run", "app.py"]
     command += ["--server.headless", "true", "--server.port", str(port)]
-    load = os.getloadavg()[0]
-    started = time.monotonic()
     with log_path.open("ab") as log:
-        # a session of its own: uv, the app and the build it starts are stopped together
         process = subprocess.Popen(
             command,
             cwd=clone,
@@ -155,22 +153,36 @@ def readme_start(browser, clone: Path, home: Path, log_path: Path) -> Start:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-    app = StreamlitApp(f"http://127.0.0.1:{port}", process, log_path)
+    return StreamlitApp(f"http://127.0.0.1:{port}", process, log_path)
+
+
+def stop_readme_command(app: StreamlitApp) -> None:
+    """Stop uv, the app and every process it started."""
+    os.killpg(app.process.pid, signal.SIGTERM)
+    try:
+        app.process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        os.killpg(app.process.pid, signal.SIGKILL)
+        app.process.wait(timeout=5)
+
+
+def readme_start(browser, clone: Path, home: Path, log_path: Path) -> Start:
+    """Return one start of the README's command in `clone`, with `home` holding the data and
+    cache folders, timed from the command to Screen a site's content in the browser."""
+    load = os.getloadavg()[0]
+    started = time.monotonic()
+    app = start_readme_command(clone, home, log_path)
     try:
         wait_for_health(app)
         elapsed = content_seconds(browser, app.url, started)
         processes = read_processes()
-        processor = tree_ticks(processes, process.pid) / clock_ticks()
-        python = [p for p in processes.values() if p.ppid == process.pid]
-        own = (python[0] if python else processes[process.pid]).own_ticks / clock_ticks()
+        pid = app.process.pid
+        processor = tree_ticks(processes, pid) / clock_ticks()
+        python = [p for p in processes.values() if p.ppid == pid]
+        own = (python[0] if python else processes[pid]).own_ticks / clock_ticks()
         return elapsed, processor, own, load
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=5)
+        stop_readme_command(app)
 
 
 def wait_for_health(app: StreamlitApp, timeout_s: float = 180) -> None:

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -29,10 +27,16 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPO_ROOT / "tests" / "e2e"), str(REPO_ROOT)]
 
-from e2e_browser import CHROMIUM, CHROMIUM_ARGS, StreamlitApp, free_port  # noqa: E402
+from e2e_browser import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from bench.bench_first_start import analyst_env, fresh_clone, machine, wait_for_health  # noqa: E402
+from bench.bench_first_start import (  # noqa: E402
+    fresh_clone,
+    machine,
+    start_readme_command,
+    stop_readme_command,
+    wait_for_health,
+)
 
 BUILD_MODULE = b"gridservice.demo.store_file"
 # What the page shows, by mark: read every 50 ms until the form is there
@@ -43,11 +47,14 @@ ON_PAGE = {
 }
 
 
-def watch_files(marks: dict[str, float], started: float, db_path: Path, done: threading.Event):
-    """Note when the build's process appears and when the demo database is in place."""
+def watch_files(
+    marks: dict[str, float], started: float, db_path: Path | None, done: threading.Event
+) -> None:
+    """Note when the build's process appears and when the demo database (`db_path`, on a
+    first start) is in place."""
     while not done.is_set():
         now = time.monotonic() - started
-        if "database in place" not in marks and db_path.exists():
+        if db_path is not None and "database in place" not in marks and db_path.exists():
             marks["database in place"] = now
         if "build starts" not in marks and any(
             BUILD_MODULE in command for command in _command_lines()
@@ -68,27 +75,16 @@ def _command_lines() -> list[bytes]:
 
 def start_marks(browser, clone: Path, home: Path, log_path: Path) -> dict[str, float]:
     """Return the marks of one start of the README's command in `clone` (data under `home`)."""
-    port = free_port()
-    env = analyst_env({"XDG_DATA_HOME": str(home / "data"), "XDG_CACHE_HOME": str(home / "cache")})
     db_path = home / "data" / "gridservice" / "demo.db"
+    first_start = not db_path.exists()
     marks: dict[str, float] = {}
-    command = ["uv", "run", "streamlit", "run", "app.py"]
-    command += ["--server.headless", "true", "--server.port", str(port)]
     started = time.monotonic()
-    with log_path.open("ab") as log:
-        process = subprocess.Popen(
-            command,
-            cwd=clone,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    app = start_readme_command(clone, home, log_path)
     done = threading.Event()
-    watcher = threading.Thread(target=watch_files, args=(marks, started, db_path, done))
+    watched = db_path if first_start else None
+    watcher = threading.Thread(target=watch_files, args=(marks, started, watched, done))
     watcher.start()
     try:
-        app = StreamlitApp(f"http://127.0.0.1:{port}", process, log_path)
         wait_for_health(app)
         marks["server answers"] = time.monotonic() - started
         page = browser.new_page(viewport={"width": 1280, "height": 900})
@@ -103,10 +99,7 @@ def start_marks(browser, clone: Path, home: Path, log_path: Path) -> dict[str, f
     finally:
         done.set()
         watcher.join()
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
-    if db_path.exists() and marks.get("database in place", 0) < 0.2:
-        marks.pop("database in place", None)  # a later start: the database was there
+        stop_readme_command(app)
     return marks
 
 
