@@ -86,6 +86,57 @@ function showPin() {
   pinElement.hidden = false;
 }
 
+// deck.gl asks for an animation frame 60 times a second for as long as the map is open, even
+// when nothing on it changes: a browser drawing in software spends a fifth to a half of a
+// core on those frames while the map sits still (docs/BENCHMARKS.md). Once the map has had
+// nothing to draw, load or move for IDLE_FRAMES frames, its next frame is held back until
+// something can change it: a pointer, wheel or key on the map, a new render from the app,
+// a resize. Held, deck.gl draws nothing and shows its last frame. The map's element says
+// which it is in `data-frames` ("running" or "held"), and counts the frames it drew in
+// `data-drawn`.
+const IDLE_FRAMES = 30;
+const nativeFrame = window.requestAnimationFrame.bind(window);
+const nativeCancel = window.cancelAnimationFrame.bind(window);
+let idleFrames = 0;
+// frames held back: id -> callback (negative ids, never the browser's own)
+const held = new Map();
+let lastHeld = 0;
+
+function mapBusy() {
+  if (!deckgl || !deckgl.isInitialized) return true;
+  if (deckgl.needsRedraw({ clearRedrawFlags: false })) return true;
+  return (deckgl.props.layers || []).some((layer) => layer && !layer.isLoaded);
+}
+
+function sayFrames(state) {
+  if (container.dataset.frames !== state) container.dataset.frames = state;
+}
+
+window.requestAnimationFrame = (callback) => {
+  idleFrames = mapBusy() ? 0 : idleFrames + 1;
+  if (idleFrames <= IDLE_FRAMES) return nativeFrame(callback);
+  lastHeld -= 1;
+  held.set(lastHeld, callback);
+  sayFrames("held");
+  return lastHeld;
+};
+window.cancelAnimationFrame = (id) => {
+  if (id < 0) held.delete(id);
+  else nativeCancel(id);
+};
+
+function wake() {
+  idleFrames = 0;
+  sayFrames("running");
+  const callbacks = [...held.values()];
+  held.clear();
+  for (const callback of callbacks) nativeFrame(callback);
+}
+for (const name of ["pointerdown", "pointermove", "pointerup", "wheel", "keydown", "touchstart"]) {
+  container.addEventListener(name, wake, { capture: true, passive: true });
+}
+window.addEventListener("resize", wake);
+
 function round5(value) {
   return Math.round(value * 1e5) / 1e5;
 }
@@ -194,6 +245,7 @@ function draw(args) {
       // the pin follows the view: placed again after every frame of the map (the first
       // frame also ends "Loading the map…")
       onAfterRender: () => {
+        container.dataset.drawn = Number(container.dataset.drawn || 0) + 1;
         document.getElementById("loading")?.remove();
         showPin();
       },
@@ -217,6 +269,7 @@ function draw(args) {
 }
 
 function drawSafely(args, step = draw) {
+  wake();
   try {
     step(args);
   } catch (error) {
