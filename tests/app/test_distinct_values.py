@@ -50,6 +50,29 @@ def test_formula_safe_finds_a_formula_among_repeated_text_of_either_kind():
         assert safe["mw"].tolist() == [1, 2, 3, 4]
 
 
+def test_formula_safe_finds_every_hostile_text_wherever_it_stands_in_the_column():
+    """The column is checked as one text (its cells joined by line feeds): a formula's
+    character after another cell's line feed, or a character a workbook cannot hold, is
+    found in any row, among texts, numbers and missing cells, and made safe as the cell
+    rule says; a column of plain texts is passed through untouched."""
+    from components.spreadsheets import FORMULA_STARTS, ILLEGAL_CHARACTERS_RE, safe_cell
+
+    hostile = [f"{start}1+1" for start in FORMULA_STARTS]
+    hostile += [f"a{chr(code)}b" for code in range(32) if ILLEGAL_CHARACTERS_RE.match(chr(code))]
+    for dtype in ("str", object):
+        for row in (0, 7, 19):
+            for text in hostile:
+                cells = [f"plain {n}\nline two" for n in range(20)]
+                cells[row] = text
+                frame = pd.DataFrame({"name": pd.Series(cells, dtype=dtype)})
+                if dtype is object:
+                    frame["name"] = frame["name"].where(frame.index != 3, 4.5)
+                safe = formula_safe(frame)["name"].tolist()
+                assert safe[row] == safe_cell(text) != text, (dtype, row, text)
+    plain = pd.DataFrame({"name": ["a\n-b", "c"], "kind": ["x", "y"]})
+    assert formula_safe(plain)["name"].tolist() == ["a\n-b", "c"]
+
+
 def test_records_frame_gives_none_where_a_member_is_missing_anywhere_in_the_column():
     class Evidence:
         def __init__(self, source_id):
