@@ -87,7 +87,7 @@ function showPin() {
 }
 
 // deck.gl asks for an animation frame 60 times a second for as long as the map is open, even
-// when nothing on it changes: a browser drawing in software spends a fifth to a half of a
+// when nothing on it changes: a browser drawing in software spends 0.15 to 0.45 of a
 // core on those frames while the map sits still (docs/BENCHMARKS.md). Once the map has had
 // nothing to draw, load or move for IDLE_FRAMES frames, its next frame is held back until
 // something can change it: a pointer, wheel or key on the map, a new render from the app,

@@ -94,7 +94,7 @@ def test_one_click_places_the_pin_and_the_form_keeps_its_values(page, app_url, a
     assert 25 < moved[0] <= 41 and 18 < moved[1] <= 33, moved
     assert (float(latitude_input.input_value()), float(longitude_input.input_value())) == pin
     # a map that sits still asks the browser for no frames (deck.gl asked for 60 a second,
-    # a fifth to a half of a core in a software-drawing browser); a wheel over it zooms it,
+    # 0.15 to 0.45 of a core in a software-drawing browser); a wheel over it zooms it,
     # drawn again, and then it rests
     inner = picker_map(page).first.element_handle().content_frame()
     expect(frame.locator("#map")).to_have_attribute("data-frames", "held")
