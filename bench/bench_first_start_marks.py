@@ -47,7 +47,7 @@ ON_PAGE = {
 }
 
 
-def watch_files(
+def watch_build(
     marks: dict[str, float], started: float, db_path: Path | None, done: threading.Event
 ) -> None:
     """Note when the build's process appears and when the demo database (`db_path`, on a
@@ -82,7 +82,7 @@ def start_marks(browser, clone: Path, home: Path, log_path: Path) -> dict[str, f
     app = start_readme_command(clone, home, log_path)
     done = threading.Event()
     watched = db_path if first_start else None
-    watcher = threading.Thread(target=watch_files, args=(marks, started, watched, done))
+    watcher = threading.Thread(target=watch_build, args=(marks, started, watched, done))
     watcher.start()
     try:
         wait_for_health(app)

@@ -56,12 +56,12 @@ def _polygon(content: np.ndarray, start: int) -> BaseGeometry | None:
     if shape_type != POLYGON:
         return None
     part_count, point_count = np.frombuffer(content, dtype="<i4", count=2, offset=start + 36)
+    if part_count == 0:
+        return None
     parts = np.frombuffer(content, dtype="<i4", count=part_count, offset=start + 44)
     points = np.frombuffer(
         content, dtype="<f8", count=2 * point_count, offset=start + 44 + 4 * part_count
     ).reshape(-1, 2)
-    if part_count == 0:
-        return None
     ends = [*parts[1:].tolist(), point_count]
     rings = [points[begin:end] for begin, end in zip(parts.tolist(), ends, strict=True)]
     areas = [_twice_signed_area(ring) for ring in rings]
